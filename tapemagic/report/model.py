@@ -1,0 +1,275 @@
+"""The report model: plain, frozen dataclasses that serialise to the v1 JSON payload.
+
+TF-free. This module is the contract between the engine (which fills it) and every renderer
+(text, HTML, DOT, the JupyterLab extension). The JSON it produces is described by
+``tapemagic/schemas/report.schema.json``; field names follow ``DESIGN.md`` §3.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+SCHEMA_ID = "tapemagic.report/1"
+MIME_TYPE = "application/vnd.tapemagic.report.v1+json"
+
+Severity = Literal["error", "warning", "info"]
+Verdict = Literal["connected", "severed", "zero", "unexplained"]
+Result = Literal["ok", "none", "zero", "error"]
+Applicability = Literal["safe", "unsafe", "display-only"]
+Mode = Literal["eager", "forced-eager", "graph"]
+NodeKind = Literal["loss", "op", "variable", "host", "group"]
+EdgeState = Literal["connected", "severed", "zero"]
+
+#: The cause vocabulary of DESIGN.md §3, in a stable order.
+CAUSES: tuple[str, ...] = (
+    "host-round-trip",
+    "numpy-function",
+    "non-differentiable-op",
+    "integer-dtype",
+    "variable-assign",
+    "not-watched",
+    "outside-tape",
+    "stop-gradient",
+    "python-control-flow",
+    "not-connected",
+    "sources-mismatch",
+    "custom-gradient",
+    "zero-at-runtime",
+    "unexplained",
+)
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in user code.
+
+    ``line``/``end_line`` are 1-based and relative to the cell as the editor shows it (line 1 of a
+    ``%%gradcheck`` cell is the magic line); in a script they are the file's lines. ``col`` and
+    ``end_col`` are 0-based character offsets on ``line`` and ``end_line`` (None when unknown).
+    ``execution_count`` names the cell (``In[N]``) when the code lives in a notebook cell;
+    ``file`` is the script path or the cell's compiled filename.
+    """
+
+    file: str
+    line: int
+    end_line: int | None = None
+    col: int | None = None
+    end_col: int | None = None
+    source_line: str = ""
+    function: str | None = None
+    execution_count: int | None = None
+    cell_id: str | None = None
+
+    @property
+    def label(self) -> str:
+        """Return ``In[N] line L`` for a cell, ``file:L`` for a script."""
+        if self.execution_count is not None:
+            return f"In[{self.execution_count}] line {self.line}"
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between (line, col) and (end_line, end_col) by ``text``.
+
+    Lines are 1-based, columns 0-based, in the coordinates of :class:`Location`.
+    """
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A quick fix: a title (imperative), how safe it is to apply, and the edits, if any."""
+
+    title: str
+    applicability: Applicability
+    edits: tuple[Edit, ...] = ()
+    verified: bool | None = None
+
+
+@dataclass(frozen=True)
+class ChainStep:
+    """One step of the path weight → … → loss, as the user would name it."""
+
+    label: str
+    line: int | None = None
+    cut: bool = False
+    execution_count: int | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One cause, at one place, with the weights it cuts off and the fix.
+
+    ``primary`` is True when this is the first break on the path of at least one weight;
+    secondary findings are the cuts a user meets next, once the primary one is fixed.
+    ``params`` holds the values substituted into the catalog's message template.
+    """
+
+    id: str
+    rule: str
+    name: str
+    cause: str
+    severity: Severity
+    message: str
+    location: Location | None
+    variables: tuple[str, ...] = ()
+    gradient_calls: tuple[str, ...] = ()
+    primary: bool = True
+    api: str | None = None
+    op_type: str | None = None
+    chain: tuple[ChainStep, ...] = ()
+    params: dict[str, str] = field(default_factory=dict)
+    fix: Fix | None = None
+
+
+@dataclass(frozen=True)
+class SourceResult:
+    """One entry of ``tape.gradient``'s sources and what became of it.
+
+    ``result`` is what TensorFlow returned (``ok``, ``none``, all ``zero``, or ``error`` when the
+    call raised); ``verdict`` is tapemagic's explanation of it.
+    """
+
+    variable: str
+    kind: Literal["keras-variable", "variable", "tensor"]
+    dtype: str
+    shape: tuple[int | None, ...] | None
+    trainable: bool
+    result: Result
+    verdict: Verdict
+    finding_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    """An exception: its type name, message and, when tapemagic knows it, what it means."""
+
+    type: str
+    message: str
+    explanation: str | None = None
+    location: Location | None = None
+
+
+@dataclass(frozen=True)
+class GradientCall:
+    """One ``tape.gradient`` / ``jacobian`` call site (or the Keras ``fit`` train step).
+
+    ``calls`` counts how often this site ran in the cell; the first run is the one analysed.
+    """
+
+    id: str
+    tape: str
+    location: Location | None
+    target: str
+    unconnected_gradients: Literal["none", "zero"]
+    sources: tuple[SourceResult, ...]
+    method: Literal["gradient", "jacobian", "batch_jacobian"] = "gradient"
+    calls: int = 1
+    keras_fit: bool = False
+    error: ErrorInfo | None = None
+
+
+@dataclass(frozen=True)
+class TapeInfo:
+    """A ``tf.GradientTape`` the cell created."""
+
+    id: str
+    location: Location | None
+    persistent: bool
+    watch_accessed_variables: bool
+    watched: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    """A node of the collapsed loss→weights graph; ids are stable across runs."""
+
+    id: str
+    kind: NodeKind
+    label: str
+    line: int | None = None
+    group: str | None = None
+
+
+@dataclass(frozen=True)
+class GraphEdge:
+    """An edge of the collapsed graph; ``finding`` names the finding that cuts it, if any."""
+
+    source: str
+    target: str
+    state: EdgeState
+    finding: str | None = None
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class Graph:
+    """The loss→weights graph, collapsed by Keras layer and by user line."""
+
+    nodes: tuple[GraphNode, ...] = ()
+    edges: tuple[GraphEdge, ...] = ()
+
+
+@dataclass(frozen=True)
+class CellInfo:
+    """What was run: a notebook cell (``execution_count``, ``cell_id``) or a script path."""
+
+    source: str
+    filename: str
+    execution_count: int | None = None
+    cell_id: str | None = None
+    script: str | None = None
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything tapemagic learned from one cell or script run.
+
+    Build one with :func:`tapemagic.gradcheck` or ``%%gradcheck``; serialise it with
+    :meth:`to_json`. ``codes`` lists the rule codes of all findings, in report order.
+    """
+
+    versions: dict[str, str]
+    mode: Mode
+    cell: CellInfo
+    tapes: tuple[TapeInfo, ...] = ()
+    gradient_calls: tuple[GradientCall, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    graph: Graph = field(default_factory=Graph)
+    dot: str = ""
+    exception: ErrorInfo | None = None
+    notes: tuple[str, ...] = ()
+    headline: str = ""
+    schema: str = SCHEMA_ID
+
+    @property
+    def codes(self) -> list[str]:
+        """Return the rule code of every finding, in report order."""
+        return [f.rule for f in self.findings]
+
+    @property
+    def has_errors(self) -> bool:
+        """Return True when at least one finding has severity ``error``."""
+        return any(f.severity == "error" for f in self.findings)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the report as the JSON-ready dict of ``report.schema.json``."""
+        return _to_plain(self)  # type: ignore[no-any-return]
+
+
+def _to_plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [_to_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _to_plain(v) for k, v in value.items()}
+    return value
