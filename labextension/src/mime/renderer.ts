@@ -1,0 +1,37 @@
+/**
+ * The output-area widget for `application/vnd.tapemagic.report.v1+json`.
+ */
+import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
+import { Widget } from '@lumino/widgets';
+import { MIME_TYPE } from '../model/types';
+import { renderPayload } from '../view/reportView';
+
+/** CSS class of the renderer widget. */
+export const RENDERER_CLASS = 'jp-tapemagic-renderer';
+
+/** Renders one report in the output area. Report data only ever becomes text nodes. */
+export class ReportRenderer extends Widget implements IRenderMime.IRenderer {
+  /** Create a renderer for the given MIME type. */
+  constructor(options: IRenderMime.IRendererOptions) {
+    super();
+    this._mimeType = options.mimeType;
+    this.addClass(RENDERER_CLASS);
+  }
+
+  /** Render the report held by `model`; resolves once the graph is laid out. */
+  renderModel(model: IRenderMime.IMimeModel): Promise<void> {
+    const { node, done } = renderPayload(model.data[this._mimeType]);
+    this.node.replaceChildren(node);
+    return done;
+  }
+
+  private _mimeType: string;
+}
+
+/** The renderer factory: `safe`, so it renders in untrusted notebooks too. */
+export const rendererFactory: IRenderMime.IRendererFactory = {
+  safe: true,
+  mimeTypes: [MIME_TYPE],
+  defaultRank: 50,
+  createRenderer: options => new ReportRenderer(options)
+};

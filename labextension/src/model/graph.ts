@@ -1,0 +1,116 @@
+/**
+ * The report's loss→weights graph as Graphviz DOT, with the front end's styles.
+ *
+ * Pure. Every string from the report goes through {@link dotString}, so a label can never
+ * close its quotes, start an HTML-like label or use Graphviz's `\N`-style escapes. Graphviz
+ * only ever sees ids this module makes (`n0`, `e0`, …), never ids from the report.
+ */
+import { GraphEdge, GraphNode, Report } from './types';
+
+/** Edge styles; the legend and the DOT both read them, so they cannot disagree. */
+export const EDGE_STYLE = {
+  connected: { color: '#6b7280', style: 'solid', penwidth: 1.2 },
+  severed: { color: '#dc2626', style: 'dashed', penwidth: 2.2 },
+  zero: { color: '#d97706', style: 'dotted', penwidth: 2.2 }
+} as const;
+
+/** Node styles by kind (shape, fill). */
+export const NODE_STYLE: Record<string, { shape: string; fill: string }> = {
+  loss: { shape: 'doubleoctagon', fill: '#fde68a' },
+  variable: { shape: 'box', fill: '#dbeafe' },
+  op: { shape: 'ellipse', fill: '#f3f4f6' },
+  host: { shape: 'note', fill: '#fce7f3' },
+  group: { shape: 'box3d', fill: '#e0e7ff' }
+};
+
+/** The longest label drawn; longer ones end with an ellipsis. */
+export const MAX_LABEL = 48;
+
+/** Quote any text as a DOT string literal that Graphviz shows verbatim. */
+export function dotString(text: string): string {
+  let s = String(text);
+  if (s.length > MAX_LABEL) {
+    s = s.slice(0, MAX_LABEL - 1) + '…';
+  }
+  s = s
+    .replace(/\\/g, '\\\\')
+    .replace(/"/g, '\\"')
+    .replace(/\r\n|\r|\n/g, ' ')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, ' ');
+  return `"${s}"`;
+}
+
+/** What the DOT's generated ids stand for, so the view can map SVG back to the report. */
+export interface DotIndex {
+  /** `n<i>` → node of the report. */
+  nodes: GraphNode[];
+  /** `e<i>` → edge of the report. */
+  edges: GraphEdge[];
+}
+
+/** The DOT text for a report's graph, and the index of its generated ids. */
+export interface DotResult {
+  dot: string;
+  index: DotIndex;
+}
+
+/** Is there a graph worth drawing? */
+export function hasGraph(report: Report): boolean {
+  return (report.graph?.nodes?.length ?? 0) > 0;
+}
+
+/** Build DOT text for the report's graph (severed: red dashed ✂ + rule code; zero: amber dotted). */
+export function reportToDot(report: Report): DotResult {
+  const nodes = report.graph?.nodes ?? [];
+  const edges = report.graph?.edges ?? [];
+  const ruleOf = new Map<string, string>(report.findings.map(f => [f.id, f.rule]));
+  const idOf = new Map<string, string>();
+  nodes.forEach((n, i) => idOf.set(n.id, `n${i}`));
+  const out: string[] = [
+    'digraph tapemagic {',
+    '  graph [rankdir=LR, bgcolor="transparent", fontname="Helvetica", fontsize=10, nodesep=0.25, ranksep=0.45];',
+    '  node [style="filled,rounded", fontname="Helvetica", fontsize=10, penwidth=0.8, color="#4b5563", margin="0.1,0.04"];',
+    '  edge [fontname="Helvetica", fontsize=9, arrowsize=0.7];'
+  ];
+  const line = (n: GraphNode): string => (n.line ? `\nline ${n.line}` : '');
+  const groups = new Map<string, string[]>();
+  nodes.forEach((n, i) => {
+    const st = NODE_STYLE[n.kind] ?? NODE_STYLE.op;
+    const label = dotString(n.label).slice(0, -1) + (line(n) ? '\\nline ' + n.line : '') + '"';
+    const stmt = `n${i} [id="tm-n${i}", label=${label}, shape=${st.shape}, fillcolor="${st.fill}"];`;
+    if (n.group && n.kind !== 'group') {
+      const g = groups.get(n.group) ?? [];
+      g.push(stmt);
+      groups.set(n.group, g);
+    } else {
+      out.push('  ' + stmt);
+    }
+  });
+  let c = 0;
+  for (const [name, stmts] of groups) {
+    out.push(`  subgraph cluster_${c++} {`, `    label=${dotString(name)}; style="rounded,dashed"; color="#9ca3af"; fontcolor="#4b5563";`);
+    stmts.forEach(s => out.push('    ' + s));
+    out.push('  }');
+  }
+  edges.forEach((e, i) => {
+    const a = idOf.get(e.source);
+    const b = idOf.get(e.target);
+    if (!a || !b) {
+      return;
+    }
+    const st = EDGE_STYLE[e.state] ?? EDGE_STYLE.connected;
+    const attrs = [`id="tm-e${i}"`, `color="${st.color}"`, `style=${st.style}`, `penwidth=${st.penwidth}`];
+    if (e.state === 'severed') {
+      const code = (e.finding && ruleOf.get(e.finding)) || e.label || '';
+      attrs.push(`label=${dotString(('✂ ' + code).trim())}`, `fontcolor="${st.color}"`);
+    } else if (e.state === 'zero') {
+      attrs.push(`label=${dotString(e.label || '0')}`, `fontcolor="${st.color}"`);
+    } else if (e.label) {
+      attrs.push(`label=${dotString(e.label)}`);
+    }
+    out.push(`  ${a} -> ${b} [${attrs.join(', ')}];`);
+  });
+  out.push('}');
+  return { dot: out.join('\n'), index: { nodes, edges } };
+}

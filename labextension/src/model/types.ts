@@ -1,0 +1,34 @@
+/**
+ * The front end's names for the parts of the report and the catalog.
+ *
+ * Every type here is derived from the types GENERATED from the Python package's JSON Schemas
+ * (`src/_report.ts`, `src/_catalog.ts`), so the TypeScript side never restates the contract.
+ */
+import type { ReportPayload } from '../_report';
+import type { CatalogFile } from '../_catalog';
+
+/** A tapemagic report (the `application/vnd.tapemagic.report.v1+json` payload). */
+export type Report = ReportPayload;
+/** One finding of a report. */
+export type Finding = Report['findings'][number];
+/** Where a finding is: 1-based lines relative to the cell as the editor shows it, 0-based columns. */
+export type Location = NonNullable<Finding['location']>;
+/** A quick fix attached to a finding. */
+export type Fix = NonNullable<Finding['fix']>;
+/** One text edit of a quick fix (report coordinates). */
+export type Edit = NonNullable<Fix['edits']>[number];
+/** A node of the collapsed loss→weights graph. */
+export type GraphNode = NonNullable<Report['graph']['nodes']>[number];
+/** An edge of the collapsed loss→weights graph. */
+export type GraphEdge = NonNullable<Report['graph']['edges']>[number];
+/** The shared rule catalog file. */
+export type Catalog = CatalogFile;
+/** One rule of the catalog. */
+export type Rule = Catalog['rules'][number];
+/** Finding severities. */
+export type Severity = Finding['severity'];
+
+/** The MIME type of a tapemagic report. */
+export const MIME_TYPE = 'application/vnd.tapemagic.report.v1+json';
+/** The `schema` value this front end reads. */
+export const SCHEMA_ID = 'tapemagic.report/1';

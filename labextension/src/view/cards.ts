@@ -1,0 +1,123 @@
+/**
+ * One card per finding: rule code and name, message, place and source line, affected weights,
+ * the fix and its applicability, and an "Explain" toggle with the rule's catalog documentation.
+ */
+import { findRule, ruleDoc, ruleName } from '../model/catalog';
+import { locationLabel } from '../model/report';
+import { Finding, Report } from '../model/types';
+import { button, h } from './dom';
+
+/** Options of {@link findingCard}. */
+export interface CardOptions {
+  /** Called when the user asks to go to the finding's line. */
+  onReveal?: (finding: Finding) => void;
+}
+
+const APPLICABILITY_TEXT: Record<string, string> = {
+  safe: 'safe fix',
+  unsafe: 'unsafe fix: review before applying',
+  'display-only': 'suggestion only'
+};
+
+/** The "Explain" body: the rule's documentation from the bundled catalog. */
+export function explainView(code: string): HTMLElement {
+  const doc = ruleDoc(code);
+  const box = h('div', { class: 'jp-tapemagic-explain' });
+  if (!doc.rule) {
+    box.append(h('p', {}, `Unknown rule ${code}: update the tapemagic JupyterLab extension.`));
+    return box;
+  }
+  box.append(h('div', { class: 'jp-tapemagic-explain-title' }, `${code} ${ruleName(doc.rule)}`));
+  for (const [heading, text] of doc.sections) {
+    const isCode = heading === 'Example' || heading === 'Use instead';
+    box.append(
+      h('div', { class: 'jp-tapemagic-explain-heading' }, heading),
+      isCode ? h('pre', { class: 'jp-tapemagic-code' }, text) : h('p', {}, text)
+    );
+  }
+  if (doc.references.length) {
+    const list = h('ul', { class: 'jp-tapemagic-refs' });
+    for (const ref of doc.references) {
+      list.append(h('li', {}, h('a', { attrs: { href: ref.url, target: '_blank', rel: 'noopener noreferrer' } }, ref.title)));
+    }
+    box.append(h('div', { class: 'jp-tapemagic-explain-heading' }, 'References'), list);
+  }
+  return box;
+}
+
+/** Build the card of one finding. */
+export function findingCard(report: Report, f: Finding, options: CardOptions = {}): HTMLElement {
+  const name = f.name || ruleName(findRule(f.rule));
+  const place = locationLabel(report, f);
+  const header = h(
+    'div',
+    { class: 'jp-tapemagic-card-header' },
+    h('span', { class: `jp-tapemagic-severity jp-mod-${f.severity}` }, f.severity),
+    h('span', { class: 'jp-tapemagic-code-badge' }, f.rule),
+    h('span', { class: 'jp-tapemagic-rule-name' }, name),
+    f.primary === false ? h('span', { class: 'jp-tapemagic-secondary' }, 'next cut') : null,
+    place ? h('span', { class: 'jp-tapemagic-place' }, place) : null
+  );
+  const card = h('div', { class: `jp-tapemagic-card jp-mod-${f.severity}`, attrs: { 'data-finding': f.id, 'data-rule': f.rule } }, header);
+  card.append(h('div', { class: 'jp-tapemagic-message' }, f.message));
+  const loc = f.location;
+  if (loc && loc.source_line) {
+    card.append(
+      h('pre', { class: 'jp-tapemagic-source' }, h('span', { class: 'jp-tapemagic-lineno' }, `${loc.line}`), loc.source_line)
+    );
+  }
+  if (f.variables?.length) {
+    const chips = h('span', { class: 'jp-tapemagic-vars' });
+    for (const v of f.variables) {
+      chips.append(h('code', { class: 'jp-tapemagic-var' }, v));
+    }
+    card.append(h('div', { class: 'jp-tapemagic-affected' }, `No gradient for ${f.variables.length} weight${f.variables.length === 1 ? '' : 's'}: `, chips));
+  }
+  if (f.chain?.length) {
+    const chain = h('div', { class: 'jp-tapemagic-chain' });
+    f.chain.forEach((step, i) => {
+      if (i) {
+        chain.append(h('span', { class: 'jp-tapemagic-arrow' }, ' → '));
+      }
+      chain.append(h('span', { class: step.cut ? 'jp-tapemagic-step jp-mod-cut' : 'jp-tapemagic-step' }, step.cut ? `✂ ${step.label}` : step.label));
+    });
+    card.append(chain);
+  }
+  if (f.fix) {
+    const fix = h(
+      'div',
+      { class: `jp-tapemagic-fix jp-mod-${f.fix.applicability}` },
+      h('span', { class: 'jp-tapemagic-fix-label' }, 'Fix: '),
+      h('span', { class: 'jp-tapemagic-fix-title' }, f.fix.title),
+      h('span', { class: 'jp-tapemagic-applicability' }, APPLICABILITY_TEXT[f.fix.applicability] ?? f.fix.applicability)
+    );
+    card.append(fix);
+  }
+  const actions = h('div', { class: 'jp-tapemagic-card-actions' });
+  let explain: HTMLElement | null = null;
+  const toggle = button('jp-tapemagic-explain-button', 'Explain', () => {
+    if (explain) {
+      explain.remove();
+      explain = null;
+      toggle.setAttribute('aria-expanded', 'false');
+    } else {
+      explain = explainView(f.rule);
+      card.append(explain);
+      toggle.setAttribute('aria-expanded', 'true');
+    }
+  });
+  toggle.setAttribute('aria-expanded', 'false');
+  actions.append(toggle);
+  const reveal = options.onReveal;
+  if (reveal && loc) {
+    actions.append(button('jp-tapemagic-reveal-button', 'Go to line', () => reveal(f)));
+    card.classList.add('jp-mod-clickable');
+    card.addEventListener('click', ev => {
+      if (!(ev.target as Element).closest('a, button, .jp-tapemagic-explain')) {
+        reveal(f);
+      }
+    });
+  }
+  card.append(actions);
+  return card;
+}

@@ -1,0 +1,38 @@
+/**
+ * A tiny DOM builder. Children are nodes or strings; strings always become text nodes, so
+ * report data can never be parsed as HTML.
+ */
+
+/** A child of {@link h}: a node, text, or nothing. */
+export type Child = Node | string | null | undefined | false;
+
+/** Create an element with CSS classes and attributes, appending the children. */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: { class?: string; attrs?: Record<string, string> } = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  if (props.class) {
+    el.className = props.class;
+  }
+  for (const [k, v] of Object.entries(props.attrs ?? {})) {
+    el.setAttribute(k, v);
+  }
+  for (const c of children) {
+    if (c !== null && c !== undefined && c !== false) {
+      el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    }
+  }
+  return el;
+}
+
+/** Create a `<button type="button">` with a text label and a click handler. */
+export function button(cls: string, label: string, onClick: (ev: MouseEvent) => void): HTMLButtonElement {
+  const b = h('button', { class: `jp-tapemagic-button ${cls}`, attrs: { type: 'button' } }, label);
+  b.addEventListener('click', ev => {
+    ev.stopPropagation();
+    onClick(ev);
+  });
+  return b;
+}

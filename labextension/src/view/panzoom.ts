@@ -1,0 +1,66 @@
+/**
+ * Pan (drag) and zoom (wheel, +/−/reset buttons) for a graph, by CSS transform.
+ */
+import { button, h } from './dom';
+
+/** Make `svg` pannable and zoomable inside `viewport`; returns a reset function. */
+export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement): () => void {
+  let scale = 1;
+  let x = 0;
+  let y = 0;
+  const apply = (): void => {
+    svg.style.transform = `translate(${x}px, ${y}px) scale(${scale})`;
+  };
+  const zoom = (factor: number, cx = viewport.clientWidth / 2, cy = viewport.clientHeight / 2): void => {
+    const next = Math.min(8, Math.max(0.2, scale * factor));
+    x = cx - ((cx - x) * next) / scale;
+    y = cy - ((cy - y) * next) / scale;
+    scale = next;
+    apply();
+  };
+  const reset = (): void => {
+    scale = 1;
+    x = 0;
+    y = 0;
+    apply();
+  };
+  svg.style.transformOrigin = '0 0';
+  viewport.addEventListener(
+    'wheel',
+    ev => {
+      ev.preventDefault();
+      const r = viewport.getBoundingClientRect();
+      zoom(ev.deltaY < 0 ? 1.15 : 1 / 1.15, ev.clientX - r.left, ev.clientY - r.top);
+    },
+    { passive: false }
+  );
+  let drag: { px: number; py: number } | null = null;
+  viewport.addEventListener('pointerdown', ev => {
+    drag = { px: ev.clientX - x, py: ev.clientY - y };
+    viewport.setPointerCapture(ev.pointerId);
+    viewport.classList.add('jp-mod-dragging');
+  });
+  viewport.addEventListener('pointermove', ev => {
+    if (drag) {
+      x = ev.clientX - drag.px;
+      y = ev.clientY - drag.py;
+      apply();
+    }
+  });
+  const end = (): void => {
+    drag = null;
+    viewport.classList.remove('jp-mod-dragging');
+  };
+  viewport.addEventListener('pointerup', end);
+  viewport.addEventListener('pointercancel', end);
+  const tools = h(
+    'div',
+    { class: 'jp-tapemagic-zoom' },
+    button('jp-tapemagic-zoom-in', '+', () => zoom(1.25)),
+    button('jp-tapemagic-zoom-out', '−', () => zoom(1 / 1.25)),
+    button('jp-tapemagic-zoom-reset', '⟲', reset)
+  );
+  tools.addEventListener('pointerdown', ev => ev.stopPropagation());
+  viewport.appendChild(tools);
+  return reset;
+}

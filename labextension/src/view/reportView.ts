@@ -1,0 +1,62 @@
+/**
+ * The whole report: verdict line, graph with legend, one card per finding, notes.
+ * Shared by the output renderer and the side panel.
+ */
+import { cannotRenderText, parseReport, sortedFindings } from '../model/report';
+import { Finding, Report } from '../model/types';
+import { findingCard } from './cards';
+import { h } from './dom';
+import { renderGraph } from './graphView';
+
+/** Options of {@link reportView}. */
+export interface ReportViewOptions {
+  /** Large, pannable, zoomable graph (the side panel). */
+  panZoom?: boolean;
+  /** Called when the user clicks a finding. */
+  onReveal?: (finding: Finding) => void;
+}
+
+/** The element shown instead of a report that cannot be rendered. */
+export function cannotRender(schema: string, reason: string): HTMLElement {
+  return h('div', { class: 'jp-tapemagic-report jp-tapemagic-invalid' }, cannotRenderText({ schema, reason }));
+}
+
+/** Render a checked report; resolves `done` once the graph is laid out. */
+export function reportView(report: Report, options: ReportViewOptions = {}): { node: HTMLElement; done: Promise<void> } {
+  const count = report.findings.length;
+  const verdict = count ? (report.findings.some(f => f.severity === 'error') ? 'error' : 'warning') : 'ok';
+  const node = h(
+    'div',
+    { class: `jp-tapemagic-report jp-mod-${verdict}` },
+    h('div', { class: 'jp-tapemagic-stale-banner' }, 'Stale: the cell changed since this report. Re-run it to update.'),
+    h('div', { class: 'jp-tapemagic-headline' }, report.headline || (count ? `${count} finding(s)` : 'Every weight gets a gradient')),
+    report.mode === 'forced-eager'
+      ? h('div', { class: 'jp-tapemagic-mode' }, 'Analysed with tf.function / fit run eagerly.')
+      : null
+  );
+  const graph = renderGraph(report, { panZoom: options.panZoom });
+  node.append(graph.node);
+  if (count) {
+    const cards = h('div', { class: 'jp-tapemagic-cards' });
+    for (const f of sortedFindings(report)) {
+      cards.append(findingCard(report, f, { onReveal: options.onReveal }));
+    }
+    node.append(cards);
+  }
+  if (report.exception) {
+    node.append(h('div', { class: 'jp-tapemagic-exception' }, `${report.exception.type}: ${report.exception.message}`, report.exception.explanation ? h('div', {}, report.exception.explanation) : null));
+  }
+  for (const note of report.notes ?? []) {
+    node.append(h('div', { class: 'jp-tapemagic-note' }, note));
+  }
+  return { node, done: graph.done };
+}
+
+/** Check an untrusted payload and render it, or the "cannot render" message. */
+export function renderPayload(data: unknown, options: ReportViewOptions = {}): { node: HTMLElement; done: Promise<void> } {
+  const parsed = parseReport(data);
+  if (!parsed.ok) {
+    return { node: cannotRender(parsed.schema, parsed.reason), done: Promise.resolve() };
+  }
+  return reportView(parsed.report, options);
+}
