@@ -264,6 +264,51 @@ class Report:
         """Return the report as the JSON-ready dict of ``report.schema.json``."""
         return _to_plain(self)  # type: ignore[no-any-return]
 
+    @classmethod
+    def from_json(cls, payload: dict[str, Any]) -> Report:
+        """Rebuild a report from the dict that :meth:`to_json` produced.
+
+        The payload is not validated here; call
+        :func:`tapemagic.report.validate.validate_report` first on untrusted input.
+        ``Report.from_json(r.to_json()) == r`` holds for every report.
+
+        Raises
+        ------
+        KeyError
+            If a required field is missing.
+        TypeError
+            If a field has an unexpected shape.
+        """
+        p = payload
+        return cls(
+            versions=dict(p["versions"]),
+            mode=p["mode"],
+            cell=CellInfo(**p["cell"]),
+            tapes=tuple(
+                TapeInfo(**{**t, "location": _loc(t["location"]), "watched": tuple(t["watched"])})
+                for t in p["tapes"]
+            ),
+            gradient_calls=tuple(_gradient_call(g) for g in p["gradient_calls"]),
+            findings=tuple(_finding(f) for f in p["findings"]),
+            graph=Graph(
+                nodes=tuple(GraphNode(**n) for n in p["graph"]["nodes"]),
+                edges=tuple(GraphEdge(**e) for e in p["graph"]["edges"]),
+            ),
+            dot=p["dot"],
+            exception=_error(p["exception"]),
+            notes=tuple(p["notes"]),
+            headline=p["headline"],
+            schema=p["schema"],
+        )
+
+    def _repr_mimebundle_(
+        self, include: Any = None, exclude: Any = None
+    ) -> dict[str, Any]:
+        """Return the IPython display bundle (report JSON, HTML and plain text)."""
+        from tapemagic.report.mime import mimebundle  # lazy: renderers import this module
+
+        return mimebundle(self)
+
 
 def _to_plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -273,3 +318,46 @@ def _to_plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _to_plain(v) for k, v in value.items()}
     return value
+
+
+def _loc(value: dict[str, Any] | None) -> Location | None:
+    return None if value is None else Location(**value)
+
+
+def _error(value: dict[str, Any] | None) -> ErrorInfo | None:
+    if value is None:
+        return None
+    return ErrorInfo(**{**value, "location": _loc(value["location"])})
+
+
+def _gradient_call(g: dict[str, Any]) -> GradientCall:
+    sources = tuple(
+        SourceResult(
+            **{
+                **s,
+                "shape": None if s["shape"] is None else tuple(s["shape"]),
+                "finding_ids": tuple(s["finding_ids"]),
+            }
+        )
+        for s in g["sources"]
+    )
+    return GradientCall(
+        **{**g, "location": _loc(g["location"]), "sources": sources, "error": _error(g["error"])}
+    )
+
+
+def _finding(f: dict[str, Any]) -> Finding:
+    fix = f["fix"]
+    if fix is not None:
+        fix = Fix(**{**fix, "edits": tuple(Edit(**e) for e in fix["edits"])})
+    return Finding(
+        **{
+            **f,
+            "location": _loc(f["location"]),
+            "variables": tuple(f["variables"]),
+            "gradient_calls": tuple(f["gradient_calls"]),
+            "chain": tuple(ChainStep(**c) for c in f["chain"]),
+            "params": dict(f["params"]),
+            "fix": fix,
+        }
+    )
