@@ -1,0 +1,35 @@
+"""Build the IPython display bundle of a report.
+
+TF-free. This module's single job is :func:`mimebundle`: the report's JSON under the tapemagic
+MIME type (rendered by the JupyterLab extension), plus ``text/html`` and ``text/plain`` so that
+nbconvert, GitHub and a JupyterLab without the extension still show a readable report. Python
+never emits JavaScript.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tapemagic.report.html import render_html
+from tapemagic.report.model import MIME_TYPE, Report
+from tapemagic.report.text import render_text
+
+__all__ = ["mimebundle"]
+
+
+def mimebundle(report: Report) -> dict[str, Any]:
+    """Return ``{MIME_TYPE: report.to_json(), "text/html": ..., "text/plain": ...}``.
+
+    Pass it to ``IPython.display.display(bundle, raw=True)``; :class:`Report` also returns it
+    from ``_repr_mimebundle_``.
+
+    Raises
+    ------
+    AttributeError
+        If ``report`` is not a :class:`Report`.
+    """
+    return {
+        MIME_TYPE: report.to_json(),
+        "text/html": render_html(report),
+        "text/plain": render_text(report),
+    }
