@@ -1,8 +1,59 @@
 """tapemagic: find where and why TensorFlow gradients are severed, and how to fix it.
 
-Importing this package does not import TensorFlow; tracing does, lazily.
+``%load_ext tapemagic`` registers ``%%gradcheck``; ``with tapemagic.gradcheck() as check:``
+is the same engine for scripts and tests; ``python -m tapemagic run script.py`` for terminals
+and CI. Importing this package does not import TensorFlow; tracing does, when a check starts.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 __version__ = "0.1.0"
+
+__all__ = [
+    "Check",
+    "GradcheckError",
+    "Report",
+    "__version__",
+    "gradcheck",
+    "load_ipython_extension",
+    "unload_ipython_extension",
+]
+
+from tapemagic.api import Check, GradcheckError, gradcheck  # noqa: E402
+from tapemagic.report.model import Report  # noqa: E402
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """Register ``%%gradcheck`` (``%load_ext tapemagic``); TensorFlow is not imported here."""
+    from tapemagic.magic import GradcheckMagics
+
+    magics = GradcheckMagics(ipython)
+    ipython.register_magics(magics)
+
+    def remember_cell_id(info: Any) -> None:
+        # ipykernel passes the notebook cell's id; reports carry it so the lab extension can
+        # find the cell even after the notebook was reordered.
+        cell_id = getattr(info, "cell_id", None)
+        if cell_id:
+            magics.cell_ids[ipython.execution_count] = cell_id
+
+    ipython.events.register("pre_run_cell", remember_cell_id)
+    magics._tapemagic_hook = remember_cell_id  # type: ignore[attr-defined]
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    """Remove the ``pre_run_cell`` hook added by :func:`load_ipython_extension`."""
+    for magics in list(ipython.magics_manager.registry.values()):
+        hook = getattr(magics, "_tapemagic_hook", None)
+        if hook is not None:
+            try:
+                ipython.events.unregister("pre_run_cell", hook)
+            except ValueError:
+                pass
+
+
+def _jupyter_labextension_paths() -> list[dict[str, str]]:
+    """Tell ``jupyter labextension develop`` where the prebuilt extension lives."""
+    return [{"src": "labextension", "dest": "tapemagic"}]

@@ -1,0 +1,127 @@
+"""The function door: ``with tapemagic.gradcheck() as check:`` in scripts and tests.
+
+Imports TensorFlow only when a check starts (through ``tapemagic.tracing``). The magic and the
+CLI are thin wrappers over :func:`gradcheck`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+from tapemagic.locations import CellMap
+from tapemagic.report.model import CellInfo, Report
+
+
+class GradcheckError(RuntimeError):
+    """Raised by ``strict`` checks when the report has at least one error finding."""
+
+
+class Check:
+    """The result of a :func:`gradcheck` block; ``report`` is set when the block ends.
+
+    Attribute access falls through to the report, so ``check.codes`` and ``check.findings`` work
+    like ``check.report.codes``.
+    """
+
+    def __init__(self) -> None:
+        self.report: Report | None = None
+        self.error: BaseException | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        report = self.__dict__.get("report")
+        if report is None:
+            raise AttributeError(f"the gradcheck block has not finished, so it has no {name!r}")
+        return getattr(report, name)
+
+    def __repr__(self) -> str:
+        if self.report is None:
+            return "<tapemagic check in progress>"
+        return f"<tapemagic check: {self.report.headline}; findings {self.report.codes}>"
+
+
+@contextlib.contextmanager
+def gradcheck(
+    *,
+    force_eager: bool = True,
+    max_steps: int = 1,
+    strict: bool = False,
+    cells: CellMap | None = None,
+    cell: CellInfo | None = None,
+) -> Iterator[Check]:
+    """Trace the block and explain every gradient that comes back None or zero.
+
+    Every ``tf.GradientTape`` gradient/jacobian call and Keras ``fit`` train step run inside
+    the block is analysed: for each (loss, weight) the verdict, and for each severed weight the
+    op or API that cut it, with its line and a quick fix from the rule catalog. What it changes
+    while the block runs: TensorFlow op callbacks, a few ``EagerTensor``/``GradientTape``/
+    ``ResourceVariable`` methods, ``tf.numpy_function``'s eager path, and
+    ``tf.config.run_functions_eagerly(True)`` so ``tf.function`` and ``fit`` bodies are visible.
+    All of it is undone when the block ends, also on an exception or KeyboardInterrupt.
+    Tracing is per thread (TensorFlow op callbacks are thread-local).
+
+    Parameters
+    ----------
+    force_eager : bool
+        Run ``tf.function`` and ``fit`` eagerly for the analysis (default True).
+    max_steps : int
+        Runs of each gradient call site to analyse (a training loop repeats one site).
+    strict : bool
+        Raise :class:`GradcheckError` after the block when a finding has severity ``error``
+        (never when the block itself raised: its exception wins).
+    cells, cell : optional
+        Filename → cell mapping and what was run (the magic and the CLI fill these).
+
+    Yields
+    ------
+    Check
+        Its ``report`` (a :class:`~tapemagic.report.model.Report`) is set when the block ends.
+
+    Raises
+    ------
+    GradcheckError
+        With ``strict=True`` and an error finding.
+    ImportError
+        When TensorFlow is not installed.
+
+    Examples
+    --------
+    >>> with tapemagic.gradcheck() as check:                     # doctest: +SKIP
+    ...     with tf.GradientTape() as tape:
+    ...         loss = tf.reduce_sum(tf.round(w * x))
+    ...     grads = tape.gradient(loss, [w])
+    >>> check.codes                                               # doctest: +SKIP
+    ['TM201']
+    """
+    from tapemagic.tracing.session import TraceSession  # imports TensorFlow
+
+    __tracebackhide__ = True
+    result = Check()
+    session = TraceSession(force_eager=force_eager, max_steps=max_steps)
+    try:
+        with session:
+            yield result
+    except BaseException as error:
+        result.error = error
+        _finish(result, session, cells, cell, error)
+        raise
+    _finish(result, session, cells, cell, None)
+    if strict and result.report is not None and result.report.has_errors:
+        count = sum(f.severity == "error" for f in result.report.findings)
+        raise GradcheckError(f"gradcheck: {count} error finding(s): {result.report.headline}")
+
+
+def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo | None,
+            error: BaseException | None) -> None:
+    from tapemagic.engine import build_report
+
+    if session.nested or session.trace is None:
+        return
+    try:
+        result.report = build_report(session.trace, cells or CellMap(),
+                                     cell or CellInfo("", "<gradcheck>"), error)
+    except Exception as failure:  # noqa: BLE001 - the user's code and error come first
+        warnings.warn(f"tapemagic could not build its report: {type(failure).__name__}: "
+                      f"{failure}", RuntimeWarning, stacklevel=3)

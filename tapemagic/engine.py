@@ -1,0 +1,164 @@
+"""From a trace to a report: provenance graph → cut analysis → findings → report.
+
+TF-free: everything here reads the :class:`~tapemagic.trace.Trace` only, so it is tested
+without TensorFlow and can run after the traced objects are gone.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from tapemagic import __version__
+from tapemagic.diagnosis import Diagnoser
+from tapemagic.graph.analysis import CallAnalysis, analyse
+from tapemagic.graph.collapse import collapse
+from tapemagic.graph.provenance import ProvenanceGraph
+from tapemagic.locations import CellMap
+from tapemagic.report.dot import build_dot
+from tapemagic.report.model import (
+    CellInfo,
+    ErrorInfo,
+    GradientCall,
+    Report,
+    SourceResult,
+    TapeInfo,
+)
+from tapemagic.trace import Trace
+
+_EXPLANATIONS = (
+    ("No gradients provided for any variable",
+     "Keras raises this when every gradient of a train step is None: the loss has no "
+     "differentiable path to any trainable weight. The findings say where the path is cut."),
+    ("_type_enum",
+     "Keras 3 variables with `unconnected_gradients=ZERO` make `tape.gradient` raise this when "
+     "a variable is not connected to the target (rule TM105); the findings say why it is not."),
+    ("gradient registry has no entry",
+     "An op on the path has no registered gradient, so TensorFlow cannot differentiate it "
+     "(rule TM201)."),
+    ("'SymbolicTensor' object has no attribute 'numpy'",
+     "`.numpy()` was called while a tf.function was being traced (graph mode), where tensors "
+     "have no value yet; it is also a host round-trip that cuts the gradient (rule TM301)."),
+)
+
+
+def build_report(trace: Trace, cells: CellMap, cell: CellInfo,
+                 exception: BaseException | None = None) -> Report:
+    """Analyse ``trace`` and return the :class:`Report` (findings, verdicts, graph, DOT)."""
+    graph = ProvenanceGraph(trace)
+    analyses = analyse(graph)
+    diagnoser = Diagnoser(graph, cells)
+    for analysis in analyses:
+        diagnoser.add_call(analysis)
+    findings, ids = diagnoser.findings()
+    edge_ids = {edge: ids[key] for edge, key in diagnoser.edge_findings.items() if key in ids}
+    picture = collapse(graph, analyses, cells, edge_ids)
+    calls = tuple(_call(a, cells, diagnoser, ids) for a in analyses)
+    mode = "forced-eager" if trace.function_calls else "eager"
+    report = Report(
+        versions={"tapemagic": __version__, **trace.versions,
+                  "python": trace.versions.get("python", sys.version.split()[0])},
+        mode=mode,  # type: ignore[arg-type]
+        cell=cell,
+        tapes=tuple(_tape(t, cells, graph) for t in trace.tapes),
+        gradient_calls=calls,
+        findings=tuple(findings),
+        graph=picture,
+        dot=build_dot(picture, findings),
+        exception=_exception(exception, cells) if exception is not None else None,
+        notes=tuple(_notes(trace, analyses, cells)),
+        headline=_headline(calls, findings),
+    )
+    return report
+
+
+def _call(analysis: CallAnalysis, cells: CellMap, diagnoser: Diagnoser,
+          ids: dict[tuple[object, ...], str]) -> GradientCall:
+    call = analysis.call
+    sources = []
+    for index, source in enumerate(analysis.sources):
+        keys = diagnoser.source_findings.get((call.id, index), [])
+        fids = tuple(dict.fromkeys(ids[k] for k in keys if k in ids))
+        s = source.source
+        sources.append(SourceResult(s.name, s.kind, s.dtype, s.shape, s.trainable, s.result,
+                                    source.verdict, fids))  # type: ignore[arg-type]
+    error = None
+    if call.error_type:
+        error = ErrorInfo(call.error_type, call.error_message or "",
+                          _explain(call.error_message or ""))
+    return GradientCall(call.id, call.tape, cells.location(call.loc), call.target_label,
+                        call.unconnected, tuple(sources), call.method, call.calls,
+                        call.keras_fit, error)
+
+
+def _tape(tape: object, cells: CellMap, graph: ProvenanceGraph) -> TapeInfo:
+    from tapemagic.trace import TapeRecord
+
+    assert isinstance(tape, TapeRecord)
+    names = graph.trace.handle_names
+    watched = sorted({names.get(h, f"variable#{h}") for h in tape.watched_handles}
+                     | {f"tensor#{t}" for t in tape.watched_tensors})
+    return TapeInfo(tape.id, cells.location(tape.loc), tape.persistent,
+                    tape.watch_accessed_variables, tuple(watched))
+
+
+def _explain(message: str) -> str | None:
+    for needle, text in _EXPLANATIONS:
+        if needle in message:
+            return text
+    return None
+
+
+def _exception(error: BaseException, cells: CellMap) -> ErrorInfo:
+    from tapemagic.tracing import frames  # stdlib only; tracing/__init__ imports nothing
+
+    raw = None
+    tb = error.__traceback__
+    while tb is not None:  # the innermost user frame is where the user's code failed
+        if not frames.is_library(tb.tb_frame):
+            raw = frames.location_at(tb.tb_frame, tb.tb_lasti)
+        tb = tb.tb_next
+    return ErrorInfo(type(error).__name__, str(error), _explain(str(error)),
+                     cells.location(raw))
+
+
+def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[str]:
+    notes: list[str] = []
+    if trace.function_calls:
+        notes.append(
+            "tf.function and Keras fit ran eagerly for this analysis "
+            "(tf.config.run_functions_eagerly(True), restored afterwards).")
+        if any(e.in_function and e.kind in ("numpy", "scalar") for e in trace.host_events):
+            notes.append(
+                "Without tapemagic, graph mode fails earlier: `.numpy()` on a symbolic tensor "
+                "raises AttributeError: 'SymbolicTensor' object has no attribute 'numpy'.")
+    for analysis in analyses:
+        call = analysis.call
+        if call.calls > 1:
+            loc = cells.location(call.loc)
+            where = loc.label if loc else "?"
+            notes.append(f"The {call.method} call at {where} ran {call.calls} times; "
+                         f"the first run was analysed.")
+    if not trace.gradient_calls:
+        notes.append("No tape.gradient, jacobian or Keras train step ran in this cell, "
+                     "so there was nothing to check.")
+    if trace.truncated:
+        notes.append("The trace was cut short after its op limit; later ops were not recorded.")
+    return notes
+
+
+def _headline(calls: tuple[GradientCall, ...], findings: list[object]) -> str:
+    if not calls:
+        return "No gradient call ran: nothing to check"
+    verdicts: dict[str, str] = {}
+    for call in calls:
+        for s in call.sources:
+            if verdicts.get(s.variable, "connected") == "connected":
+                verdicts[s.variable] = s.verdict
+    total = len(verdicts)
+    missing = sum(v != "connected" for v in verdicts.values())
+    causes = sum(1 for f in findings if getattr(f, "primary", False))
+    noun = "weight" if total == 1 else "weights"
+    if missing == 0:
+        return f"All {total} {noun} get a gradient" if total > 1 else f"The {noun} gets a gradient"
+    word = "cause" if causes == 1 else "causes"
+    return f"{missing} of {total} {noun} get no gradient: {causes} {word}"

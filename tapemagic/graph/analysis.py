@@ -1,0 +1,260 @@
+"""Cut analysis: for each gradient call and source, a verdict and the cuts that explain it.
+
+TF-free. For one ``tape.gradient(target, sources)`` call:
+
+1. ``ANC``: every tensor the target depends on (all edges, real and virtual).
+2. ``BD``: the tensors with a *differentiable* path to the target through ops the tape
+   recorded (inside its recording spans); ``BD_ALL`` the same ignoring the spans.
+3. Per source: in ``BD`` and watched → connected; in ``BD`` but not watched → not-watched;
+   in ``BD_ALL`` only → an op on the path ran outside the tape; in ``ANC`` only → severed: the
+   cuts are the non-differentiable edges between the source and the target, *primary* when
+   their input still has a differentiable path from the source, *secondary* otherwise;
+   outside ``ANC`` → not connected (or a Python branch on a tensor value chose constants).
+4. The prediction is checked against what TensorFlow returned: a source that got a real
+   gradient is connected whatever the trace says; a None that the trace cannot explain is
+   ``unexplained``, never a guess.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from tapemagic.graph.provenance import Edge, ProvenanceGraph
+from tapemagic.trace import GradientCallRecord, SourceRecord, TapeRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Cause:
+    """One reason a source gets no gradient.
+
+    ``edge`` is the cut edge for dataflow causes; ``event`` a host event id (a Python branch);
+    ``op_seq`` an op that ran outside the tape.
+    """
+
+    cause: str
+    primary: bool
+    edge: Edge | None = None
+    event: int | None = None
+    op_seq: int | None = None
+
+
+@dataclass
+class SourceAnalysis:
+    """What became of one source of one gradient call."""
+
+    source: SourceRecord
+    node: int | None
+    verdict: str
+    causes: list[Cause] = field(default_factory=list)
+    path: list[int] = field(default_factory=list)  # tensor serials, source side first
+
+
+@dataclass
+class CallAnalysis:
+    """The analysis of one gradient call."""
+
+    call: GradientCallRecord
+    tape: TapeRecord | None
+    sources: list[SourceAnalysis]
+    keras_zero_error: bool = False
+
+
+def analyse(graph: ProvenanceGraph) -> list[CallAnalysis]:
+    """Analyse every recorded gradient call of the trace, in call order."""
+    tapes = {t.id: t for t in graph.trace.tapes}
+    return [_analyse_call(graph, call, tapes.get(call.tape)) for call in graph.trace.gradient_calls]
+
+
+def _analyse_call(graph: ProvenanceGraph, call: GradientCallRecord,
+                  tape: TapeRecord | None) -> CallAnalysis:
+    targets = set(call.targets)
+    anc = _backward(graph, targets, lambda e: True)
+
+    def in_span(edge: Edge) -> bool:
+        return tape is None or tape.recording_at(edge.seq)
+
+    bd_all = _backward(graph, targets, lambda e: e.differentiable)
+    bd = _backward(graph, targets, lambda e: e.differentiable and in_span(e))
+    results = [
+        _analyse_source(graph, call, tape, source, anc, bd, bd_all, in_span)
+        for source in call.sources
+    ]
+    zero_error = bool(call.error_type == "AttributeError" and "_type_enum" in (
+        call.error_message or ""))
+    return CallAnalysis(call, tape, results, zero_error)
+
+
+def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: TapeRecord | None,
+                    source: SourceRecord, anc: set[int], bd: set[int], bd_all: set[int],
+                    in_span: object) -> SourceAnalysis:
+    node = source.handle if source.handle is not None else source.tensor
+    result = SourceAnalysis(source, node, "connected")
+    if node is None:
+        result.verdict = "unexplained"
+        return result
+    causes: list[Cause] = []
+    watched = _watched(graph, tape, source, node)
+    if node in bd:
+        if not watched:
+            causes.append(Cause("not-watched", True))
+    elif node in bd_all:
+        op_seq = _first_op_outside(graph, node, bd_all, tape)
+        causes.append(Cause("outside-tape", True, op_seq=op_seq))
+        if not watched:
+            causes.append(Cause("not-watched", True))
+    elif node in anc:
+        causes.extend(_cuts(graph, node, anc))
+        if not watched:  # a tape-level cause: it alone would leave the gradient None
+            causes.append(Cause("not-watched", True))
+        causes.extend(_branches(graph, node, tape, primary=False))
+    else:
+        conversions = _conversions(graph, node, tape)
+        branches = _branches(graph, node, tape, primary=not conversions)
+        causes.extend(conversions)
+        causes.extend(branches)
+        if not conversions and not branches:
+            causes.append(Cause("not-connected", True))
+        if not watched and (conversions or not branches):
+            causes.append(Cause("not-watched", True))
+    result.path = _path(graph, node, anc, set(call.targets))
+    result.causes = causes
+    result.verdict = _verdict(source.result, causes, call.unconnected)
+    if result.verdict in ("connected", "zero"):
+        result.causes = []
+    return result
+
+
+def _verdict(actual: str, causes: list[Cause], mode: str) -> str:
+    predicted_cut = bool(causes)
+    if actual == "ok":
+        return "connected"  # TensorFlow found a gradient: any cut we saw is on a side branch
+    if actual == "none":
+        return "severed" if predicted_cut else "unexplained"
+    if actual == "zero":
+        return "severed" if predicted_cut else "zero"
+    return "severed" if predicted_cut else "connected"  # the call raised: trust the trace
+
+
+def _watched(graph: ProvenanceGraph, tape: TapeRecord | None, source: SourceRecord,
+             node: int) -> bool:
+    if tape is None:
+        return True
+    if source.handle is not None:
+        return (tape.watch_accessed_variables or node in tape.watched_handles
+                or node in tape.watched_handles_at_exit)
+    if node in tape.watched_tensors:
+        return True
+    producer = graph.trace.tensors[node].producer if node in graph.trace.tensors else None
+    # an intermediate tensor the tape recorded is differentiable like a watched one
+    return producer is not None and tape.recording_at(producer[0])
+
+
+def _backward(graph: ProvenanceGraph, start: set[int], keep: object) -> set[int]:
+    seen = set(start)
+    queue = deque(start)
+    while queue:
+        node = queue.popleft()
+        for edge in graph.in_edges.get(node, ()):
+            if edge.src not in seen and keep(edge):  # type: ignore[operator]
+                seen.add(edge.src)
+                queue.append(edge.src)
+    return seen
+
+
+def _forward(graph: ProvenanceGraph, start: int, within: set[int], diff_only: bool) -> set[int]:
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        for edge in graph.out_edges.get(node, ()):
+            if edge.dst in within and edge.dst not in seen and (
+                    edge.differentiable or not diff_only):
+                seen.add(edge.dst)
+                queue.append(edge.dst)
+    return seen
+
+
+def _cuts(graph: ProvenanceGraph, node: int, anc: set[int]) -> list[Cause]:
+    reach = _forward(graph, node, anc, diff_only=False)
+    diff_reach = _forward(graph, node, anc, diff_only=True)
+    tensors = graph.trace.tensors
+    found: list[Cause] = []
+    for src in sorted(reach):
+        for edge in graph.out_edges.get(src, ()):
+            if edge.differentiable or edge.dst not in anc:
+                continue
+            primary = src in diff_reach
+            if not primary and edge.cause == "integer-dtype" and not tensors[src].trainable:
+                continue  # integer plumbing after an earlier cut is not news
+            found.append(Cause(edge.cause or "", primary, edge=edge))
+    unique: dict[tuple[str, int, int], Cause] = {}
+    for cause in found:
+        assert cause.edge is not None
+        key = (cause.edge.kind, cause.edge.ref, cause.edge.last_event)
+        if key not in unique or (cause.primary and not unique[key].primary):
+            unique[key] = cause
+    return sorted(unique.values(), key=lambda c: (not c.primary, c.edge.seq if c.edge else 0))
+
+
+def _branches(graph: ProvenanceGraph, node: int, tape: TapeRecord | None,
+              primary: bool) -> list[Cause]:
+    """Python ``if`` on a tensor that depends on the source, while the tape was recording."""
+    events = [e for e in graph.trace.host_events if e.kind == "bool"]
+    if not events:
+        return []
+    everything = set(graph.trace.tensors)
+    reach = _forward(graph, node, everything, diff_only=False)
+    return [
+        Cause("python-control-flow", primary, event=e.id)
+        for e in events
+        if any(s in reach for s in e.sources) and (tape is None or tape.recording_at(e.seq))
+    ]
+
+
+_CONVERSIONS = frozenset({"numpy", "scalar", "ufunc", "array_function", "numpy_function"})
+
+
+def _conversions(graph: ProvenanceGraph, node: int, tape: TapeRecord | None) -> list[Cause]:
+    """Host round-trips of a tensor derived from the source, made while the tape recorded.
+
+    Used when no value links back into TensorFlow (a NumPy scalar times a Python float carries
+    no tag): the first such conversion is the probable cut.
+    """
+    events = [e for e in graph.trace.host_events if e.kind in _CONVERSIONS]
+    if not events:
+        return []
+    reach = _forward(graph, node, set(graph.trace.tensors), diff_only=False)
+    hits = [e for e in events
+            if any(s in reach for s in e.sources) and (tape is None or tape.recording_at(e.seq))]
+    return [Cause("host-round-trip", True, event=hits[0].id)] if hits else []
+
+
+def _first_op_outside(graph: ProvenanceGraph, node: int, bd_all: set[int],
+                      tape: TapeRecord | None) -> int | None:
+    reach = _forward(graph, node, bd_all, diff_only=True)
+    outside = sorted(
+        e.seq for n in reach for e in graph.out_edges.get(n, ())
+        if e.kind == "op" and e.dst in reach and tape is not None and not tape.recording_at(e.seq)
+    )
+    return outside[0] if outside else None
+
+
+def _path(graph: ProvenanceGraph, node: int, anc: set[int], targets: set[int]) -> list[int]:
+    """Return a shortest tensor path from the source to a target (empty when there is none)."""
+    parent: dict[int, int | None] = {node: None}
+    queue = deque([node])
+    while queue:
+        current = queue.popleft()
+        if current in targets:
+            path = []
+            step: int | None = current
+            while step is not None:
+                path.append(step)
+                step = parent[step]
+            return path[::-1]
+        for edge in graph.out_edges.get(current, ()):
+            if edge.dst in anc and edge.dst not in parent:
+                parent[edge.dst] = current
+                queue.append(edge.dst)
+    return []

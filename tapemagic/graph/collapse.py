@@ -1,0 +1,121 @@
+"""The report's loss→weights picture: the analysed paths, collapsed by Keras layer and line.
+
+TF-free. Only tensors on some path from a source to its target are kept; ops are merged into
+one node per Keras layer (``sequential/dense``) or, outside layers, per user line; each host
+round-trip is one node. Node ids are derived from names and lines, never from ``id()``, so the
+same cell gives the same ids on every run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tapemagic.graph.analysis import CallAnalysis, _forward
+from tapemagic.graph.provenance import Edge, ProvenanceGraph
+from tapemagic.locations import CellMap
+from tapemagic.report.model import Graph, GraphEdge, GraphNode
+
+_MAX_NODES = 120
+
+
+def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: CellMap,
+             edge_findings: dict[tuple[str, int, int], str]) -> Graph:
+    """Build the collapsed graph of every analysed call; ``edge_findings`` names the cut edges."""
+    nodes: dict[str, GraphNode] = {}
+    edges: dict[tuple[str, str], GraphEdge] = {}
+    for analysis in analyses:
+        call = analysis.call
+        loss_id = f"loss:{call.target_label}@{_line(cells, call.loc)}"
+        nodes.setdefault(loss_id, GraphNode(loss_id, "loss", call.target_label,
+                                            _line(cells, call.loc)))
+        targets = set(call.targets)
+        anc = _ancestors(graph, targets)
+        for source in analysis.sources:
+            if source.node is None:
+                continue
+            var_id = f"var:{source.source.name}"
+            nodes.setdefault(var_id, GraphNode(var_id, "variable", source.source.name))
+            keep = _forward(graph, source.node, anc, diff_only=False)
+            for src in keep:
+                for edge in graph.out_edges.get(src, ()):
+                    if edge.dst not in keep:
+                        continue
+                    a = var_id if src == source.node else _node_of(graph, cells, src, nodes)
+                    b = _node_of(graph, cells, edge.dst, nodes, edge)
+                    if edge.dst in targets:
+                        _connect(edges, b, loss_id, None, "connected")
+                    if a is None or b is None or a == b:
+                        continue
+                    finding = edge_findings.get((edge.kind, edge.ref, edge.last_event))
+                    state = "connected" if edge.differentiable else "severed"
+                    if edge.kind == "host":
+                        host = f"host:{_line(cells, graph.events[edge.ref].loc)}:{graph.events[edge.ref].api}"
+                        _connect(edges, a, host, finding, state)
+                        _connect(edges, host, b, None, "connected")
+                        continue
+                    _connect(edges, a, b, finding, state)
+            if len(nodes) > _MAX_NODES:
+                break
+    used = {e.source for e in edges.values()} | {e.target for e in edges.values()}
+    kept_nodes = [n for n in nodes.values() if n.id in used or n.kind in ("variable", "loss")]
+    return Graph(tuple(sorted(kept_nodes, key=lambda n: (_rank(n.kind), n.line or 0, n.id))),
+                 tuple(sorted(edges.values(), key=lambda e: (e.source, e.target))))
+
+
+def _ancestors(graph: ProvenanceGraph, targets: set[int]) -> set[int]:
+    seen, stack = set(targets), list(targets)
+    while stack:
+        node = stack.pop()
+        for edge in graph.in_edges.get(node, ()):
+            if edge.src not in seen:
+                seen.add(edge.src)
+                stack.append(edge.src)
+    return seen
+
+
+def _connect(edges: dict[tuple[str, str], GraphEdge], a: str, b: str, finding: str | None,
+             state: str) -> None:
+    current = edges.get((a, b))
+    if current is not None and (current.state == "severed" or state == "connected"):
+        return
+    edges[(a, b)] = GraphEdge(a, b, state, finding)  # type: ignore[arg-type]
+
+
+def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int, nodes: dict[str, GraphNode],
+             via: Edge | None = None) -> str | None:
+    record = graph.trace.tensors.get(serial)
+    if record is None:
+        return None
+    if record.producer is None:
+        link = graph.trace.host_links.get(serial)
+        if link is None:
+            return None
+        event = graph.events[link.event]
+        line = _line(cells, event.loc)
+        node_id = f"host:{line}:{event.api}"
+        nodes.setdefault(node_id, GraphNode(node_id, "host", f"{event.api} (line {line})", line))
+        return node_id
+    op = graph.ops.get(record.producer[0])
+    if op is None:
+        return None
+    line = _line(cells, op.loc)
+    if op.layer:
+        node_id = f"layer:{op.layer}"
+        nodes.setdefault(node_id, GraphNode(node_id, "group", op.layer, line, op.layer))
+        return node_id
+    loc = cells.location(op.loc)
+    where = f"In[{loc.execution_count}]" if loc and loc.execution_count else (
+        loc.file.rsplit("/", 1)[-1] if loc else "?")
+    node_id = f"line:{where}:{line}"
+    snippet = (loc.source_line.strip() if loc else "")[:48]
+    nodes.setdefault(node_id, GraphNode(node_id, "op", f"line {line}: {snippet}", line))
+    return node_id
+
+
+def _line(cells: CellMap, raw: object) -> int:
+    loc = cells.location(raw)  # type: ignore[arg-type]
+    return loc.line if loc else 0
+
+
+def _rank(kind: str) -> int:
+    return {"variable": 0, "group": 1, "op": 1, "host": 1, "loss": 2}.get(kind, 1)

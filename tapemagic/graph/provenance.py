@@ -1,0 +1,181 @@
+"""The provenance graph of a trace: tensors as nodes, dataflow as classified edges.
+
+TF-free. Real edges come from ops (input → output); virtual edges, never differentiable, come
+from host round-trips (a tensor → the leaf its NumPy value became) and from variable
+assignments (the assigned value → every later read of that variable). Each edge is classified
+with the facts in DESIGN.md §5: TensorFlow's gradient registry (recorded in the trace), the
+ops whose registered gradient returns None, and dtypes (``backprop_util.IsTrainable``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from tapemagic.trace import HostEvent, OpRecord, Trace
+
+#: Ops whose registered gradient function returns None for every input
+#: (tensorflow/python/ops/math_grad.py: _ArgMaxGrad, _ArgMinGrad, _RoundGrad, _FloorGrad,
+#: _CeilGrad, _RintGrad, _FloorDivGrad, _TruncateDivGrad).
+RETURNS_NONE = frozenset(
+    {"ArgMax", "ArgMin", "Round", "Floor", "Ceil", "Rint", "FloorDiv", "TruncateDiv"}
+)
+#: Shape metadata: never a cut and never a path (the loss may divide by a size).
+METADATA_OPS = frozenset({"Shape", "ShapeN", "Size", "Rank", "VariableShape", "BroadcastArgs",
+                          "BroadcastGradientArgs", "ZerosLike", "OnesLike"})
+READ_OPS = frozenset({"ReadVariableOp", "ResourceGather", "ResourceGatherNd"})
+WRITE_API = {
+    "AssignVariableOp": "Variable.assign",
+    "AssignAddVariableOp": "Variable.assign_add",
+    "AssignSubVariableOp": "Variable.assign_sub",
+}
+
+
+def _is_function_call(op_type: str) -> bool:
+    # A tf.function that was not run eagerly shows up as one call op: opaque, assume it passes
+    # gradients (its body was checked when traced, not here).
+    return op_type.startswith(("__inference", "__forward", "__backward")) or op_type in {
+        "PartitionedCall", "StatefulPartitionedCall"}
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """Dataflow from tensor ``src`` to tensor ``dst``.
+
+    ``kind`` is ``op``, ``host`` or ``state``; ``ref`` is the op seq (op, state) or the root host
+    event id (host); ``cause`` is None for a differentiable edge, else a cause from the
+    vocabulary (``metadata`` edges are dropped before they get here).
+    """
+
+    src: int
+    dst: int
+    kind: str
+    ref: int
+    cause: str | None
+    seq: int
+    last_event: int = 0
+
+    @property
+    def differentiable(self) -> bool:
+        """Return True when a gradient can flow along this edge."""
+        return self.cause is None
+
+
+class ProvenanceGraph:
+    """Index a :class:`Trace` by tensor: who produced it, who consumed it, through which edge."""
+
+    def __init__(self, trace: Trace) -> None:
+        self.trace = trace
+        self.in_edges: dict[int, list[Edge]] = defaultdict(list)
+        self.out_edges: dict[int, list[Edge]] = defaultdict(list)
+        self.ops = {op.seq: op for op in trace.ops}
+        self.events = {e.id: e for e in trace.host_events}
+        self.reads: dict[int, list[OpRecord]] = defaultdict(list)  # handle -> read ops
+        for op in trace.ops:
+            self._add_op(op)
+        self._add_state_edges()
+        self._add_host_edges()
+
+    def _add(self, edge: Edge) -> None:
+        self.in_edges[edge.dst].append(edge)
+        self.out_edges[edge.src].append(edge)
+
+    def _add_op(self, op: OpRecord) -> None:
+        if op.op_type in METADATA_OPS:
+            return
+        if op.op_type in READ_OPS and op.inputs:
+            self.reads[op.inputs[0]].append(op)
+        tensors = self.trace.tensors
+        for i, src in enumerate(op.inputs):
+            for dst in op.outputs:
+                cause = classify(op, tensors[src].trainable, tensors[dst].trainable,
+                                 self.trace.registry.get(op.op_type, "fn"), i)
+                if cause == "metadata":
+                    continue
+                self._add(Edge(src, dst, "op", op.seq, cause, op.seq))
+
+    def _add_state_edges(self) -> None:
+        writes: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
+        for seq, (handle, value, _api) in sorted(self.trace.state_writes.items()):
+            writes[handle].append((seq, value))
+        for handle, history in writes.items():
+            for read in self.reads.get(handle, []):
+                earlier = [(s, v) for s, v in history if s < read.seq]
+                if not earlier or earlier[-1][1] is None:
+                    continue
+                seq, value = earlier[-1]
+                for dst in read.outputs:
+                    self._add(Edge(value, dst, "state", seq, "variable-assign", seq))  # type: ignore[arg-type]
+
+    def _add_host_edges(self) -> None:
+        for leaf, link in self.trace.host_links.items():
+            for root, sources in self._roots(link.event):
+                event = self.events[root]
+                cause = "numpy-function" if event.kind == "numpy_function" else "host-round-trip"
+                for src in sources:
+                    self._add(Edge(src, leaf, "host", root, cause, event.seq, link.event))
+
+    def _roots(self, event_id: int) -> list[tuple[int, tuple[int, ...]]]:
+        """Return (root event id, its tensor sources) for each conversion behind an event."""
+        found: list[tuple[int, tuple[int, ...]]] = []
+        stack, seen = [event_id], set()
+        while stack:
+            current = stack.pop()
+            if current in seen or current not in self.events:
+                continue
+            seen.add(current)
+            event = self.events[current]
+            if event.sources:
+                found.append((current, event.sources))
+            stack.extend(event.parents)
+        return sorted(found)
+
+    def host_descendants(self, root: int, limit: int = 12) -> list[HostEvent]:
+        """Return event ``root`` and the NumPy calls made on its value after it, in order."""
+        family = {root}
+        for event in sorted(self.events.values(), key=lambda e: e.seq):
+            if event.id != root and family.intersection(event.parents):
+                family.add(event.id)
+        return sorted((self.events[i] for i in family), key=lambda e: e.seq)[:limit]
+
+    def host_chain(self, root: int, last: int) -> list[HostEvent]:
+        """Return the host events from conversion ``root`` to event ``last`` (parent links)."""
+        path: dict[int, int | None] = {last: None}
+        stack = [last]
+        while stack:
+            current = stack.pop()
+            if current == root:
+                break
+            for parent in self.events[current].parents if current in self.events else ():
+                if parent not in path:
+                    path[parent] = current
+                    stack.append(parent)
+        chain: list[HostEvent] = []
+        node: int | None = root if root in path else last
+        while node is not None:
+            chain.append(self.events[node])
+            node = path.get(node)
+        return chain
+
+
+def classify(op: OpRecord, in_trainable: bool, out_trainable: bool, registry: str,
+             index: int) -> str | None:
+    """Return why no gradient flows from input ``index`` of ``op`` to an output, or None.
+
+    The order matters: an op-level fact (StopGradient, registry, gradient returning None)
+    explains more than the dtype that follows from it.
+    """
+    op_type = op.op_type
+    if op_type in METADATA_OPS:
+        return "metadata"
+    if op_type == "StopGradient":
+        return "stop-gradient"
+    if _is_function_call(op_type):
+        return None
+    if op_type in READ_OPS and index > 0:
+        return "integer-dtype"  # gather indices
+    if registry in ("none", "missing") or op_type in RETURNS_NONE:
+        return "non-differentiable-op"
+    if not in_trainable or not out_trainable:
+        return "integer-dtype"
+    return None

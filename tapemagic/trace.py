@@ -1,0 +1,180 @@
+"""The trace of one run: what the tracer saw, as plain data.
+
+TF-free. ``tapemagic.tracing`` fills a :class:`Trace` while a cell runs; ``tapemagic.graph``
+reads it. Tensors are named by *serials* (ints in first-seen order), never by ``id()``, which
+TensorFlow reuses as soon as a tensor dies. Every ``seq`` number comes from one counter shared
+by ops, host round-trips and tape events, so ``a.seq < b.seq`` means "a happened first".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+@dataclass(frozen=True, slots=True)
+class RawLocation:
+    """A user frame: file as compiled, 1-based lines, 0-based columns (None when unknown)."""
+
+    file: str
+    line: int
+    end_line: int | None
+    col: int | None
+    end_col: int | None
+    function: str
+
+
+@dataclass(slots=True)
+class TensorRecord:
+    """What is known of one tensor; ``producer`` is (op seq, output index) or None for a leaf.
+
+    ``leaf`` says where a producer-less tensor came from: ``constant`` (a Python/NumPy value
+    converted without an op), ``handle`` (a variable's resource handle) or ``watched``.
+    """
+
+    serial: int
+    dtype: str
+    shape: tuple[int | None, ...] | None
+    trainable: bool
+    producer: tuple[int, int] | None = None
+    leaf: str | None = None
+
+
+@dataclass(slots=True)
+class OpRecord:
+    """One eager op, in execution order.
+
+    ``api_module``/``api_function`` name the outermost library frame the user called (e.g.
+    ``tensorflow.python.ops.sort_ops`` / ``argsort``), from which the user-facing API is named.
+    ``implicit`` marks a ``ReadVariableOp`` that TensorFlow's C fast path ran without telling op
+    callbacks (reconstructed from the ``_trainable`` hook).
+    """
+
+    seq: int
+    op_type: str
+    inputs: tuple[int, ...]
+    outputs: tuple[int, ...]
+    loc: RawLocation | None
+    api_module: str | None = None
+    api_function: str | None = None
+    layer: str = ""
+    in_gradient: bool = False
+    in_function: bool = False
+    implicit: bool = False
+
+
+@dataclass(slots=True)
+class HostEvent:
+    """A host round-trip: a tensor (or a NumPy value derived from one) handled in Python.
+
+    ``kind`` is ``numpy`` (``.numpy()``, Keras ``eval``), ``scalar`` (``float()``, ``int()``,
+    ``__index__``), ``bool`` (a Python branch), ``ufunc``/``array_function`` (NumPy on a
+    tensor), ``numpy-chain`` (NumPy on a value from an earlier event), ``numpy_function``.
+    ``sources`` are tensor serials, ``parents`` earlier event ids.
+    """
+
+    id: int
+    seq: int
+    kind: str
+    api: str
+    sources: tuple[int, ...]
+    parents: tuple[int, ...]
+    loc: RawLocation | None
+    in_function: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HostLink:
+    """A leaf tensor whose value came from host event ``event`` (``probable`` when by scalar value)."""
+
+    leaf: int
+    event: int
+    probable: bool
+
+
+@dataclass(slots=True)
+class TapeRecord:
+    """A ``tf.GradientTape``: flags, when it recorded (op seq spans), what it was told to watch."""
+
+    id: str
+    loc: RawLocation | None
+    persistent: bool
+    watch_accessed_variables: bool
+    spans: list[list[int]] = field(default_factory=list)
+    watched_tensors: set[int] = field(default_factory=set)
+    watched_handles: set[int] = field(default_factory=set)
+    watched_handles_at_exit: set[int] = field(default_factory=set)
+    creation_site: tuple[str, int] | None = None
+
+    def recording_at(self, seq: int) -> bool:
+        """Return True when the tape was recording at ``seq``."""
+        return any(a <= seq < (b if b >= 0 else 1 << 62) for a, b in self.spans)
+
+
+@dataclass(slots=True)
+class SourceRecord:
+    """One flattened entry of ``sources``: a variable (by handle serial) or a tensor."""
+
+    name: str
+    kind: Literal["keras-variable", "variable", "tensor"]
+    dtype: str
+    shape: tuple[int | None, ...] | None
+    trainable: bool
+    handle: int | None
+    tensor: int | None
+    result: Literal["ok", "none", "zero", "error"] = "error"
+
+
+@dataclass(slots=True)
+class GradientCallRecord:
+    """One top-level ``gradient``/``jacobian``/``batch_jacobian`` call."""
+
+    id: str
+    tape: str
+    method: Literal["gradient", "jacobian", "batch_jacobian"]
+    loc: RawLocation | None
+    seq: int
+    targets: tuple[int, ...]
+    target_label: str
+    sources: list[SourceRecord]
+    unconnected: Literal["none", "zero"]
+    error_type: str | None = None
+    error_message: str | None = None
+    keras_fit: bool = False
+    site: tuple[str, int] | None = None
+    calls: int = 1
+
+
+@dataclass
+class Trace:
+    """Everything one traced run produced; no TensorFlow object is needed to read it."""
+
+    tensors: dict[int, TensorRecord] = field(default_factory=dict)
+    ops: list[OpRecord] = field(default_factory=list)
+    host_events: list[HostEvent] = field(default_factory=list)
+    host_links: dict[int, HostLink] = field(default_factory=dict)
+    tapes: list[TapeRecord] = field(default_factory=list)
+    gradient_calls: list[GradientCallRecord] = field(default_factory=list)
+    #: assign ops: op seq -> (handle serial, value serial, user-facing API)
+    state_writes: dict[int, tuple[int, int | None, str]] = field(default_factory=dict)
+    #: handle serial -> display name (Keras path, else tf.Variable name without ``:0``)
+    handle_names: dict[int, str] = field(default_factory=dict)
+    #: op type -> "fn" | "none" (NotDifferentiable) | "missing" (LookupError), from the registry
+    registry: dict[str, str] = field(default_factory=dict)
+    function_calls: int = 0
+    graph_events: int = 0
+    truncated: bool = False
+    versions: dict[str, str] = field(default_factory=dict)
+    #: user-facing API labels resolved for (module, function) pairs seen on ops
+    api_labels: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def op_at(self, seq: int) -> OpRecord | None:
+        """Return the op recorded with ``seq``, if any."""
+        return self._ops_by_seq().get(seq)
+
+    def _ops_by_seq(self) -> dict[int, OpRecord]:
+        cache = self.__dict__.get("_by_seq")
+        if cache is None or len(cache) != len(self.ops):
+            cache = {op.seq: op for op in self.ops}
+            self.__dict__["_by_seq"] = cache
+        return cache

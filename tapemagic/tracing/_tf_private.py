@@ -1,0 +1,108 @@
+"""Every private TensorFlow and Keras API tapemagic touches, in one place (the quarantine).
+
+Imports TensorFlow. Each name below is verified at import time; :func:`self_test` checks that
+the hooks built on them still behave on tiny tensors. If a TensorFlow release moves one of
+them, this module is the only one to change, and the error names the supported range.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import tensorflow as tf
+from tensorflow.python.eager import backprop, backprop_util, context, record
+from tensorflow.python.eager.polymorphic_function import polymorphic_function
+from tensorflow.python.framework import dtypes, op_callbacks, ops
+from tensorflow.python.framework import tensor as tensor_lib
+from tensorflow.python.ops import resource_variable_ops, script_ops
+
+#: The TensorFlow releases tapemagic is tested with (inclusive lower, exclusive upper bound).
+SUPPORTED = ((2, 16), (2, 22))
+
+GradientTape = backprop.GradientTape
+EagerTensorBase = ops._EagerTensorBase  # noqa: SLF001 - dunders patched for host round-trips
+TensorBase = tensor_lib.Tensor  # __iter__ lives here
+BaseResourceVariable = resource_variable_ops.BaseResourceVariable
+VariableWatcher = record.VariableWatcher
+Function = polymorphic_function.Function
+add_op_callback = op_callbacks.add_op_callback
+remove_op_callback = op_callbacks.remove_op_callback
+script_ops_module = script_ops
+UnconnectedGradients = tf.UnconnectedGradients
+executing_eagerly = context.executing_eagerly
+
+
+def tf_version() -> str:
+    """Return ``tf.__version__``."""
+    return str(tf.__version__)
+
+
+def keras_version() -> str | None:
+    """Return the Keras version if Keras is importable without side effects, else None."""
+    keras = sys.modules.get("keras")
+    return str(getattr(keras, "__version__", "")) or None if keras else None
+
+
+def check_version() -> str | None:
+    """Return a one-line complaint if this TensorFlow is outside :data:`SUPPORTED`, else None."""
+    try:
+        major, minor = (int(p) for p in tf.__version__.split(".")[:2])
+    except ValueError:
+        return None
+    lo, hi = SUPPORTED
+    if not lo <= (major, minor) < hi:
+        return (
+            f"tapemagic is tested with TensorFlow {lo[0]}.{lo[1]} to {hi[0]}.{hi[1] - 1}; "
+            f"this is {tf.__version__}, so the analysis may be incomplete"
+        )
+    return None
+
+
+def registry_entry(op_type: str) -> str:
+    """Look ``op_type`` up in TensorFlow's gradient registry.
+
+    Returns ``"fn"`` (a gradient function is registered), ``"none"`` (registered with
+    ``tf.no_gradient`` / ``ops.NotDifferentiable``) or ``"missing"`` (``LookupError``: nothing
+    registered). Source: ``tensorflow/python/framework/ops.py`` ``_gradient_registry``.
+    """
+    try:
+        fn = ops._gradient_registry.lookup(op_type)  # noqa: SLF001
+    except LookupError:
+        return "missing"
+    return "none" if fn is None else "fn"
+
+
+def is_trainable_dtype(dtype: Any) -> bool:
+    """Return True when gradients can flow through ``dtype`` (``backprop_util.IsTrainable``)."""
+    return bool(backprop_util.IsTrainable(dtype))
+
+
+def dtype_name(dtype: Any) -> str:
+    """Return the short name of a TensorFlow dtype (``float32``, ``int64``, ``resource``)."""
+    try:
+        return str(dtypes.as_dtype(dtype).name)
+    except TypeError:
+        return str(dtype)
+
+
+def keras_variable_class() -> type | None:
+    """Return Keras 3's ``Variable`` base class when Keras is already imported, else None."""
+    if "keras" not in sys.modules:
+        return None
+    try:
+        from keras.src.backend.common.variables import Variable
+    except ImportError:  # Keras 2 (tf_keras) has no such class
+        return None
+    return Variable  # type: ignore[no-any-return]
+
+
+def keras_layer_path() -> str:
+    """Return the Keras name-scope path of the op being run (``sequential/dense``), or ``""``."""
+    mod = sys.modules.get("keras.src.backend.common.name_scope")
+    if mod is None:
+        return ""
+    try:
+        return str(mod.current_path())
+    except Exception:  # noqa: BLE001 - never let naming break the user's cell
+        return ""

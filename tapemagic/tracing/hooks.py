@@ -1,0 +1,297 @@
+"""Host round-trip hooks: every way a tensor's value leaves TensorFlow for Python or NumPy.
+
+Imports TensorFlow. :class:`HostHooks` patches, for one run, the ``_EagerTensorBase`` dunders
+(``numpy``, ``__float__``, ``__int__``, ``__index__``, ``__complex__``, ``__bool__``), injects
+NumPy's ``__array_ufunc__``/``__array_function__`` protocol on eager tensors (NumPy reads tensors
+through the buffer protocol, so ``__array__`` is never called), wraps ``tf.numpy_function``'s
+eager path, and watches the ``_trainable`` attribute that TensorFlow's C fast path reads before
+an implicit variable read. Every patch returns what the original returns, and :meth:`remove`
+restores each class dict exactly.
+"""
+
+from __future__ import annotations
+
+import dis
+import sys
+from typing import Any
+
+import numpy as np
+
+from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing import frames
+from tapemagic.tracing import provenance
+from tapemagic.tracing.provenance import HostArray, event_of, tag
+from tapemagic.tracing.recorder import Recorder
+
+_MISSING = object()
+# Library functions that hand the user a host value: their internal `.numpy()` calls count.
+_HOST_APIS: dict[tuple[str, str], str] = {
+    ("keras.src.legacy.backend", "eval"): "tf.keras.backend.eval",
+    ("keras.src.legacy.backend", "get_value"): "tf.keras.backend.get_value",
+    ("keras.src.legacy.backend", "batch_get_value"): "tf.keras.backend.batch_get_value",
+    ("keras.src.ops.core", "convert_to_numpy"): "keras.ops.convert_to_numpy",
+    ("keras.src.backend.tensorflow.trainer", "predict"): "Model.predict",
+    ("keras.src.backend.tensorflow.trainer", "predict_on_batch"): "Model.predict_on_batch",
+    ("keras.src.layers.layer", "get_weights"): "Layer.get_weights",
+    ("keras.src.models.model", "get_weights"): "Model.get_weights",
+}
+# NumPy ufunc -> the tensor's reflected operator, for `ndarray <op> tensor` (see _reflect).
+_REFLECTED = {
+    "add": "__radd__", "subtract": "__rsub__", "multiply": "__rmul__",
+    "true_divide": "__rtruediv__", "floor_divide": "__rfloordiv__", "power": "__rpow__",
+    "matmul": "__rmatmul__", "remainder": "__rmod__", "less": "__gt__", "greater": "__lt__",
+    "less_equal": "__ge__", "greater_equal": "__le__", "equal": "__eq__",
+    "not_equal": "__ne__", "bitwise_and": "__rand__", "bitwise_or": "__ror__",
+    "bitwise_xor": "__rxor__",
+}
+_OPERATOR_OPCODES = frozenset(
+    op for op in dis.opmap
+    if op in {"BINARY_OP", "COMPARE_OP"} or op.startswith(("BINARY_", "INPLACE_"))
+)
+
+
+class HostHooks:
+    """Install and remove the host round-trip patches for one :class:`Recorder`."""
+
+    def __init__(self, recorder: Recorder, tag_numpy: bool = True) -> None:
+        self.rec = recorder
+        self.tag_numpy = tag_numpy
+        self._saved: list[tuple[type, str, Any]] = []
+        self._saved_module: list[tuple[Any, str, Any]] = []
+        self._array_ufunc, self._array_function = _make_numpy_protocol(self)
+
+    # -- install / remove --------------------------------------------------------------------
+    def install(self) -> None:
+        """Patch the tensor classes; idempotent per instance."""
+        base = tfp.EagerTensorBase
+        self._patch(base, "numpy", self._wrap_conversion(base.numpy, "numpy", ".numpy()"))
+        for name, api in (("__float__", "float()"), ("__int__", "int()"),
+                          ("__index__", "__index__"), ("__complex__", "complex()")):
+            self._patch(base, name, self._wrap_conversion(getattr(base, name), "scalar", api))
+        self._patch(base, "__bool__", self._wrap_bool(base.__bool__))
+        self._patch(base, "__array_ufunc__", self._array_ufunc)
+        self._patch(base, "__array_function__", self._array_function)
+        self._patch(tfp.BaseResourceVariable, "_trainable", self._trainable_property())
+        provenance.ACTIVE.append(self)
+        module = tfp.script_ops_module
+        self._saved_module.append((module, "py_func_common", module.py_func_common))
+        module.py_func_common = self._wrap_py_func(module.py_func_common)
+
+    def remove(self) -> None:
+        """Restore every patched attribute (deleting the ones that did not exist)."""
+        for cls, name, old in reversed(self._saved):
+            if old is _MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, old)
+        if self in provenance.ACTIVE:
+            provenance.ACTIVE.remove(self)
+        for module, name, old in reversed(self._saved_module):
+            setattr(module, name, old)
+        self._saved.clear()
+        self._saved_module.clear()
+
+    def _patch(self, cls: type, name: str, value: Any) -> None:
+        self._saved.append((cls, name, cls.__dict__.get(name, _MISSING)))
+        setattr(cls, name, value)
+
+    # -- attribution -------------------------------------------------------------------------
+    def _caller(self, depth: int = 2) -> tuple[Any, str | None] | None:
+        """Return (user location, host API label) for a conversion the user asked for, else None.
+
+        A conversion counts when user code made it directly, or through a library function on
+        the ``_HOST_APIS`` list; TensorFlow's own `.numpy()` calls (shapes in gradient code)
+        do not.
+        """
+        if self.rec.busy or self.rec.gradient_depth:
+            return None
+        start = sys._getframe(depth)
+        if not frames.is_library(start):
+            return frames.location_of(start), None
+        api = None
+        frame: Any = start
+        while frame is not None and frames.is_library(frame):
+            label = _HOST_APIS.get((frames.frame_module(frame), frame.f_code.co_name))
+            if label is not None:
+                api = label
+            frame = frame.f_back
+        if api is None or frame is None:
+            return None
+        return frames.location_of(frame), api
+
+    def record_chain(self, api: str, parents: tuple[int, ...], result: Any) -> Any:
+        """Record a NumPy call on values that came from tensors; return the tagged result."""
+        rec = self.rec
+        if rec.busy or not parents:
+            return result
+        where = self._caller(3)
+        if where is None:
+            user, _ = frames.user_frame(sys._getframe(2))
+            where = (frames.location_of(user) if user is not None else None, None)
+        rec.busy = True
+        try:
+            event = rec.add_host_event("numpy-chain", api, (), parents, where[0], result)
+        finally:
+            rec.busy = False
+        return tag(result, event)
+
+    # -- wrappers -------------------------------------------------------------------------------
+    def _wrap_conversion(self, original: Any, kind: str, api: str) -> Any:
+        hooks = self
+
+        def conversion(tensor: Any, *args: Any, **kwargs: Any) -> Any:
+            result = original(tensor, *args, **kwargs)
+            where = hooks._caller()
+            if where is None:
+                return result
+            rec = hooks.rec
+            rec.busy = True
+            try:
+                source = rec.hold(tensor)
+                event = rec.add_host_event(kind, where[1] or api, (source,), (), where[0], result)
+                if kind == "numpy" and hooks.tag_numpy and isinstance(result, np.ndarray):
+                    result = tag(result, event)
+            finally:
+                rec.busy = False
+            return result
+
+        conversion.__name__ = getattr(original, "__name__", api)
+        conversion.__doc__ = getattr(original, "__doc__", None)
+        return conversion
+
+    def _wrap_bool(self, original: Any) -> Any:
+        hooks = self
+
+        def __bool__(tensor: Any) -> bool:
+            result = bool(original(tensor))
+            where = hooks._caller()
+            if where is not None:
+                rec = hooks.rec
+                rec.busy = True
+                try:
+                    rec.add_host_event("bool", "if", (rec.hold(tensor),), (), where[0])
+                finally:
+                    rec.busy = False
+            return result
+
+        return __bool__
+
+    def _trainable_property(self) -> property:
+        rec = self.rec
+
+        def getter(variable: Any) -> Any:
+            if not rec.busy:
+                rec.pending_reads.append(variable)
+                rec.variables_seen.setdefault(id(variable), variable)
+            return variable.__dict__["_trainable"]
+
+        def setter(variable: Any, value: Any) -> None:
+            variable.__dict__["_trainable"] = value
+
+        return property(getter, setter)
+
+    def _wrap_py_func(self, original: Any) -> Any:
+        hooks = self
+
+        def py_func_common(func: Any, inp: Any, Tout: Any, stateful: Any = True,  # noqa: N803
+                           name: Any = None) -> Any:
+            result = original(func, inp, Tout, stateful=stateful, name=name)
+            rec = hooks.rec
+            if rec.busy or not tfp.executing_eagerly():
+                return result
+            start = sys._getframe(1)
+            user, _ = frames.user_frame(start)
+            rec.busy = True
+            try:
+                sources = tuple(rec.hold(t) for t in _flat(inp) if hasattr(t, "dtype"))
+                loc = frames.location_of(user) if user is not None else None
+                event = rec.add_host_event("numpy_function", "tf.numpy_function", sources, (),
+                                           loc)
+                for out in _flat(result):
+                    if out is not None:
+                        rec.link_leaf(out, event)
+            finally:
+                rec.busy = False
+            return result
+
+        return py_func_common
+
+
+def _flat(value: Any) -> list[Any]:
+    if isinstance(value, (list, tuple)):
+        return [x for v in value for x in _flat(v)]
+    return [value]
+
+
+def _is_operator_call(frame: Any) -> bool:
+    """Return True when ``frame`` is executing a binary or comparison operator right now."""
+    code = frame.f_code.co_code
+    index = frame.f_lasti
+    if not 0 <= index < len(code):
+        return False
+    return dis.opname[code[index]] in _OPERATOR_OPCODES
+
+
+def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
+    rec = hooks.rec
+    tensor_type = tfp.EagerTensorBase
+
+    def to_numpy(value: Any, sources: list[int]) -> Any:
+        if isinstance(value, tensor_type):
+            sources.append(rec.hold(value))
+            return value._numpy()  # noqa: SLF001 - the same copy NumPy's buffer read makes
+        if type(value) in (list, tuple):
+            return type(value)(to_numpy(v, sources) for v in value)
+        return value
+
+    def record(api: str, sources: list[int], parents: tuple[int, ...], result: Any,
+               where: Any) -> Any:
+        rec.busy = True
+        try:
+            event = rec.add_host_event("ufunc", api, tuple(sources), parents, where[0], result)
+        finally:
+            rec.busy = False
+        return tag(result, event) if hooks.tag_numpy else result
+
+    def __array_ufunc__(tensor: Any, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        caller = sys._getframe(1)
+        reflected = _REFLECTED.get(ufunc.__name__)
+        if (method == "__call__" and reflected and len(inputs) == 2
+                and inputs[1] is tensor and not isinstance(inputs[0], tensor_type)
+                and _is_operator_call(caller)):
+            # `ndarray + tensor`: without this hook NumPy defers to Tensor.__radd__, so keep
+            # that behaviour (a Tensor result), not a NumPy one.
+            return getattr(tensor, reflected)(inputs[0])
+        sources: list[int] = []
+        busy, rec.busy = rec.busy, True
+        try:
+            args = [to_numpy(x, sources) for x in inputs]
+            if "out" in kwargs:
+                kwargs["out"] = tuple(to_numpy(x, sources) for x in kwargs["out"])
+        finally:
+            rec.busy = busy
+        result = getattr(ufunc, method)(*args, **kwargs)
+        where = hooks._caller()
+        if where is None:
+            return result
+        name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
+        return record(f"np.{name}", sources, (), result, where)
+
+    def __array_function__(tensor: Any, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        sources: list[int] = []
+        busy, rec.busy = rec.busy, True
+        try:
+            args = tuple(to_numpy(a, sources) for a in args)
+            kwargs = {k: to_numpy(v, sources) for k, v in kwargs.items()}
+        finally:
+            rec.busy = busy
+        result = func(*args, **kwargs)
+        where = hooks._caller()
+        if where is None:
+            return result
+        return record(f"np.{func.__name__}", sources, (), result, where)
+
+    return __array_ufunc__, __array_function__
+
+
+__all__ = ["HostArray", "HostHooks", "event_of"]

@@ -1,0 +1,359 @@
+"""The recorder: tensor serials, the op callback, implicit variable reads, host-value links.
+
+Imports TensorFlow (through ``_tf_private``). One :class:`Recorder` lives for one traced run;
+the patches in ``hooks`` and ``tapes`` report to it. It keeps no tensor alive past the run:
+ordinary tensors are held by weak reference (their serial retires when they die, because
+TensorFlow reuses ``id()`` at once); only variable handles, gradient targets and sources and
+small host values are held strongly, and all of them are dropped by :meth:`finish`.
+"""
+
+from __future__ import annotations
+
+import sys
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
+from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing import frames
+
+#: Ops whose outputs are shape metadata: never a cut, never a path.
+METADATA_OPS = frozenset({"Shape", "ShapeN", "Size", "Rank", "VariableShape", "BroadcastArgs"})
+#: Variable reads: input 0 is the handle, output 0 the value.
+READ_OPS = frozenset({"ReadVariableOp", "ResourceGather", "ResourceGatherNd"})
+#: Variable writes: input 0 is the handle, input 1 the value (absent for scatter-free ops).
+WRITE_OPS = frozenset(
+    {
+        "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
+        "ResourceScatterUpdate", "ResourceScatterAdd", "ResourceScatterSub",
+        "ResourceScatterNdUpdate", "ResourceScatterNdAdd",
+    }
+)
+#: Host values larger than this (bytes) are not kept for value matching.
+_MAX_HOST_VALUE_BYTES = 8 << 20
+#: Stop recording ops past this many (a long training loop): the first steps are enough.
+MAX_OPS = 400_000
+
+
+class Recorder:
+    """Collect one run's ops, tensors, host round-trips and tapes into a :class:`Trace`."""
+
+    def __init__(self) -> None:
+        self.trace = Trace()
+        self.seq = 0
+        self.busy = False  # re-entrancy guard: our own work never records itself
+        self.gradient_depth = 0
+        self.function_depth = 0
+        self.saturated_depth = 0  # >0 while inside a tape whose call site was analysed already
+        self._serial_of: dict[int, int] = {}
+        self._refs: dict[int, weakref.ref[Any]] = {}
+        self._strong: dict[int, Any] = {}
+        self._next_serial = 1
+        self.handle_objects: dict[int, Any] = {}  # handle serial -> handle tensor (strong)
+        self._handle_serial_by_id: dict[int, int] = {}
+        self.pending_reads: list[Any] = []  # variables whose `_trainable` the C fast path read
+        self.variables_seen: dict[int, Any] = {}  # id -> variable, for naming handles
+        self.host_values: list[tuple[int, np.ndarray]] = []  # (event id, value), oldest first
+        self._host_bytes = 0
+        self.api_frames: dict[tuple[str, str], Any] = {}
+
+    # -- sequence and tensors ---------------------------------------------------------------
+    def next_seq(self) -> int:
+        """Return the next event number (ops, host events and tape events share it)."""
+        self.seq += 1
+        return self.seq
+
+    def serial_of(self, tensor: Any) -> int | None:
+        """Return the serial of a tensor seen before, or None."""
+        return self._serial_of.get(id(tensor))
+
+    def register(
+        self, tensor: Any, producer: tuple[int, int] | None, leaf: str | None, strong: bool = False
+    ) -> int:
+        """Give ``tensor`` a new serial and record its dtype and shape."""
+        serial = self._next_serial
+        self._next_serial += 1
+        dtype = getattr(tensor, "dtype", None)
+        try:
+            shape: tuple[int | None, ...] | None = tuple(tensor.shape.as_list())
+        except (AttributeError, ValueError):
+            shape = None
+        self.trace.tensors[serial] = TensorRecord(
+            serial,
+            tfp.dtype_name(dtype),
+            shape,
+            bool(dtype is not None and tfp.is_trainable_dtype(dtype)),
+            producer,
+            leaf,
+        )
+        key = id(tensor)
+        self._serial_of[key] = serial
+        if strong:
+            self._strong[serial] = tensor
+        else:
+            try:
+                self._refs[serial] = weakref.ref(tensor, self._retire(key, serial))
+            except TypeError:  # not weak-referenceable: hold it for the run
+                self._strong[serial] = tensor
+        return serial
+
+    def _retire(self, key: int, serial: int) -> Callable[[Any], None]:
+        def retire(_: Any) -> None:
+            if self._serial_of.get(key) == serial:
+                del self._serial_of[key]
+            self._refs.pop(serial, None)
+
+        return retire
+
+    def hold(self, tensor: Any) -> int:
+        """Return the serial of ``tensor`` (registering it if new) and keep it alive for the run."""
+        serial = self.serial_of(tensor)
+        if serial is None:
+            serial = self.register(tensor, None, "constant", strong=True)
+        else:
+            self._strong[serial] = tensor
+        return serial
+
+    def handle_serial(self, handle: Any) -> int:
+        """Return the serial of a variable's resource handle, registering it once."""
+        serial = self._handle_serial_by_id.get(id(handle))
+        if serial is None:
+            serial = self.register(handle, None, "handle", strong=True)
+            self.handle_objects[serial] = handle
+            self._handle_serial_by_id[id(handle)] = serial
+        return serial
+
+    # -- the op callback ----------------------------------------------------------------------
+    def on_op(
+        self,
+        op_type: Any,
+        inputs: Any,
+        attrs: Any,
+        outputs: Any,
+        op_name: Any = None,
+        graph: Any = None,
+    ) -> None:
+        """Record one eager op (``op_callbacks`` signature); graph-building events are counted."""
+        if self.busy:
+            return None
+        if graph is not None:
+            self.trace.graph_events += 1
+            return None
+        if self.saturated_depth or len(self.trace.ops) >= MAX_OPS:
+            self.trace.truncated = self.trace.truncated or len(self.trace.ops) >= MAX_OPS
+            self.pending_reads.clear()
+            return None
+        self.busy = True
+        try:
+            self._record_op(op_type, inputs or (), outputs or ())
+        finally:
+            self.busy = False
+            self.pending_reads.clear()
+        return None
+
+    def _record_op(self, op_type: Any, inputs: Any, outputs: Any) -> None:
+        name = op_type.decode() if isinstance(op_type, bytes) else str(op_type)
+        user, api = frames.user_frame(sys._getframe(1))
+        loc = frames.location_of(user) if user is not None else None
+        api_key = None
+        if api is not None:
+            api_key = (frames.frame_module(api), api.f_code.co_name)
+            self.api_frames.setdefault(api_key, api.f_globals)
+        layer = tfp.keras_layer_path()
+        in_serials = []
+        for index, tensor in enumerate(inputs):
+            serial = self.serial_of(tensor)
+            if serial is None:
+                serial = self._new_leaf(tensor, name, index, loc, layer)
+            in_serials.append(serial)
+        seq = self.next_seq()
+        if name in READ_OPS or name in WRITE_OPS:
+            # the handle is long-lived: make sure it is held and indexed as a handle
+            if inputs:
+                in_serials[0] = self.handle_serial(inputs[0])
+        out_serials = tuple(self.register(t, (seq, i), None) for i, t in enumerate(outputs))
+        op = OpRecord(
+            seq, name, tuple(in_serials), out_serials, loc,
+            api_key[0] if api_key else None, api_key[1] if api_key else None, layer,
+            self.gradient_depth > 0, self.function_depth > 0,
+        )
+        self.trace.ops.append(op)
+        if name not in self.trace.registry:
+            self.trace.registry[name] = tfp.registry_entry(name)
+        if name in WRITE_OPS:
+            value = in_serials[1] if len(in_serials) > 1 else None
+            self.trace.state_writes[seq] = (in_serials[0], value, "")
+
+    def _new_leaf(
+        self, tensor: Any, consumer: str, index: int, loc: RawLocation | None, layer: str
+    ) -> int:
+        dtype = getattr(tensor, "dtype", None)
+        if dtype is not None and tfp.dtype_name(dtype) == "resource":
+            return self.handle_serial(tensor)
+        variable = self._match_pending(tensor)
+        if variable is not None:
+            # TensorFlow's C fast path read this variable with no op callback
+            # (pywrap_tfe_src.cc ReadVariableOp: "TODO: Should we run post exec callbacks here?")
+            handle = self.handle_serial(variable._handle)  # noqa: SLF001
+            seq = self.next_seq()
+            serial = self.register(tensor, (seq, 0), None)
+            self.trace.ops.append(
+                OpRecord(seq, "ReadVariableOp", (handle,), (serial,), loc, layer=layer,
+                         in_gradient=self.gradient_depth > 0,
+                         in_function=self.function_depth > 0, implicit=True)
+            )
+            self.trace.registry.setdefault("ReadVariableOp", "fn")
+            return serial
+        serial = self.register(tensor, None, "constant")
+        if self.host_values:
+            self._link_host_value(tensor, serial)
+        return serial
+
+    def _match_pending(self, tensor: Any) -> Any:
+        if not self.pending_reads:
+            return None
+        shape = getattr(tensor, "shape", None)
+        candidates = [
+            v for v in self.pending_reads
+            if v.dtype.base_dtype == tensor.dtype and v.shape == shape
+        ]
+        if not candidates:
+            return None
+        if len(candidates) > 1:
+            value = _host_value(tensor)
+            exact = [v for v in candidates if _equal(_host_value(v), value)]
+            candidates = exact or candidates
+        chosen = candidates[0]
+        self.pending_reads.remove(chosen)
+        return chosen
+
+    # -- host values ----------------------------------------------------------------------------
+    def add_host_event(
+        self,
+        kind: str,
+        api: str,
+        sources: tuple[int, ...],
+        parents: tuple[int, ...],
+        loc: RawLocation | None,
+        value: Any = None,
+    ) -> int:
+        """Record a host round-trip and remember its value for linking it back into TensorFlow."""
+        event_id = len(self.trace.host_events) + 1
+        self.trace.host_events.append(
+            HostEvent(event_id, self.next_seq(), kind, api, sources, parents, loc,
+                      self.function_depth > 0)
+        )
+        if value is not None and kind != "bool":
+            array = np.asarray(value)
+            if array.dtype != object and array.nbytes <= _MAX_HOST_VALUE_BYTES:
+                self.host_values.append((event_id, array.view(np.ndarray).copy()))
+                self._host_bytes += array.nbytes
+        return event_id
+
+    def link_leaf(self, tensor: Any, event_id: int) -> None:
+        """Mark ``tensor`` as produced on the host by event ``event_id`` (an exact link)."""
+        serial = self.serial_of(tensor)
+        if serial is None:
+            serial = self.register(tensor, None, "constant")
+        self.trace.host_links[serial] = HostLink(serial, event_id, probable=False)
+
+    def _link_host_value(self, tensor: Any, serial: int) -> None:
+        # tf.constant(ndarray) copies, so a NumPy result re-enters TensorFlow only by value:
+        # the newest recorded host value equal to this leaf is its probable origin.
+        value = _host_value(tensor)
+        if value is None:
+            return
+        for event_id, host in reversed(self.host_values):
+            if host.shape != value.shape:
+                continue
+            if _equal(host, value):
+                trivial = value.size <= 1 or not np.any(value) or np.all(value == 1)
+                self.trace.host_links[serial] = HostLink(serial, event_id, probable=trivial)
+                return
+
+    # -- end of run -------------------------------------------------------------------------------
+    def finish(self) -> Trace:
+        """Resolve names, drop every tensor reference, and return the trace."""
+        self.trace.handle_names = _name_handles(self.handle_objects, self.variables_seen)
+        self.trace.api_labels = {key: _api_label(key, g) for key, g in self.api_frames.items()}
+        self._strong.clear()
+        self._refs.clear()
+        self._serial_of.clear()
+        self.handle_objects.clear()
+        self._handle_serial_by_id.clear()
+        self.variables_seen.clear()
+        self.pending_reads.clear()
+        self.host_values.clear()
+        self.api_frames.clear()
+        return self.trace
+
+
+def _host_value(tensor: Any) -> np.ndarray | None:
+    try:
+        return np.asarray(tensor._numpy())  # noqa: SLF001 - no op is run, unlike tf.identity
+    except Exception:  # noqa: BLE001 - symbolic, remote or unreadable tensors have no value
+        try:
+            return np.asarray(tensor.read_value()._numpy())  # noqa: SLF001
+        except Exception:  # noqa: BLE001
+            return None
+
+
+def _equal(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    if a is None or b is None or a.shape != b.shape:
+        return False
+    try:
+        return bool(np.array_equal(a.astype(b.dtype, copy=False), b))
+    except (TypeError, ValueError):
+        return False
+
+
+def _name_handles(handles: dict[int, Any], seen: dict[int, Any]) -> dict[int, str]:
+    """Name each handle: Keras ``path`` when a Keras variable wraps it, else the TF name."""
+    import gc
+
+    by_handle = {id(h): serial for serial, h in handles.items()}
+    names: dict[int, str] = {}
+    keras_cls = tfp.keras_variable_class()
+
+    def visit(objects: list[Any]) -> None:
+        for obj in objects:
+            is_keras = keras_cls is not None and isinstance(obj, keras_cls)
+            inner = getattr(obj, "_value", None) if is_keras else obj
+            handle = getattr(inner, "_handle", None)
+            serial = by_handle.get(id(handle)) if handle is not None else None
+            if serial is None:
+                continue
+            if is_keras:  # a Keras path beats the inner tf.Variable's name
+                names[serial] = str(obj.path)
+            else:
+                names.setdefault(serial, str(obj.name).removesuffix(":0"))
+
+    visit(list(seen.values()))
+    if len(names) < len(handles) or keras_cls is not None:
+        # Variables the run never handed us directly (a Keras layer's weights read inside
+        # `fit`, a variable assigned but never a source): one scan of the heap names them.
+        visit([
+            o for o in gc.get_objects()
+            if isinstance(o, tfp.BaseResourceVariable)
+            or (keras_cls is not None and isinstance(o, keras_cls))
+        ])
+    for serial in handles:
+        names.setdefault(serial, f"variable#{serial}")
+    return names
+
+
+def _api_label(key: tuple[str, str], module_globals: dict[str, Any]) -> str:
+    """Name the API the user called: its ``tf_export`` name when it has one."""
+    module, function = key
+    obj = module_globals.get(function)
+    names = getattr(obj, "_tf_api_names", None)
+    if names:
+        preferred = sorted(names, key=lambda n: (n.count("."), len(n)))[0]
+        return f"tf.{preferred}"
+    if function.startswith("__") and function.endswith("__"):
+        return f"Tensor.{function}"
+    short = module.rsplit(".", 1)[-1]
+    return f"{short}.{function}"

@@ -1,0 +1,110 @@
+"""One traced run: install every hook, run the user's code, undo every hook, keep the trace.
+
+Imports TensorFlow. :class:`TraceSession` is a context manager; whatever happens inside it
+(an exception, ``KeyboardInterrupt``, a nested session), ``__exit__`` removes each patch in
+reverse order, restores ``tf.config.functions_run_eagerly()``, and turns the recorder into a
+TF-free :class:`~tapemagic.trace.Trace`. Op callbacks are thread-local in TensorFlow, so only
+the thread that entered the session is traced.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import tensorflow as tf
+
+from tapemagic.trace import Trace
+from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing.hooks import HostHooks
+from tapemagic.tracing.recorder import Recorder
+from tapemagic.tracing.tapes import TapeHooks
+
+#: Sessions in progress on this thread; a nested session leaves the outer one in charge.
+_ACTIVE: list[TraceSession] = []
+
+
+class TraceSession:
+    """Trace the code run inside ``with TraceSession() as session:``; read ``session.trace`` after.
+
+    Parameters
+    ----------
+    force_eager : bool
+        Run ``tf.function`` bodies and Keras ``fit`` steps eagerly so every op is visible
+        (``tf.config.run_functions_eagerly(True)``, restored on exit).
+    max_steps : int
+        How many runs of each gradient call site (and each Keras train step) to analyse.
+    """
+
+    def __init__(self, force_eager: bool = True, max_steps: int = 1) -> None:
+        self.force_eager = force_eager
+        self.max_steps = max_steps
+        self.recorder = Recorder()
+        self.trace: Trace | None = None
+        self.nested = False
+        self._stack = contextlib.ExitStack()
+
+    def __enter__(self) -> TraceSession:
+        if _ACTIVE:
+            # A cell that calls code which itself uses gradcheck: the outer session already
+            # sees every op; a second set of patches would record everything twice.
+            self.nested = True
+            return self
+        stack = self._stack
+        try:
+            rec = self.recorder
+            tfp.add_op_callback(rec.on_op)
+            stack.callback(tfp.remove_op_callback, rec.on_op)
+            host = HostHooks(rec)
+            host.install()
+            stack.callback(host.remove)
+            tapes = TapeHooks(rec, self.max_steps)
+            tapes.install()
+            stack.callback(tapes.remove)
+            self._patch_function_call(stack)
+            watcher = tfp.VariableWatcher()
+            stack.enter_context(watcher)
+            if self.force_eager:
+                previous = tf.config.functions_run_eagerly()
+                tf.config.run_functions_eagerly(True)
+                stack.callback(tf.config.run_functions_eagerly, previous)
+        except BaseException:
+            stack.close()
+            raise
+        _ACTIVE.append(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.nested:
+            return None
+        try:
+            self._stack.close()
+        finally:
+            if self in _ACTIVE:
+                _ACTIVE.remove(self)
+            rec = self.recorder
+            rec.trace.versions = {
+                "tensorflow": tfp.tf_version(),
+                "keras": tfp.keras_version() or "",
+                "python": sys.version.split()[0],
+            }
+            self.trace = rec.finish()
+        return None
+
+    def _patch_function_call(self, stack: contextlib.ExitStack) -> None:
+        rec = self.recorder
+        cls = tfp.Function
+        original: Callable[..., Any] = cls.__call__
+
+        def __call__(function: Any, *args: Any, **kwargs: Any) -> Any:
+            rec.function_depth += 1
+            rec.trace.function_calls += 1
+            try:
+                return original(function, *args, **kwargs)
+            finally:
+                rec.function_depth -= 1
+
+        cls.__call__ = __call__  # type: ignore[method-assign]
+        stack.callback(setattr, cls, "__call__", original)

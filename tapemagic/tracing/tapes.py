@@ -1,0 +1,355 @@
+"""``tf.GradientTape`` instrumentation: flags, recording spans, watches and gradient calls.
+
+Imports TensorFlow. The methods of ``backprop.GradientTape`` are patched in place, not the class
+replaced, so every alias (``tf.GradientTape``, ``tf.autodiff.GradientTape``, Keras 3's trainer)
+sees them. Each wrapper calls the original first or last exactly as the original would run,
+returns its result and re-raises its exception; the bookkeeping runs under the recorder's
+re-entrancy guard and never runs a TensorFlow op.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import weakref
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from tapemagic.trace import GradientCallRecord, SourceRecord, TapeRecord
+from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing import frames
+from tapemagic.tracing.recorder import Recorder
+
+_MISSING = object()
+_FIT_MODULES = ("keras.src.backend.tensorflow.trainer",)
+
+
+class TapeHooks:
+    """Install and remove the ``GradientTape`` patches for one :class:`Recorder`."""
+
+    def __init__(self, recorder: Recorder, max_steps: int = 1) -> None:
+        self.rec = recorder
+        self.max_steps = max_steps
+        self._saved: list[tuple[str, Any]] = []
+        self._tapes: weakref.WeakKeyDictionary[Any, TapeRecord] = weakref.WeakKeyDictionary()
+        self._site_calls: dict[tuple[str, int, str], GradientCallRecord] = {}
+        self._saturated_tapes: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._site_done: dict[tuple[str, int], int] = {}
+
+    def install(self) -> None:
+        """Patch the tape methods."""
+        cls = tfp.GradientTape
+        for name in ("__init__", "__enter__", "__exit__", "watch", "stop_recording", "reset",
+                     "gradient", "jacobian", "batch_jacobian"):
+            original = cls.__dict__[name]
+            self._saved.append((name, original))
+            setattr(cls, name, getattr(self, f"_make_{name.strip('_')}")(original))
+
+    def remove(self) -> None:
+        """Restore the original methods."""
+        for name, original in reversed(self._saved):
+            setattr(tfp.GradientTape, name, original)
+        self._saved.clear()
+
+    # -- records --------------------------------------------------------------------------------
+    def record_of(self, tape: Any) -> TapeRecord:
+        """Return the record of ``tape``, creating one for a tape made before the run."""
+        record = self._tapes.get(tape)
+        if record is None:
+            record = TapeRecord(
+                f"tape{len(self.rec.trace.tapes) + 1}", None,
+                bool(getattr(tape, "_persistent", False)),
+                bool(getattr(tape, "_watch_accessed_variables", True)),
+            )
+            self._tapes[tape] = record
+            self.rec.trace.tapes.append(record)
+        return record
+
+    def _user_location(self, depth: int = 2) -> Any:
+        user, _ = frames.user_frame(sys._getframe(depth))
+        return (frames.location_of(user) if user is not None else None), user
+
+    # -- wrappers -------------------------------------------------------------------------------
+    def _make_init(self, original: Any) -> Any:
+        hooks = self
+
+        def __init__(tape: Any, *args: Any, **kwargs: Any) -> None:
+            original(tape, *args, **kwargs)
+            record = hooks.record_of(tape)
+            loc, user = hooks._user_location()
+            record.loc = loc
+            chain = frames.library_chain(sys._getframe(1))
+            record.creation_site = (loc.file, loc.line) if loc else None
+            if any(m.startswith(_FIT_MODULES) for m, _ in chain):
+                record.creation_site = ("keras-fit", 0)
+
+        return __init__
+
+    def _make_enter(self, original: Any) -> Any:
+        hooks = self
+
+        def __enter__(tape: Any) -> Any:
+            result = original(tape)
+            record = hooks.record_of(tape)
+            record.spans.append([hooks.rec.next_seq(), -1])
+            if hooks._site_saturated(record):
+                hooks._saturated_tapes.add(tape)
+                hooks.rec.saturated_depth += 1
+            return result
+
+        return __enter__
+
+    def _make_exit(self, original: Any) -> Any:
+        hooks = self
+
+        def __exit__(tape: Any, typ: Any, value: Any, traceback: Any) -> Any:
+            record = hooks.record_of(tape)
+            if record.spans and record.spans[-1][1] < 0:
+                record.spans[-1][1] = hooks.rec.next_seq()
+            if tape in hooks._saturated_tapes:
+                hooks._saturated_tapes.discard(tape)
+                hooks.rec.saturated_depth -= 1
+            result = original(tape, typ, value, traceback)
+            hooks._note_watched(tape, record)
+            return result
+
+        return __exit__
+
+    def _note_watched(self, tape: Any, record: TapeRecord) -> None:
+        rec = self.rec
+        rec.busy = True
+        try:
+            for variable in tape.watched_variables():
+                record.watched_handles_at_exit.add(rec.handle_serial(variable.handle))
+                rec.variables_seen.setdefault(id(variable), variable)
+        except Exception:  # noqa: BLE001 - a tape already deleted or reset has nothing to say
+            pass
+        finally:
+            rec.busy = False
+
+    def _make_watch(self, original: Any) -> Any:
+        hooks = self
+
+        def watch(tape: Any, tensor: Any) -> Any:
+            result = original(tape, tensor)  # record only a watch that succeeded
+            record = hooks.record_of(tape)
+            rec = hooks.rec
+            rec.busy = True
+            try:
+                for item in _flatten(tensor):
+                    handle = getattr(item, "handle", None)
+                    if handle is not None and tfp.dtype_name(handle.dtype) == "resource":
+                        record.watched_handles.add(rec.handle_serial(handle))
+                        rec.variables_seen.setdefault(id(item), item)
+                    elif hasattr(item, "dtype"):
+                        record.watched_tensors.add(rec.hold(item))
+            finally:
+                rec.busy = False
+            return result
+
+        return watch
+
+    def _make_stop_recording(self, original: Any) -> Any:
+        hooks = self
+
+        @contextlib.contextmanager
+        def stop_recording(tape: Any) -> Iterator[None]:
+            record = hooks.record_of(tape)
+            with original(tape):
+                if record.spans and record.spans[-1][1] < 0:
+                    record.spans[-1][1] = hooks.rec.next_seq()
+                try:
+                    yield
+                finally:
+                    record.spans.append([hooks.rec.next_seq(), -1])
+
+        return stop_recording
+
+    def _make_reset(self, original: Any) -> Any:
+        hooks = self
+
+        def reset(tape: Any) -> None:
+            original(tape)
+            record = hooks.record_of(tape)
+            now = hooks.rec.next_seq()
+            open_span = bool(record.spans) and record.spans[-1][1] < 0
+            record.spans.clear()  # what the tape recorded before the reset is forgotten
+            if open_span:
+                record.spans.append([now, -1])
+
+        return reset
+
+    def _make_gradient(self, original: Any) -> Any:
+        return self._make_differentiator(original, "gradient")
+
+    def _make_jacobian(self, original: Any) -> Any:
+        return self._make_differentiator(original, "jacobian")
+
+    def _make_batch_jacobian(self, original: Any) -> Any:
+        return self._make_differentiator(original, "batch_jacobian")
+
+    def _make_differentiator(self, original: Any, method: str) -> Any:
+        hooks = self
+
+        def differentiate(tape: Any, target: Any, sources: Any, *args: Any, **kwargs: Any) -> Any:
+            rec = hooks.rec
+            if rec.gradient_depth or rec.busy:  # jacobian calls gradient: record the outer call
+                return original(tape, target, sources, *args, **kwargs)
+            call = hooks._begin_call(tape, method, target, sources, args, kwargs)
+            rec.gradient_depth += 1
+            try:
+                result = original(tape, target, sources, *args, **kwargs)
+            except BaseException as error:
+                if call is not None:
+                    call.error_type = type(error).__name__
+                    call.error_message = str(error)
+                raise
+            finally:
+                rec.gradient_depth -= 1
+            if call is not None:
+                hooks._note_results(call, result, sources)
+            return result
+
+        differentiate.__name__ = method
+        return differentiate
+
+    def _begin_call(self, tape: Any, method: str, target: Any, sources: Any, args: tuple[Any, ...],
+                    kwargs: dict[str, Any]) -> GradientCallRecord | None:
+        rec = self.rec
+        record = self.record_of(tape)
+        loc, user = self._user_location(3)
+        chain = frames.library_chain(sys._getframe(2))
+        keras_fit = any(m.startswith(_FIT_MODULES) for m, _ in chain)
+        site = (loc.file if loc else "?", loc.line if loc else 0, method)
+        previous = self._site_calls.get(site)
+        if previous is not None and previous.calls >= self.max_steps:
+            previous.calls += 1
+            return None
+        unconnected = kwargs.get("unconnected_gradients")
+        if unconnected is None:
+            # positional: gradient(target, sources, output_gradients, unconnected_gradients)
+            position = 1 if method == "gradient" else 0
+            unconnected = args[position] if len(args) > position else None
+        mode = "zero" if str(getattr(unconnected, "value", unconnected)) == "zero" else "none"
+        rec.busy = True
+        try:
+            targets = tuple(rec.hold(t) for t in _flatten(target) if hasattr(t, "dtype"))
+            sources_list = [self._source(s) for s in _flatten(sources)]
+        finally:
+            rec.busy = False
+        call = GradientCallRecord(
+            f"grad{len(rec.trace.gradient_calls) + 1}", record.id, method, loc, rec.next_seq(),
+            targets, "loss" if keras_fit else _argument_text(loc, user, 0) or "target",
+            sources_list, mode, keras_fit=keras_fit, site=(site[0], site[1]),
+        )
+        if not keras_fit:
+            names = _argument_names(loc, user, 1)
+            for source, name in zip(call.sources, names):
+                if source.kind == "tensor" and name:
+                    source.name = name
+        rec.trace.gradient_calls.append(call)
+        self._site_calls[site] = call
+        if record.creation_site is not None:
+            done = self._site_done.get(record.creation_site, 0)
+            self._site_done[record.creation_site] = done + 1
+        return call
+
+    def _source(self, source: Any) -> SourceRecord:
+        rec = self.rec
+        keras_cls = tfp.keras_variable_class()
+        if keras_cls is not None and isinstance(source, keras_cls):
+            inner = source._value  # noqa: SLF001 - Keras 3 keeps the tf.Variable here
+            rec.variables_seen.setdefault(id(source), source)
+            return SourceRecord(str(source.path), "keras-variable", str(source.dtype),
+                                tuple(source.shape), bool(source.trainable),
+                                rec.handle_serial(inner.handle), None)
+        handle = getattr(source, "handle", None)
+        if handle is not None and isinstance(source, tfp.BaseResourceVariable):
+            rec.variables_seen.setdefault(id(source), source)
+            return SourceRecord(str(source.name).removesuffix(":0"), "variable",
+                                tfp.dtype_name(source.dtype), _shape(source),
+                                bool(source.trainable), rec.handle_serial(handle), None)
+        serial = rec.hold(source) if hasattr(source, "dtype") else None
+        return SourceRecord(f"tensor#{serial}", "tensor", tfp.dtype_name(getattr(
+            source, "dtype", None)), _shape(source), True, None, serial)
+
+    def _note_results(self, call: GradientCallRecord, result: Any, sources: Any) -> None:
+        flat = _flatten(result)
+        if len(flat) != len(call.sources):
+            return
+        for source, value in zip(call.sources, flat):
+            source.result = _classify(value)
+
+    def _site_saturated(self, record: TapeRecord) -> bool:
+        """Return True when tapes made where ``record``'s was made were analysed enough already."""
+        site = record.creation_site
+        return site is not None and self._site_done.get(site, 0) >= self.max_steps
+
+
+def _flatten(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [x for k in sorted(value, key=str) for x in _flatten(value[k])]
+    if isinstance(value, (list, tuple)):
+        return [x for v in value for x in _flatten(v)]
+    return [value]
+
+
+def _shape(value: Any) -> tuple[int | None, ...] | None:
+    try:
+        return tuple(value.shape.as_list())
+    except (AttributeError, ValueError):
+        return None
+
+
+def _classify(value: Any) -> str:
+    if value is None:
+        return "none"
+    data = getattr(value, "values", value)  # IndexedSlices carry their values here
+    try:
+        array = np.asarray(data._numpy())  # noqa: SLF001 - reading a value runs no op
+    except Exception:  # noqa: BLE001
+        return "ok"
+    return "ok" if np.any(array) else "zero"
+
+
+def _call_node(loc: Any, user: Any) -> Any:
+    """Return the ``ast.Call`` at ``loc`` in the user's source, or None."""
+    import ast
+    import linecache
+
+    if loc is None or loc.col is None or loc.end_col is None:
+        return None
+    lines = linecache.getlines(loc.file)[loc.line - 1:(loc.end_line or loc.line)]
+    if not lines:
+        return None
+    text = "".join(lines)
+    end = len(text) - len(lines[-1]) + loc.end_col
+    snippet = text[loc.col:end]
+    try:
+        node = ast.parse(snippet.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    return (node, snippet.strip()) if isinstance(node, ast.Call) else None
+
+
+def _argument_text(loc: Any, user: Any, index: int) -> str | None:
+    import ast
+
+    found = _call_node(loc, user)
+    if found is None or len(found[0].args) <= index:
+        return None
+    return ast.get_source_segment(found[1], found[0].args[index])
+
+
+def _argument_names(loc: Any, user: Any, index: int) -> list[str | None]:
+    """Return the source text of each element of argument ``index`` (a list literal or one name)."""
+    import ast
+
+    found = _call_node(loc, user)
+    if found is None or len(found[0].args) <= index:
+        return []
+    node = found[0].args[index]
+    elements = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
+    return [ast.get_source_segment(found[1], e) for e in elements]
