@@ -29,8 +29,8 @@ async function schemaToTs(file, rootName, out) {
   const path = resolve(schemaDir, file);
   await need(path);
   const schema = JSON.parse(await readFile(path, 'utf8'));
-  // The root type gets a fixed name so that src/model/ does not depend on the schema's title.
-  const { title: _title, ...rest } = schema;
+  // The root type gets a fixed name (title and $id dropped) so src/model/ does not depend on them.
+  const { title: _title, $id: _id, ...rest } = schema;
   const ts = await compile(rest, rootName, {
     bannerComment: BANNER,
     additionalProperties: false,

@@ -41,6 +41,11 @@ export function dotString(text: string): string {
   return `"${s}"`;
 }
 
+/** Quote several lines as one DOT label (centred lines). */
+export function dotLines(lines: string[]): string {
+  return '"' + lines.map(l => dotString(l).slice(1, -1)).join('\\n') + '"';
+}
+
 /** What the DOT's generated ids stand for, so the view can map SVG back to the report. */
 export interface DotIndex {
   /** `n<i>` → node of the report. */
@@ -73,26 +78,11 @@ export function reportToDot(report: Report): DotResult {
     '  node [style="filled,rounded", fontname="Helvetica", fontsize=10, penwidth=0.8, color="#4b5563", margin="0.1,0.04"];',
     '  edge [fontname="Helvetica", fontsize=9, arrowsize=0.7];'
   ];
-  const line = (n: GraphNode): string => (n.line ? `\nline ${n.line}` : '');
-  const groups = new Map<string, string[]>();
   nodes.forEach((n, i) => {
     const st = NODE_STYLE[n.kind] ?? NODE_STYLE.op;
-    const label = dotString(n.label).slice(0, -1) + (line(n) ? '\\nline ' + n.line : '') + '"';
-    const stmt = `n${i} [id="tm-n${i}", label=${label}, shape=${st.shape}, fillcolor="${st.fill}"];`;
-    if (n.group && n.kind !== 'group') {
-      const g = groups.get(n.group) ?? [];
-      g.push(stmt);
-      groups.set(n.group, g);
-    } else {
-      out.push('  ' + stmt);
-    }
+    const label = n.line ? dotLines([n.label, `line ${n.line}`]) : dotString(n.label);
+    out.push(`  n${i} [id="tm-n${i}", label=${label}, shape=${st.shape}, fillcolor="${st.fill}"];`);
   });
-  let c = 0;
-  for (const [name, stmts] of groups) {
-    out.push(`  subgraph cluster_${c++} {`, `    label=${dotString(name)}; style="rounded,dashed"; color="#9ca3af"; fontcolor="#4b5563";`);
-    stmts.forEach(s => out.push('    ' + s));
-    out.push('  }');
-  }
   edges.forEach((e, i) => {
     const a = idOf.get(e.source);
     const b = idOf.get(e.target);
@@ -102,8 +92,12 @@ export function reportToDot(report: Report): DotResult {
     const st = EDGE_STYLE[e.state] ?? EDGE_STYLE.connected;
     const attrs = [`id="tm-e${i}"`, `color="${st.color}"`, `style=${st.style}`, `penwidth=${st.penwidth}`];
     if (e.state === 'severed') {
-      const code = (e.finding && ruleOf.get(e.finding)) || e.label || '';
-      attrs.push(`label=${dotString(('✂ ' + code).trim())}`, `fontcolor="${st.color}"`);
+      const code = (e.finding && ruleOf.get(e.finding)) || '';
+      const lines = [('✂ ' + code).trim()];
+      if (e.label) {
+        lines.push(e.label);
+      }
+      attrs.push(`label=${dotLines(lines)}`, `fontcolor="${st.color}"`);
     } else if (e.state === 'zero') {
       attrs.push(`label=${dotString(e.label || '0')}`, `fontcolor="${st.color}"`);
     } else if (e.label) {

@@ -1,0 +1,159 @@
+/**
+ * The CodeMirror 6 side of the inline diagnostics: findings as lint marks (source `tapemagic`)
+ * with their quick fixes as lint actions. Report coordinates go through model/positions only.
+ */
+import { Action, Diagnostic, forEachDiagnostic, setDiagnostics } from '@codemirror/lint';
+import { ChangeDesc, ChangeSet, Extension, StateEffect, StateField } from '@codemirror/state';
+import { EditorView, PluginValue, ViewPlugin } from '@codemirror/view';
+import { editsToChanges, locationToRange, TextChange } from '../model/positions';
+import { Finding, Severity } from '../model/types';
+import { h } from '../view/dom';
+import { IPlacedFinding, ITapemagicReports } from '../tokens';
+
+/** CM6 severities for report severities (jupyterlab-lsp's SeverityMap idea). */
+export const SEVERITY_MAP: Record<Severity, Diagnostic['severity']> = {
+  error: 'error',
+  warning: 'warning',
+  info: 'info'
+};
+
+/** Marks the document as the one the diagnostics were computed on. */
+const anchorEffect = StateEffect.define<null>();
+
+/** The changes made to the document since the diagnostics were placed. */
+const sinceAnchor = StateField.define<ChangeDesc>({
+  create: state => ChangeSet.empty(state.doc.length).desc,
+  update(value, tr) {
+    if (tr.effects.some(e => e.is(anchorEffect))) {
+      return ChangeSet.empty(tr.state.doc.length).desc;
+    }
+    return tr.docChanged ? value.composeDesc(tr.changes.desc) : value;
+  }
+});
+
+function fixAction(
+  reports: ITapemagicReports,
+  cellId: string,
+  placed: IPlacedFinding,
+  changes: TextChange[]
+): Action {
+  const f = placed.finding;
+  return {
+    name: f.fix!.applicability === 'unsafe' ? `${f.fix!.title} (unsafe)` : f.fix!.title,
+    apply(view: EditorView) {
+      const since = view.state.field(sinceAnchor, false);
+      if (!since || changes.some(c => since.touchesRange(c.from, c.to))) {
+        return; // the text this fix was made for has changed: re-run the cell
+      }
+      const mapped = changes.map(c => ({ from: since.mapPos(c.from, 1), to: since.mapPos(c.to, -1), insert: c.insert }));
+      const remaining: Diagnostic[] = [];
+      forEachDiagnostic(view.state, (d, from, to) => {
+        if ((d as TapemagicDiagnostic).findingId !== f.id) {
+          remaining.push({ ...d, from, to });
+        }
+      });
+      view.dispatch({ changes: mapped, userEvent: 'input.tapemagic.fix', scrollIntoView: true });
+      view.dispatch(setDiagnostics(view.state, remaining.map(d => ({ ...d, from: Math.min(d.from, view.state.doc.length), to: Math.min(d.to, view.state.doc.length) }))));
+      reports.markStale(cellId);
+    }
+  };
+}
+
+interface TapemagicDiagnostic extends Diagnostic {
+  findingId: string;
+}
+
+function fixText(f: Finding): string {
+  if (!f.fix) {
+    return '';
+  }
+  const edits = (f.fix.edits ?? []).map(e => e.text).filter(t => t.trim());
+  const kind = f.fix.applicability === 'display-only' ? 'Suggestion' : 'Fix';
+  return `${kind}: ${f.fix.title}${edits.length ? ` → ${edits.join(' … ')}` : ''}`;
+}
+
+/** Build the diagnostics of one cell's findings against the editor's current document. */
+export function buildDiagnostics(view: EditorView, reports: ITapemagicReports, cellId: string, placed: IPlacedFinding[]): Diagnostic[] {
+  const doc = view.state.doc;
+  const out: TapemagicDiagnostic[] = [];
+  for (const p of placed) {
+    const f = p.finding;
+    const range = f.location ? locationToRange(doc, f.location) : null;
+    if (!range) {
+      continue;
+    }
+    const actions: Action[] = [];
+    if (f.fix && f.fix.applicability !== 'display-only' && f.fix.edits?.length) {
+      const changes = editsToChanges(doc, f.fix.edits);
+      if (changes) {
+        actions.push(fixAction(reports, cellId, p, changes));
+      }
+    }
+    out.push({
+      findingId: f.id,
+      from: range.from,
+      to: Math.max(range.to, range.from),
+      severity: SEVERITY_MAP[f.severity] ?? 'warning',
+      source: 'tapemagic',
+      markClass: 'jp-tapemagic-lint',
+      message: `${f.rule} ${f.name}: ${f.message}${f.fix ? `\n${fixText(f)}` : ''}`,
+      renderMessage: () =>
+        h(
+          'div',
+          { class: 'jp-tapemagic-lint-message' },
+          h('div', {}, h('b', {}, f.rule), ` ${f.name}: `, f.message),
+          f.fix ? h('div', { class: `jp-tapemagic-lint-fix jp-mod-${f.fix.applicability}` }, fixText(f)) : null
+        ),
+      actions
+    });
+  }
+  return out;
+}
+
+class DiagnosticsPlugin implements PluginValue {
+  constructor(private view: EditorView, private reports: ITapemagicReports, private cellId: string) {
+    reports.changed.connect(this._schedule, this);
+    this._schedule();
+  }
+
+  destroy(): void {
+    this._destroyed = true;
+    this.reports.changed.disconnect(this._schedule, this);
+  }
+
+  private _schedule(): void {
+    setTimeout(() => this._sync(), 0);
+  }
+
+  private _sync(): void {
+    if (this._destroyed) {
+      return;
+    }
+    const placed = this.reports.findingsForCell(this.cellId);
+    const key = [...new Set(placed.map(p => p.entry.seq))].sort().join(',');
+    if (key === this._key) {
+      return; // same reports: CodeMirror keeps the marks mapped through edits
+    }
+    this._key = key;
+    if (!placed.length && !this._shown) {
+      return;
+    }
+    const diagnostics = buildDiagnostics(this.view, this.reports, this.cellId, placed);
+    this._shown = diagnostics.length > 0;
+    const spec = setDiagnostics(this.view.state, diagnostics);
+    this.view.dispatch({ ...spec, effects: [...asArray(spec.effects), anchorEffect.of(null)] });
+  }
+
+  private _key = '';
+  private _shown = false;
+  private _destroyed = false;
+}
+
+function asArray<T>(v: T | readonly T[] | undefined): T[] {
+  return v === undefined ? [] : Array.isArray(v) ? [...v] : [v as T];
+}
+
+/** The editor extension for the cell with model id `cellId`. */
+export function tapemagicDiagnostics(reports: ITapemagicReports, cellId: string): Extension {
+  return [sinceAnchor, ViewPlugin.define(view => new DiagnosticsPlugin(view, reports, cellId))];
+}

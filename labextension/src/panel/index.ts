@@ -1,0 +1,46 @@
+/**
+ * `tapemagic:tracker` (the reports service) and `tapemagic:panel` (the right side panel).
+ */
+import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import { INotebookTracker } from '@jupyterlab/notebook';
+import { LabIcon } from '@jupyterlab/ui-components';
+import { ReportTracker } from '../tracker';
+import { CommandIDs, ITapemagicReports } from '../tokens';
+import { TapemagicPanel } from './panel';
+
+/** A scissors-on-a-tape icon for the sidebar tab. */
+const tapeIcon = new LabIcon({
+  name: 'tapemagic:tape',
+  svgstr:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><g class="jp-icon3" fill="#616161">' +
+    '<path d="M3 6h18v3H3zM3 15h18v3H3z"/><circle cx="8" cy="12" r="2"/><circle cx="16" cy="12" r="2"/>' +
+    '<path d="M9.5 11.2 20 8v1.4l-9 3z M9.5 12.8 20 16v-1.4l-9-3z"/></g></svg>'
+});
+
+/** Provides {@link ITapemagicReports}. */
+export const trackerPlugin: JupyterFrontEndPlugin<ITapemagicReports> = {
+  id: 'tapemagic:tracker',
+  description: 'Follows tapemagic reports in notebook outputs.',
+  autoStart: true,
+  requires: [INotebookTracker],
+  provides: ITapemagicReports,
+  activate: (app: JupyterFrontEnd, notebooks: INotebookTracker) => new ReportTracker(app, notebooks)
+};
+
+/** The right side panel. */
+export const panelPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'tapemagic:panel',
+  description: 'The tapemagic side panel.',
+  autoStart: true,
+  requires: [ITapemagicReports],
+  optional: [ILabShell],
+  activate: (app: JupyterFrontEnd, reports: ITapemagicReports) => {
+    const panel = new TapemagicPanel(reports);
+    panel.title.icon = tapeIcon;
+    app.shell.add(panel, 'right', { rank: 1000 });
+    app.commands.addCommand(CommandIDs.openPanel, {
+      label: 'Show tapemagic gradient reports',
+      execute: () => app.shell.activateById(panel.id)
+    });
+  }
+};

@@ -1,0 +1,107 @@
+/**
+ * The right-sidebar panel (`tapemagic-panel`): the active notebook's reports, latest first,
+ * and the selected one large, with a pannable, zoomable graph and clickable findings.
+ */
+import { Widget } from '@lumino/widgets';
+import { locationLabel } from '../model/report';
+import { h } from '../view/dom';
+import { reportView } from '../view/reportView';
+import { ICellReport, ITapemagicReports } from '../tokens';
+
+/** The id of the panel widget (and of its sidebar tab). */
+export const PANEL_ID = 'tapemagic-panel';
+
+/** The tapemagic side panel. */
+export class TapemagicPanel extends Widget {
+  /** Create the panel; it follows `reports`. */
+  constructor(private readonly reports: ITapemagicReports) {
+    super();
+    this.id = PANEL_ID;
+    this.addClass('jp-tapemagic-panel');
+    this.title.caption = 'tapemagic: gradient reports';
+    this.node.setAttribute('role', 'region');
+    this.node.setAttribute('aria-label', 'tapemagic gradient reports');
+    reports.changed.connect(this.update, this);
+    this.update();
+  }
+
+  /** Re-render the list and the selected report. */
+  protected onUpdateRequest(): void {
+    this.render();
+  }
+
+  /** Render now. */
+  render(): void {
+    const panel = this.reports.current;
+    const entries = this.reports.reports(panel);
+    const newest = entries.length ? entries[0].seq : 0;
+    const selected =
+      newest > this._newestSeen
+        ? entries[0]
+        : entries.find(e => e.seq === this._selectedSeq) ?? entries.find(e => e.cellId === this._selectedCell) ?? entries[0] ?? null;
+    this._newestSeen = Math.max(this._newestSeen, newest);
+    const key = `${panel?.id}|${entries.map(e => `${e.seq}:${e.stale}`).join(',')}|${selected?.seq}`;
+    if (key === this._renderedKey) {
+      return;
+    }
+    this._renderedKey = key;
+    this._selectedCell = selected?.cellId ?? null;
+    this._selectedSeq = selected?.seq ?? -1;
+    const title = h('div', { class: 'jp-tapemagic-panel-title' }, 'tapemagic', panel ? h('span', { class: 'jp-tapemagic-muted' }, ` · ${panel.title.label}`) : null);
+    if (!panel || !entries.length) {
+      this.node.replaceChildren(
+        title,
+        h(
+          'div',
+          { class: 'jp-tapemagic-empty' },
+          h('p', {}, panel ? 'No gradient reports in this notebook yet.' : 'Open a notebook to see its gradient reports.'),
+          h('p', {}, 'Run a cell with ', h('code', {}, '%%gradcheck'), ' on its first line: tapemagic shows which weights get no gradient, where and why, and how to fix it.')
+        )
+      );
+      return;
+    }
+    const list = h('ul', { class: 'jp-tapemagic-report-list', attrs: { role: 'listbox' } });
+    for (const entry of entries) {
+      list.append(this._row(entry, entry === selected));
+    }
+    const detail = h('div', { class: 'jp-tapemagic-panel-detail' });
+    if (selected) {
+      const view = reportView(selected.report, {
+        panZoom: true,
+        onReveal: f => void this.reports.reveal(selected!, f)
+      });
+      if (selected.stale) {
+        view.node.classList.add('jp-mod-stale');
+      }
+      detail.append(view.node);
+    }
+    this.node.replaceChildren(title, list, detail);
+  }
+
+  private _row(entry: ICellReport, isSelected: boolean): HTMLElement {
+    const count = entry.report.cell.execution_count;
+    const first = entry.report.findings[0];
+    const row = h(
+      'li',
+      {
+        class: `jp-tapemagic-report-row${isSelected ? ' jp-mod-selected' : ''}`,
+        attrs: { role: 'option', 'aria-selected': String(isSelected), 'data-cell-id': entry.cellId }
+      },
+      h('span', { class: 'jp-tapemagic-prompt' }, count === null ? 'In[ ]' : `In[${count}]`),
+      h('span', { class: 'jp-tapemagic-row-headline' }, entry.report.headline || 'report'),
+      entry.stale ? h('span', { class: 'jp-tapemagic-stale-badge' }, 'stale') : null,
+      first ? h('span', { class: 'jp-tapemagic-muted' }, ` ${locationLabel(entry.report, first)}`) : null
+    );
+    row.addEventListener('click', () => {
+      this._selectedCell = entry.cellId;
+      this._selectedSeq = entry.seq;
+      this.render();
+    });
+    return row;
+  }
+
+  private _selectedCell: string | null = null;
+  private _selectedSeq = -1;
+  private _newestSeen = 0;
+  private _renderedKey = '';
+}

@@ -1,0 +1,177 @@
+"""The JupyterLab extension in a real browser: renderer, panel, inline diagnostics, quick fix.
+
+The notebook is written with nbformat and carries the sample payload as a saved display_data
+output, so these tests need no TensorFlow. One step runs a kernel cell that displays the payload,
+to check that live outputs reach the panel.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import nbformat
+import pytest
+
+pytestmark = pytest.mark.ui
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "tests" / "samples" / "seed000_sample.json"
+CATALOG = REPO / "tapemagic" / "rules" / "catalog.json"
+MIME = "application/vnd.tapemagic.report.v1+json"
+
+
+def _payload() -> dict:
+    if not SAMPLE.exists():
+        pytest.skip(f"{SAMPLE} missing")
+    return json.loads(SAMPLE.read_text())
+
+
+def _report_cell(payload: dict, cell_id: str, count: int) -> nbformat.NotebookNode:
+    cell = nbformat.v4.new_code_cell(payload["cell"]["source"].rstrip("\n"), id=cell_id)
+    cell.execution_count = count
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "display_data", data={MIME: payload, "text/plain": payload["headline"]}
+        )
+    ]
+    return cell
+
+
+@pytest.fixture
+def notebooks(lab_root: Path) -> dict[str, str]:
+    payload = _payload()
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    future = {**payload, "schema": "tapemagic.report/9"}
+    broken = _report_cell(future, "future-cell", 6)
+    broken.source = "print('a report from the future')"
+    live = nbformat.v4.new_code_cell(
+        "import json\nfrom IPython.display import display\n"
+        f"p = json.load(open({str(SAMPLE)!r}))\n"
+        f"display({{{MIME!r}: p, 'text/plain': p['headline']}}, raw=True)",
+        id="live-cell",
+    )
+    nb.cells = [_report_cell(payload, "seed-cell", 5), broken, live]
+    nbformat.write(nb, lab_root / "report.ipynb")
+    empty = nbformat.v4.new_notebook()
+    empty.cells = [nbformat.v4.new_code_cell("1 + 1", id="plain-cell")]
+    empty.metadata["kernelspec"] = nb.metadata["kernelspec"]
+    nbformat.write(empty, lab_root / "empty.ipynb")
+    return {"report": "report.ipynb", "empty": "empty.ipynb"}
+
+
+def _open(page, base: str, path: str) -> None:
+    page.goto(f"{base}/lab/tree/{path}")
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+
+
+def _cell_source(page, index: int) -> str:
+    return page.evaluate(
+        "i => window.jupyterapp.shell.currentWidget.content.widgets[i].model.sharedModel.getSource()",
+        index,
+    )
+
+
+def test_renderer_panel_diagnostics(lab_server, page, notebooks, shot):
+    payload = _payload()
+    catalog = {r["code"]: r for r in json.loads(CATALOG.read_text())["rules"]}
+    _open(page, lab_server, notebooks["report"])
+
+    # 1. Output renderer: verdict, graph with legend and severed edge, one card per finding.
+    report = page.locator(".jp-OutputArea-output .jp-tapemagic-report").first
+    report.wait_for(timeout=30_000)
+    assert report.locator(".jp-tapemagic-headline").inner_text() == payload["headline"]
+    report.locator("svg.jp-tapemagic-svg").wait_for(timeout=30_000)
+    svg = report.locator("svg.jp-tapemagic-svg")
+    assert "✂ TM301" in (svg.text_content() or "")
+    severed = svg.locator("path[stroke='#dc2626'][stroke-dasharray]")
+    assert severed.count() >= 1
+    assert report.locator(".jp-tapemagic-legend").inner_text().count("severed") == 1
+    cards = report.locator(".jp-tapemagic-card")
+    assert cards.count() == len(payload["findings"])
+    first = report.locator(".jp-tapemagic-card[data-finding='f1']")
+    assert "In[5] line 6" in first.inner_text()
+    assert "p = y_pred.numpy()" in first.locator(".jp-tapemagic-source").inner_text()
+    assert "sequential/h/kernel" in first.inner_text()
+    assert "unsafe" in first.locator(".jp-tapemagic-fix").inner_text()
+
+    # 2. Explain shows the rule's documentation from the bundled shared catalog.
+    first.locator(".jp-tapemagic-explain-button").click()
+    explain = first.locator(".jp-tapemagic-explain")
+    assert catalog["TM301"]["why"][:60] in explain.inner_text()
+    shot(page, "1_renderer")
+
+    # 3. A future-version report gets a short message, not a crash.
+    invalid = page.locator(".jp-tapemagic-invalid")
+    invalid.wait_for(timeout=10_000)
+    assert "cannot render this report (schema tapemagic.report/9" in invalid.inner_text()
+
+    # 4. Inline diagnostics: an error mark on the `.numpy()` call, message on hover.
+    mark = page.locator(".jp-Cell").first.locator(".cm-lintRange-error").first
+    mark.wait_for(timeout=15_000)
+    assert page.locator(".jp-Cell").first.locator(".cm-lintRange-warning").count() >= 1
+    mark.hover()
+    tooltip = page.locator(".cm-tooltip-lint")
+    tooltip.wait_for(timeout=10_000)
+    assert "TM301" in tooltip.inner_text()
+    shot(page, "2_diagnostic_tooltip")
+
+    # 5. Side panel: follows the notebook, lists its report, draws the graph large.
+    page.locator("li[data-id='tapemagic-panel']").click()
+    panel = page.locator("#tapemagic-panel")
+    panel.locator(".jp-tapemagic-report-row").first.wait_for(timeout=10_000)
+    assert panel.locator(".jp-tapemagic-report-row").count() == 1
+    panel.locator("svg.jp-tapemagic-svg").wait_for(timeout=30_000)
+    shot(page, "3_panel")
+
+    # 6. Clicking a finding selects its cell and puts the cursor on its line.
+    page.locator(".jp-Notebook .jp-Cell").nth(2).click()
+    panel.locator(".jp-tapemagic-card[data-finding='f2'] .jp-tapemagic-message").click()
+    page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.content.activeCellIndex === 0"
+    )
+    pos = page.evaluate(
+        "() => window.jupyterapp.shell.currentWidget.content.activeCell.editor.getCursorPosition()"
+    )
+    assert pos == {"line": 11, "column": 21}
+
+    # 7. Quick fix from the lint tooltip edits the cell, marks the report stale, and undoes.
+    page.locator(".jp-Cell").first.locator(".cm-lintRange-error").first.hover()
+    page.locator(".cm-tooltip-lint .cm-diagnosticAction").first.click()
+    assert _cell_source(page, 0).splitlines()[5] == "    p = y_pred"
+    page.locator(".jp-tapemagic-renderer.jp-mod-stale").first.wait_for(timeout=10_000)
+    panel.locator(".jp-tapemagic-stale-badge").wait_for(timeout=10_000)
+    shot(page, "4_after_fix")
+    page.keyboard.press("Control+z")
+    page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.content.widgets[0].model.sharedModel"
+        ".getSource().includes('y_pred.numpy()')"
+    )
+
+    # 8. A live run adds a report to the panel, latest first.
+    page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.sessionContext.session?.kernel?.status"
+        " === 'idle'",
+        timeout=60_000,
+    )
+    page.evaluate(
+        "() => { const nb = window.jupyterapp.shell.currentWidget.content;"
+        " nb.activeCellIndex = 2; return window.jupyterapp.commands.execute('notebook:run-cell'); }"
+    )
+    page.wait_for_function(
+        "() => document.querySelectorAll('#tapemagic-panel .jp-tapemagic-report-row').length === 2",
+        timeout=60_000,
+    )
+    rows = panel.locator(".jp-tapemagic-report-row")
+    assert rows.first.get_attribute("data-cell-id") == "live-cell"
+    shot(page, "5_live_run")
+
+    # 9. Another notebook becomes active: the panel follows it and shows its empty state.
+    page.evaluate(
+        "p => window.jupyterapp.commands.execute('docmanager:open', {path: p})", notebooks["empty"]
+    )
+    panel.locator(".jp-tapemagic-empty").wait_for(timeout=30_000)
+    assert "%%gradcheck" in panel.inner_text()
+    shot(page, "6_empty_state")
+    assert not page.errors, page.errors
