@@ -203,7 +203,9 @@ class Diagnoser:
             edge = next((e for e in graph.out_edges[src] if e.dst == dst), None)
             if edge is None:
                 continue
-            cut = not edge.differentiable
+            tensors = graph.trace.tensors
+            cut = not edge.differentiable and not (
+                edge.cause == "integer-dtype" and not tensors[edge.src].trainable)
             if edge.kind == "host":
                 label, raw = graph.events[edge.ref].api, graph.events[edge.ref].loc
             elif edge.kind == "state":

@@ -39,11 +39,11 @@ _MAX_LABEL = 60
 
 
 def dot_text(text: str, limit: int = _MAX_LABEL) -> str:
-    """Return ``text`` as a safe DOT label value (a ``graphviz.nohtml`` string).
+    r"""Return ``text`` as a safe DOT label value (a ``graphviz.nohtml`` string).
 
     Each line is cut to ``limit`` characters (with ``...``), control characters become spaces,
-    backslashes are doubled so that Graphviz escapes such as ``\\N`` or ``\\l`` stay literal,
-    line breaks become Graphviz's ``\\n``, and the result is marked as not HTML, so that
+    backslashes are doubled so that Graphviz escapes such as ``\N`` or ``\l`` stay literal,
+    line breaks become Graphviz's ``\n``, and the result is marked as not HTML, so that
     ``graphviz`` quotes it (and escapes its double quotes) instead of emitting ``<...>`` raw.
 
     Raises
@@ -59,7 +59,8 @@ def dot_text(text: str, limit: int = _MAX_LABEL) -> str:
         if len(line) > limit:
             line = line[: limit - 3] + "..."
         lines.append(graphviz.escape(line))
-    return graphviz.nohtml("\\n".join(lines))
+    label: str = graphviz.nohtml("\\n".join(lines))
+    return label
 
 
 def build_dot(graph: Graph, findings: Sequence[Finding] = ()) -> str:
@@ -115,7 +116,8 @@ def build_dot(graph: Graph, findings: Sequence[Finding] = ()) -> str:
             dot.node(name, label=dot_text(node_id), shape="plaintext")
     for edge in graph.edges:
         dot.edge(names[edge.source], names[edge.target], **_edge_attrs(edge, rules))
-    return dot.source
+    source: str = dot.source
+    return source
 
 
 def _add_node(dot: graphviz.Digraph, name: str, node: GraphNode) -> None:

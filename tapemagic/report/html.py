@@ -29,7 +29,8 @@ _STYLE = """
 .tapemagic-report{font-family:sans-serif;font-size:13px;line-height:1.4}
 .tapemagic-report .tm-headline{font-weight:bold;margin:0 0 .5em}
 .tapemagic-report table{border-collapse:collapse;margin:.25em 0 .75em}
-.tapemagic-report th,.tapemagic-report td{padding:1px 8px;text-align:left;border-bottom:1px solid #ddd}
+.tapemagic-report th,.tapemagic-report td{padding:1px 8px;text-align:left;
+  border-bottom:1px solid #ddd}
 .tapemagic-report .tm-finding{border-left:4px solid #999;padding:2px 8px;margin:.5em 0}
 .tapemagic-report .tm-error{border-color:#c62828}
 .tapemagic-report .tm-warning{border-color:#ef6c00}
@@ -44,8 +45,20 @@ _STYLE = """
 # Elements and attributes Graphviz's SVG output uses; anything else means the SVG is not what
 # we expect from Graphviz (a newer Graphviz, or a label that escaped) and it is not inlined.
 _SVG_TAGS = {
-    "svg", "g", "title", "text", "path", "polygon", "polyline", "ellipse", "line", "rect",
-    "circle", "defs", "desc", "tspan",
+    "svg",
+    "g",
+    "title",
+    "text",
+    "path",
+    "polygon",
+    "polyline",
+    "ellipse",
+    "line",
+    "rect",
+    "circle",
+    "defs",
+    "desc",
+    "tspan",
 }
 _SVG_SAFE_URL = re.compile(r"^#")
 
@@ -150,7 +163,7 @@ def render_html(report: Report, *, svg: bool | None = None) -> str:
     if report.exception is not None:
         out.append(_error_html("Exception", report.exception))
     if report.notes:
-        out.append("<ul class=\"tm-notes\">")
+        out.append('<ul class="tm-notes">')
         out.extend(f"<li>{_code_spans(n)}</li>" for n in report.notes)
         out.append("</ul>")
     out.append("</div>")
@@ -166,7 +179,9 @@ def _where(loc: Location) -> str:
 
 def _call_html(call: GradientCall, rules: dict[str, str]) -> str:
     where = f" at {_e(_where(call.location))}" if call.location is not None else ""
-    zero = " (<code>unconnected_gradients=ZERO</code>)" if call.unconnected_gradients == "zero" else ""
+    zero = (
+        " (<code>unconnected_gradients=ZERO</code>)" if call.unconnected_gradients == "zero" else ""
+    )
     rows = []
     for s in call.sources:
         codes = ", ".join(dict.fromkeys(rules.get(fid, fid) for fid in s.finding_ids)) or "-"

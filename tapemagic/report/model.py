@@ -301,9 +301,7 @@ class Report:
             schema=p["schema"],
         )
 
-    def _repr_mimebundle_(
-        self, include: Any = None, exclude: Any = None
-    ) -> dict[str, Any]:
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         """Return the IPython display bundle (report JSON, HTML and plain text)."""
         from tapemagic.report.mime import mimebundle  # lazy: renderers import this module
 

@@ -73,7 +73,7 @@ def render_text(report: Report) -> str:
 
 
 def _clean(line: str) -> str:
-    """Escape control and format characters (``\\n``, ``\\x1b``, bidi overrides) in one line.
+    r"""Escape control and format characters (``\n``, ``\x1b``, bidi overrides) in one line.
 
     Every element the renderer emits is meant to be one line; a newline or a terminal escape
     sequence inside one comes from report data and is shown, not obeyed.
@@ -81,8 +81,7 @@ def _clean(line: str) -> str:
     if line.isprintable():
         return line
     return "".join(
-        c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in ("Cc", "Cf")
-        else c
+        c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in ("Cc", "Cf") else c
         for c in line
     )
 
@@ -224,9 +223,7 @@ def _fix_lines(f: Finding) -> list[str]:
     state = {True: ", verified", False: ", not verified", None: ""}[fix.verified]
     lines = [f"fix: {fix.title} ({fix.applicability}{state})"]
     for e in fix.edits:
-        lines.append(
-            f"  edit: L{e.line}:{e.col}-L{e.end_line}:{e.end_col} -> {json.dumps(e.text)}"
-        )
+        lines.append(f"  edit: L{e.line}:{e.col}-L{e.end_line}:{e.end_col} -> {json.dumps(e.text)}")
     return lines
 
 

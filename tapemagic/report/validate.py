@@ -17,7 +17,7 @@ import jsonschema
 __all__ = ["load_report_schema", "validate_report"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_report_schema() -> dict[str, Any]:
     """Return the report JSON Schema shipped in ``tapemagic/schemas/``.
 
@@ -36,7 +36,7 @@ def load_report_schema() -> dict[str, Any]:
     return schema
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _validator() -> jsonschema.protocols.Validator:
     schema = load_report_schema()
     cls = jsonschema.validators.validator_for(schema)

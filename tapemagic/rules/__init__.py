@@ -20,6 +20,7 @@ from typing import Any, Literal
 import jsonschema
 
 __all__ = [
+    "FAMILIES",
     "Catalog",
     "Reference",
     "Rule",
@@ -31,7 +32,9 @@ __all__ = [
 ]
 
 Status = Literal["stable", "preview"]
-Family = Literal["tape-scope", "non-differentiable-op", "host-round-trip", "explicit-cut", "numerics"]
+Family = Literal[
+    "tape-scope", "non-differentiable-op", "host-round-trip", "explicit-cut", "numerics"
+]
 
 #: Family of each hundreds digit of a rule code.
 FAMILIES: dict[int, str] = {
@@ -43,7 +46,9 @@ FAMILIES: dict[int, str] = {
 }
 
 _APPLICABILITY_TEXT = {
-    "safe": "This fix is safe: it keeps what the code computes, and the editor may apply it directly.",
+    "safe": (
+        "This fix is safe: it keeps what the code computes, and the editor may apply it directly."
+    ),
     "unsafe": (
         "This fix is unsafe: it changes what the code computes (which values are recorded or"
         " trained), so it is offered as a suggestion and never applied without a click."
@@ -223,7 +228,7 @@ def explain(code: str) -> str:
 
     The page follows ruff's rule documentation: a title line ``TM301 host-round-trip: <title>``,
     then *What it does*, *Why is this bad*, *Known problems* (when there are any), *Example*,
-    *Use instead*, *Fix safety* and *References*.
+    *Use instead* (both only when the rule has an example), *Fix safety* and *References*.
 
     Raises
     ------
@@ -253,7 +258,9 @@ def explain(code: str) -> str:
         section("Use instead", _code(rule.example_good))
     section(
         "Fix safety",
-        _fill(f"Fix: {rule.fix_title}.") + "\n" + _fill(_APPLICABILITY_TEXT[rule.fix_applicability]),
+        _fill(f"Fix: {rule.fix_title}.")
+        + "\n"
+        + _fill(_APPLICABILITY_TEXT[rule.fix_applicability]),
     )
     section("References", "\n".join(f"  - {r.title}: {r.url}" for r in rule.references))
     return "\n".join(out) + "\n"

@@ -106,3 +106,41 @@ def keras_layer_path() -> str:
         return str(mod.current_path())
     except Exception:  # noqa: BLE001 - never let naming break the user's cell
         return ""
+
+
+_PUBLIC_NAMESPACES = ("", "math", "nn", "sets", "linalg", "random", "image", "signal", "strings",
+                      "sparse", "ragged", "bitwise", "dtypes", "debugging")
+_public_names: dict[tuple[str, str], str] = {}
+
+
+def public_api_names() -> dict[tuple[str, str], str]:
+    """Map (defining module, function name) to the shortest public ``tf.*`` name.
+
+    Built once from the ``tf`` namespaces (decorators unwrapped with ``tf_decorator.unwrap``).
+    """
+    if _public_names:
+        return _public_names
+    from tensorflow.python.util import tf_decorator
+
+    for namespace in _PUBLIC_NAMESPACES:
+        module = tf
+        for part in filter(None, namespace.split(".")):
+            module = getattr(module, part, None)
+        if module is None:
+            continue
+        prefix = f"tf.{namespace}." if namespace else "tf."
+        for name in dir(module):
+            if name.startswith("_"):
+                continue
+            try:
+                target = tf_decorator.unwrap(getattr(module, name))[1]
+            except Exception:  # noqa: BLE001 - lazy module attributes may fail to load
+                continue
+            key = (getattr(target, "__module__", None), getattr(target, "__name__", None))
+            if None in key or not callable(target):
+                continue
+            label = prefix + name
+            current = _public_names.get(key)  # type: ignore[arg-type]
+            if current is None or len(label) < len(current):
+                _public_names[key] = label  # type: ignore[index]
+    return _public_names

@@ -29,6 +29,7 @@ _LIBRARY_PACKAGES = frozenset(
 _WRAPPER_MODULES = (
     "tensorflow.python.util.",
     "tensorflow.python.framework.override_binary_operator",
+    "tensorflow.python.ops.weak_tensor_ops",
     "keras.src.utils.traceback_utils",
     "contextlib",
     "functools",

@@ -346,13 +346,11 @@ def _name_handles(handles: dict[int, Any], seen: dict[int, Any]) -> dict[int, st
 
 
 def _api_label(key: tuple[str, str], module_globals: dict[str, Any]) -> str:
-    """Name the API the user called: its ``tf_export`` name when it has one."""
+    """Name the API the user called: its public ``tf.*`` name when it has one."""
     module, function = key
-    obj = module_globals.get(function)
-    names = getattr(obj, "_tf_api_names", None)
-    if names:
-        preferred = sorted(names, key=lambda n: (n.count("."), len(n)))[0]
-        return f"tf.{preferred}"
+    public = tfp.public_api_names().get(key)
+    if public:
+        return public
     if function.startswith("__") and function.endswith("__"):
         return f"Tensor.{function}"
     short = module.rsplit(".", 1)[-1]
