@@ -1,0 +1,233 @@
+"""The guarantees of the rule catalog (STYLE 4.5), TF-free."""
+
+from __future__ import annotations
+
+import ast
+import json
+from importlib import resources
+
+import jsonschema
+import pytest
+
+from tapemagic.report.model import CAUSES
+from tapemagic.rules import (
+    FAMILIES,
+    explain,
+    format_message,
+    get_rule,
+    load_catalog,
+    placeholders,
+)
+
+# What the engine fills in: code -> (name, cause, severity, params, fix applicability).
+EXPECTED = {
+    "TM101": ("tape-not-watching", "not-watched", "error", ["variables", "tape_line"], "unsafe"),
+    "TM102": ("unwatched-tensor", "not-watched", "error", ["variables"], "unsafe"),
+    "TM103": ("outside-tape", "outside-tape", "error", ["api", "variables"], "display-only"),
+    "TM104": ("not-connected", "not-connected", "error", ["variables", "target"], "display-only"),
+    "TM105": ("keras-zero-mode-error", "not-connected", "warning", ["variables"], "display-only"),
+    "TM106": ("unexplained-none", "unexplained", "warning", ["variables"], "display-only"),
+    "TM201": (
+        "non-differentiable-op",
+        "non-differentiable-op",
+        "error",
+        ["api", "op", "reason", "variables"],
+        "display-only",
+    ),
+    "TM202": (
+        "integer-dtype",
+        "integer-dtype",
+        "error",
+        ["api", "op", "dtype", "variables"],
+        "display-only",
+    ),
+    "TM301": ("host-round-trip", "host-round-trip", "error", ["api", "variables"], "unsafe"),
+    "TM302": ("numpy-function", "numpy-function", "error", ["variables"], "display-only"),
+    "TM303": (
+        "python-control-flow",
+        "python-control-flow",
+        "warning",
+        ["api", "variables"],
+        "display-only",
+    ),
+    "TM401": ("stop-gradient", "stop-gradient", "error", ["variables"], "unsafe"),
+    "TM402": (
+        "variable-assign",
+        "variable-assign",
+        "error",
+        ["api", "variable", "variables"],
+        "display-only",
+    ),
+}
+# Causes that need no rule yet: they are detected later or only annotate other findings.
+OPTIONAL_CAUSES = {"zero-at-runtime", "custom-gradient", "sources-mismatch"}
+
+
+def _raw() -> dict:
+    return json.loads(
+        resources.files("tapemagic.rules").joinpath("catalog.json").read_text("utf-8")
+    )
+
+
+def _schema() -> dict:
+    text = resources.files("tapemagic.schemas").joinpath("catalog.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def test_schema_is_valid_and_catalog_matches_it():
+    schema = _schema()
+    jsonschema.Draft7Validator.check_schema(schema)
+    jsonschema.Draft7Validator(schema).validate(_raw())
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda c: c["rules"][0].update(extra="x"),
+        lambda c: c["rules"][0].update(code="TM601"),
+        lambda c: c["rules"][0].update(name="Not_Kebab"),
+        lambda c: c["rules"][0].update(message="ends with a period."),
+        lambda c: c["rules"][0].update(cause="bogus"),
+        lambda c: c["rules"][0].update(example_bad=None),  # only 'unexplained' rules may
+        lambda c: c["rules"][0].update(example_good="%%gradcheck\nx = 1\n"),
+        lambda c: c.update(catalog_version=2),
+        lambda c: c["rules"][0].pop("fix_title"),
+    ],
+)
+def test_schema_rejects_bad_catalogs(mutate):
+    catalog = _raw()
+    mutate(catalog)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft7Validator(_schema()).validate(catalog)
+
+
+def test_rules_are_exactly_the_expected_ones():
+    catalog = load_catalog()
+    assert catalog.catalog_version == 1
+    assert catalog.codes == sorted(EXPECTED)
+    for rule in catalog.rules:
+        name, cause, severity, params, applicability = EXPECTED[rule.code]
+        assert (rule.name, rule.cause, rule.severity) == (name, cause, severity), rule.code
+        assert list(rule.params) == params, rule.code
+        assert rule.fix_applicability == applicability, rule.code
+        assert rule.status in ("stable", "preview")
+        assert rule.since == "0.1.0"
+
+
+def test_codes_and_names_unique_and_sorted():
+    rules = _raw()["rules"]
+    codes = [r["code"] for r in rules]
+    names = [r["name"] for r in rules]
+    assert codes == sorted(codes)
+    assert len(set(codes)) == len(codes)
+    assert len(set(names)) == len(names)
+
+
+def test_family_matches_hundreds_digit():
+    for rule in load_catalog().rules:
+        assert rule.family == FAMILIES[int(rule.code[2])], rule.code
+
+
+def test_placeholders_equal_params():
+    for rule in load_catalog().rules:
+        found = placeholders(rule.message)
+        assert sorted(set(found)) == sorted(rule.params), rule.code
+        assert len(found) == len(set(found)), f"{rule.code}: placeholder used twice"
+
+
+def test_placeholders_rejects_non_identifiers():
+    with pytest.raises(ValueError):
+        placeholders("{x.attr} is bad")
+    with pytest.raises(ValueError):
+        placeholders("{x!r} is bad")
+    assert placeholders("`{api}` and {variables}") == ["api", "variables"]
+
+
+def test_wording_rules():
+    for rule in load_catalog().rules:
+        assert rule.fix_title.strip(), rule.code
+        assert not rule.message.endswith("."), rule.code
+        # code in backticks; `variables` arrives pre-formatted as a backticked list
+        assert "`" in rule.message or "{variables}" in rule.message, rule.code
+        assert not rule.title.endswith("."), rule.code
+        assert rule.why.strip() and rule.what.strip(), rule.code
+        assert rule.references and all(r.url.startswith("https://") for r in rule.references)
+
+
+def test_every_required_cause_has_a_rule():
+    covered = {rule.cause for rule in load_catalog().rules}
+    assert covered <= set(CAUSES)
+    assert set(CAUSES) - OPTIONAL_CAUSES <= covered
+
+
+def test_examples_are_plain_cells():
+    for rule in load_catalog().rules:
+        cells = [rule.example_good] + ([rule.example_bad] if rule.example_bad else [])
+        for cell in cells:
+            assert not cell.lstrip().startswith("%%"), rule.code
+            assert "import tensorflow as tf" in cell, rule.code
+            assert "tape.gradient(" in cell, rule.code
+            ast.parse(cell)  # syntax only: running them needs TensorFlow
+        if rule.example_bad is None:
+            assert rule.cause == "unexplained" and rule.known_problems, rule.code
+        else:
+            assert rule.example_bad != rule.example_good, rule.code
+
+
+def test_redirects_point_to_live_codes():
+    catalog = load_catalog()
+    for old, new in catalog.redirects.items():
+        assert old not in catalog.codes and new in catalog.codes
+
+
+@pytest.mark.parametrize("code", sorted(EXPECTED))
+def test_explain_page(code):
+    rule = get_rule(code)
+    page = explain(code)
+    assert page.splitlines()[0] == f"{code} {rule.name}: {rule.title}"
+    for section in ("What it does", "Why is this bad", "Example", "Fix safety", "References"):
+        assert f"\n{section}\n" in page, section
+    if rule.example_bad is not None:
+        assert "\nUse instead\n" in page
+        assert rule.example_bad.splitlines()[-1].strip() in page
+    assert rule.fix_applicability in page
+    assert page == explain(code.lower())
+
+
+def test_get_rule_accepts_names_and_case():
+    assert get_rule("tm301") is get_rule("TM301") is get_rule("host-round-trip")
+
+
+def test_unknown_code_is_a_helpful_key_error():
+    with pytest.raises(KeyError) as info:
+        get_rule("TM999")
+    message = str(info.value)
+    assert "TM999" in message and "TM101" in message and "TM402" in message
+    with pytest.raises(KeyError):
+        explain("TM999")
+
+
+def test_format_message():
+    text = format_message(
+        "TM201",
+        {
+            "api": "tf.round",
+            "op": "Round",
+            "reason": "its registered gradient returns None",
+            "variables": "`dense/kernel`, `dense/bias`",
+        },
+    )
+    assert text == (
+        "`tf.round` (op `Round`) cuts the gradient path from `dense/kernel`, `dense/bias`: "
+        "its registered gradient returns None"
+    )
+    assert "{" not in format_message("TM104", {"variables": "`w`", "target": "loss"})
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"variables": "`w`"}, {"api": "x", "variables": "`w`", "extra": "y"}, {}],
+)
+def test_format_message_rejects_wrong_params(params):
+    with pytest.raises(ValueError, match="TM301"):
+        format_message("TM301", params)

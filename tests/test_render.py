@@ -1,0 +1,329 @@
+"""Renderers (text, HTML, DOT, MIME) on hand-built reports, TF-free."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+from html.parser import HTMLParser
+
+import graphviz
+import pytest
+from samples import NASTY, nasty_report, seed000_graph, seed000_report
+
+from tapemagic.report import MIME_TYPE, build_dot, mimebundle, render_html, render_text
+from tapemagic.report import html as html_mod
+from tapemagic.report.dot import dot_text
+from tapemagic.report.model import ChainStep, ErrorInfo, Graph, GraphEdge, GraphNode, Location
+from tapemagic.report.text import MAX_CHAIN, format_chain
+from tapemagic.report.validate import validate_report
+
+HAS_DOT = shutil.which("dot") is not None
+needs_dot = pytest.mark.skipif(not HAS_DOT, reason="no `dot` executable on PATH")
+RAW_IMG = "<img src=x onerror=alert(1)>"
+
+
+# ---------------------------------------------------------------- text
+
+
+def test_text_anatomy_of_seed000():
+    text = render_text(seed000_report())
+    lines = text.splitlines()
+    assert lines[0] == "tapemagic: no gradient reaches 4 of 4 weights (3 findings)"
+    assert "gradient call g1: tape.gradient(loss) at In[5] line 16 (tape t1)" in lines
+    for weight in ("sequential/h/kernel", "sequential/out/bias"):
+        row = next(line for line in lines if line.strip().startswith(weight))
+        assert row.split()[1:4] == ["none", "severed", "TM301,"]
+    start = lines.index(next(line for line in lines if line.startswith("TM301 host-round-trip: ")))
+    block = lines[start : lines.index("", start)]
+    assert block[1] == "    at: In[5] line 6, in custom_loss()"
+    assert block[2] == "      |     p = y_pred.numpy()"
+    assert block[3] == "      |         " + "^" * len("y_pred.numpy()")
+    assert "    api: .numpy()" in block
+    path = next(line for line in block if line.startswith("    path: "))
+    assert path.startswith("    path: sequential/h/kernel -> ")
+    assert "-> \u2702 .numpy() (L6) ->" in path and path.endswith("-> loss (L15)")
+    assert (
+        block[-3].startswith("    fix: Keep the computation in TensorFlow")
+        and "(unsafe)" in block[-3]
+    )
+    assert block[-2] == '      edit: L6:8-L6:22 -> "y_pred"'
+    assert block[-1] == "    see: %gradcheck --explain TM301"
+    assert any(
+        line.startswith("TM101 tape-not-watching: The tape opened at line 12") for line in lines
+    )
+    assert "    order: secondary" in text
+    assert text.endswith("note: `custom_loss` is defined in this cell; its lines are cell lines.\n")
+
+
+def test_text_is_deterministic_and_ascii_apart_from_scissors():
+    text = render_text(seed000_report())
+    assert text == render_text(seed000_report())
+    assert {c for c in text if ord(c) > 127} == {"\u2702"}
+
+
+def test_long_chain_keeps_first_cuts_and_tail():
+    chain = [ChainStep(f"op{i}", i + 1, cut=(i == 9)) for i in range(20)]
+    out = format_chain(chain)
+    parts = out.split(" -> ")
+    assert parts[0] == "op0 (L1)" and parts[-1] == "op19 (L20)"
+    assert "\u2702 op9 (L10)" in parts
+    omitted = [int(m) for m in re.findall(r"\.\.\. \((\d+) omitted\)", out)]
+    shown = [p for p in parts if not p.startswith("...")]
+    assert len(shown) + sum(omitted) == 20 and len(omitted) == 2
+    assert len(format_chain(chain[:MAX_CHAIN]).split(" -> ")) == MAX_CHAIN
+
+
+def test_chain_step_from_another_cell_names_it():
+    steps = [ChainStep("w"), ChainStep("my_loss", 3, execution_count=2), ChainStep("loss", 9)]
+    assert format_chain(steps, cell_ec=5) == "w -> my_loss (In[2] L3) -> loss (L9)"
+
+
+def test_text_exception_fallback_fix_and_unknown_rule():
+    report = seed000_report()
+    f1, f2, f3 = report.findings
+    err = ErrorInfo(
+        "ValueError",
+        "No gradients provided for any variable.\nsecond line",
+        "every gradient is None",
+        Location("x.py", 4, source_line="opt.apply(g)"),
+    )
+    report = dataclasses.replace(
+        report,
+        exception=err,
+        headline="",
+        findings=(
+            dataclasses.replace(f1, fix=None),
+            dataclasses.replace(f2, rule="TM999", fix=None),
+            f3,
+        ),
+    )
+    text = render_text(report)
+    assert text.startswith("tapemagic: 3 findings (2 errors)\n")
+    assert (
+        "exception: ValueError: No gradients provided for any variable.\n      second line\n"
+        in text
+    )
+    assert "    means: every gradient is None" in text and "    at: x.py:4" in text
+    # no fix in the finding: the catalog's fix title stands in; unknown rule: no fix line
+    tm301 = text.split("TM301 host-round-trip:")[1].split("\n\n")[0]
+    assert "fix: Keep the computation in TensorFlow" in tm301 and "(unsafe)" in tm301
+    tm999 = text.split("TM999 tape-not-watching:")[1].split("\n\n")[0]
+    assert "fix:" not in tm999 and "see: %gradcheck --explain TM999" in tm999
+
+
+def test_text_escapes_control_characters():
+    report = nasty_report()
+    esc = dataclasses.replace(report, headline="evil\x1b[2J\u202eheadline")
+    text = render_text(esc)
+    assert "\x1b" not in text and "\u202e" not in text
+    assert text.startswith("evil\\x1b[2J\\u202eheadline\n")
+    for line in render_text(report).splitlines():  # a newline in a name never starts a line
+        assert not line.startswith("'\\")
+
+
+# ---------------------------------------------------------------- HTML
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: set[str] = set()
+        self.attrs: list[tuple[str, str | None]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        self.attrs.extend(attrs)
+
+
+HTML_TAGS = {
+    "div",
+    "style",
+    "p",
+    "code",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "dl",
+    "dt",
+    "dd",
+    "pre",
+    "strong",
+    "ul",
+    "li",
+    "details",
+    "summary",
+}
+SVG_TAGS = {"svg", "g", "title", "text", "path", "polygon", "polyline", "ellipse"}
+
+
+def _check_markup(markup: str, allowed: set[str]) -> _Tags:
+    parser = _Tags()
+    parser.feed(markup)
+    assert parser.tags <= allowed, parser.tags - allowed
+    assert not [a for a, _ in parser.attrs if a.startswith("on") or a in ("href", "src")]
+    assert RAW_IMG not in markup and "</script>" not in markup and "<script" not in markup
+    return parser
+
+
+@pytest.mark.parametrize("svg", [False, None])
+def test_html_escapes_every_report_string(svg):
+    markup = render_html(nasty_report(), svg=svg)
+    _check_markup(markup, HTML_TAGS | SVG_TAGS)
+    assert "&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&quot;; ]" in markup
+    assert "&#x27;" in markup  # single quotes escaped too
+
+
+def test_html_seed000_without_svg_lists_cut_edges():
+    markup = render_html(seed000_report(), svg=False)
+    _check_markup(markup, HTML_TAGS)
+    assert markup.startswith('<div class="tapemagic-report">')
+    for code in ("TM301", "TM101", "TM303"):
+        assert f"<strong>{code} " in markup and f"--explain {code}</code>" in markup
+    assert (
+        "<code>sequential/out (Dense)</code> &rarr; \u2702 TM301 &rarr; <code>.numpy()</code>"
+        in markup
+    )
+    assert "<summary>Graphviz DOT</summary>" in markup
+    assert render_html(seed000_report(), svg=False) == markup
+
+
+def test_html_falls_back_without_dot(monkeypatch):
+    monkeypatch.setattr(html_mod.shutil, "which", lambda name: None)
+    markup = render_html(seed000_report())
+    assert "<svg" not in markup and "Cut edges" in markup
+
+
+@needs_dot
+def test_html_inlines_checked_svg_when_dot_exists():
+    markup = render_html(seed000_report())
+    _check_markup(markup, HTML_TAGS | SVG_TAGS)
+    assert "<svg" in markup and "<?xml" not in markup and "<!DOCTYPE" not in markup
+    assert "\u2702 TM301" in markup
+
+
+@needs_dot
+def test_svg_of_nasty_labels_stays_text():
+    svg = html_mod.render_svg(build_dot(nasty_report().graph, nasty_report().findings))
+    assert svg is not None
+    _check_markup(svg, SVG_TAGS)
+    assert "&lt;img src=x onerror=alert(1)&gt;" in svg
+
+
+@pytest.mark.parametrize(
+    "svg",
+    [
+        '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+        '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><g/></svg>',
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+        '<g><a xlink:href="javascript:alert(1)"><text>x</text></a></g></svg>',
+        '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><img src="x"/>'
+        "</foreignObject></svg>",
+        '<svg xmlns="http://www.w3.org/2000/svg"><text>unclosed</svg>',
+    ],
+)
+def test_svg_check_rejects_active_content(svg):
+    assert html_mod._svg_is_plain(svg) is False
+
+
+def test_svg_check_accepts_plain_drawing():
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg"><g id="a" class="node"><title>n0</title>'
+        '<text x="1">&lt;img&gt;</text><path d="M0,0"/></g></svg>'
+    )
+    assert html_mod._svg_is_plain(svg) is True
+
+
+# ---------------------------------------------------------------- DOT
+
+
+def _dot_sane(source: str) -> None:
+    """Each line closes its quotes, and no `<...>` (HTML label) appears outside quotes."""
+    for line in source.splitlines():
+        quoted, i = False, 0
+        while i < len(line):
+            c = line[i]
+            if (quoted and c == "\\") or (not quoted and line.startswith("->", i)):
+                i += 2
+                continue
+            if c == '"':
+                quoted = not quoted
+            elif c in "<>" and not quoted:
+                raise AssertionError(f"unquoted {c!r} in {line!r}")
+            i += 1
+        assert not quoted, f"unterminated string in {line!r}"
+
+
+def test_dot_styles_seed000():
+    report = seed000_report()
+    source = build_dot(report.graph, report.findings)
+    _dot_sane(source)
+    assert source == report.dot == build_dot(seed000_graph(), report.findings)
+    assert source.startswith("digraph tapemagic {")
+    assert len(re.findall(r"^\tn\d+ \[", source, re.M)) == len(report.graph.nodes)
+    assert re.search(r'^\tn9 \[label="loss\\nline 15".*shape=doubleoctagon', source, re.M)
+    assert 'n0 [label="sequential/h/kernel" shape=box]' in source
+    assert "shape=note" in source and "shape=ellipse" in source
+    severed = [line for line in source.splitlines() if "style=dashed" in line]
+    assert len(severed) == 2
+    assert all('label="\u2702 TM301' in line and "color=red" in line for line in severed)
+    assert "n0 -> n4 [color=grey50]" in source
+
+
+def test_dot_zero_edges_unknown_ids_and_empty_graph():
+    graph = Graph(
+        (GraphNode("a", "op", "a"),),
+        (GraphEdge("a", "b:c", "zero"), GraphEdge("b:c", "a", "severed", "missing")),
+    )
+    source = build_dot(graph)
+    _dot_sane(source)
+    assert "n0 -> n1 [color=orange fontcolor=orange style=dotted]" in source
+    assert 'n1 [label="b:c" shape=plaintext]' in source
+    assert 'n1 -> n0 [label="\u2702"' in source
+    assert build_dot(Graph()) == ""
+
+
+def test_dot_survives_nasty_ids_and_labels():
+    report = nasty_report()
+    source = build_dot(report.graph, report.findings)
+    _dot_sane(source)
+    # node names are generated, so ids with ':' (ports), quotes or newlines cannot leak
+    for line in source.splitlines():
+        if " -> " in line:
+            assert re.match(r"^\tn\d+ -> n\d+ \[", line), line
+    assert "\\\"; ]\\n'\\\\" in source  # quote escaped, newline as \n, backslash doubled
+    if HAS_DOT:
+        plain = graphviz.Source(source).pipe(format="plain").decode()
+        assert plain.count("\nnode ") == 4 and plain.count("\nedge ") == 3
+        assert "\nnode n3 " in plain and '"<img src=x onerror=alert(1)>"' in plain
+
+
+def test_dot_text():
+    assert dot_text("a\\N<b>") == "a\\\\N<b>"
+    assert isinstance(dot_text("<b>"), graphviz.quoting.NoHtml)
+    assert dot_text("x" * 100).endswith("...") and len(dot_text("x" * 100)) == 60
+    assert dot_text("a\x00b\nc") == "a b\\nc"
+    with pytest.raises(TypeError):
+        dot_text(None)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- MIME
+
+
+def test_mimebundle():
+    report = seed000_report()
+    bundle = mimebundle(report)
+    assert set(bundle) == {MIME_TYPE, "text/html", "text/plain"}
+    assert MIME_TYPE == "application/vnd.tapemagic.report.v1+json"
+    assert bundle[MIME_TYPE] == report.to_json()
+    validate_report(bundle[MIME_TYPE])
+    assert bundle["text/plain"] == render_text(report)
+    assert bundle["text/html"].startswith('<div class="tapemagic-report">')
+    assert report._repr_mimebundle_() == bundle
+
+
+def test_nasty_constant_is_nasty():
+    assert RAW_IMG in NASTY and '"; ]' in NASTY and "\n" in NASTY and "\\" in NASTY
