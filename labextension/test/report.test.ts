@@ -1,0 +1,40 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { cannotRenderText, locationLabel, parseReport, sortedFindings } from '../src/model/report';
+
+const SAMPLE = resolve(__dirname, '../../../tests/samples/seed000_sample.json');
+const sample = (): Record<string, any> => JSON.parse(readFileSync(SAMPLE, 'utf8'));
+
+test('the shared sample payload parses', () => {
+  const r = parseReport(sample());
+  assert.ok(r.ok);
+  assert.equal(r.report.findings.length, 3);
+  assert.deepEqual(sortedFindings(r.report).map(f => f.rule), ['TM301', 'TM101', 'TM303']);
+  assert.equal(locationLabel(r.report, r.report.findings[0]), 'In[5] line 6');
+});
+
+test('a future schema is refused with its name', () => {
+  const r = parseReport({ ...sample(), schema: 'tapemagic.report/2' });
+  assert.ok(!r.ok);
+  assert.match(cannotRenderText(r), /^cannot render this report \(schema tapemagic\.report\/2/);
+});
+
+test('malformed payloads are refused, never thrown', () => {
+  for (const bad of [null, 42, 'x', [], {}, { schema: 'tapemagic.report/1' }]) {
+    assert.equal(parseReport(bad).ok, false);
+  }
+  const s = sample();
+  s.findings[0].location.line = '6';
+  assert.deepEqual(parseReport(s), { ok: false, schema: 'tapemagic.report/1', reason: 'findings[0].location.line' });
+  const t = sample();
+  t.findings[1].severity = 'fatal';
+  assert.equal(parseReport(t).ok, false);
+  const u = sample();
+  u.graph.edges[0].state = 'cut';
+  assert.equal(parseReport(u).ok, false);
+  const v = sample();
+  v.findings[0].fix.edits[0].end_col = -1;
+  assert.equal(parseReport(v).ok, false);
+});
