@@ -286,6 +286,12 @@ def test_dot_zero_edges_unknown_ids_and_empty_graph():
     assert build_dot(Graph()) == ""
 
 
+def test_dot_does_not_repeat_a_line_the_label_names():
+    graph = Graph((GraphNode("h", "host", ".numpy() (line 5)", 5), GraphNode("m", "op", "Mul", 5)))
+    source = build_dot(graph)
+    assert 'label=".numpy() (line 5)"' in source and 'label="Mul\\nline 5"' in source
+
+
 def test_dot_survives_nasty_ids_and_labels():
     report = nasty_report()
     source = build_dot(report.graph, report.findings)

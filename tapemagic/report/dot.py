@@ -121,7 +121,9 @@ def build_dot(graph: Graph, findings: Sequence[Finding] = ()) -> str:
 
 
 def _add_node(dot: graphviz.Digraph, name: str, node: GraphNode) -> None:
-    label = node.label if node.line is None else f"{node.label}\nline {node.line}"
+    label = node.label
+    if node.line is not None and f"line {node.line}" not in label:  # engine labels may say it
+        label = f"{label}\nline {node.line}"
     attrs = {"shape": _SHAPES.get(node.kind, "ellipse")}
     if node.kind == "loss":
         attrs.update(style="filled", fillcolor="lightyellow")
