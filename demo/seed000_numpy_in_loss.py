@@ -30,7 +30,7 @@ def energy(configs, out):
     for k, config in enumerate(configs):
         if tf.reduce_all(config == configs[0]):
             total += amp[k] ** 2
-        else:
+        elif out[k, 0] != 0:
             total += 0.5 * amp[k] ** 2
     return tf.constant(np.real(total / nsamples), dtype=tf.float32)
 

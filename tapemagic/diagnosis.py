@@ -67,14 +67,18 @@ class Diagnoser:
         """Add the findings of one gradient call."""
         call = analysis.call
         for index, source in enumerate(analysis.sources):
-            keys = [self._add_cause(analysis, source, cause) for cause in source.causes]
+            causes = source.causes
+            if analysis.keras_zero_error:  # TM105 already says these are not connected
+                causes = [c for c in causes if c.cause != "not-connected"]
+            keys = [self._add_cause(analysis, source, cause) for cause in causes]
             if source.verdict == "unexplained":
                 keys.append(self._simple("TM106", call.loc, source, call.id, True))
             self.source_findings[(call.id, index)] = keys
         if analysis.keras_zero_error:
-            severed = [s for s in analysis.sources if s.verdict != "connected"]
-            for source in severed or analysis.sources:
-                key = self._simple("TM105", call.loc, source, call.id, False)
+            unconnected = [s for s in analysis.sources
+                           if any(c.cause == "not-connected" for c in s.causes)]
+            for source in unconnected or analysis.sources:
+                key = self._simple("TM105", call.loc, source, call.id, True)
                 self.source_findings.setdefault(
                     (call.id, analysis.sources.index(source)), []).append(key)
 

@@ -51,7 +51,8 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
                     if edge.kind == "host":
                         host = f"host:{_line(cells, graph.events[edge.ref].loc)}:{graph.events[edge.ref].api}"
                         _connect(edges, a, host, finding, state)
-                        _connect(edges, host, b, None, "connected")
+                        if host != b:
+                            _connect(edges, host, b, None, "connected")
                         continue
                     _connect(edges, a, b, finding, state)
             if len(nodes) > _MAX_NODES:
