@@ -28,6 +28,7 @@ __all__ = [
     "format_message",
     "get_rule",
     "load_catalog",
+    "markdown_table",
     "placeholders",
 ]
 
@@ -272,3 +273,12 @@ def _fill(text: str) -> str:
 
 def _code(cell: str) -> str:
     return textwrap.indent(cell.rstrip("\n"), "    ")
+
+
+def markdown_table() -> str:
+    """Return the README's rule table (code, name, cause, severity, fix safety) as Markdown."""
+    rows = ["| code | name | cause | severity | fix |", "| --- | --- | --- | --- | --- |"]
+    for rule in load_catalog().rules:
+        rows.append(f"| {rule.code} | `{rule.name}` | {rule.cause} | {rule.severity} | "
+                    f"{rule.fix_applicability} |")
+    return "\n".join(rows)

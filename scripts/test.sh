@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The one test command: set up (idempotent), then run the whole suite with real TensorFlow,
+# IPython, nbclient, JupyterLab and headless Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+export TF_CPP_MIN_LOG_LEVEL=3
+.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
