@@ -151,7 +151,7 @@ export class ReportTracker implements ITapemagicReports {
   }
 
   private _rescan(panel: NotebookPanel, emit = true): void {
-    const entries: ICellReport[] = [];
+    const found: Array<{ cell: ICodeCellModel; output: IOutputModel; source: string }> = [];
     const cells = panel.content.model?.cells;
     for (let i = 0; cells && i < cells.length; i++) {
       const cell = cells.get(i);
@@ -161,10 +161,18 @@ export class ReportTracker implements ITapemagicReports {
       const outputs = (cell as ICodeCellModel).outputs;
       const source = cell.sharedModel.getSource();
       for (let j = 0; j < outputs.length; j++) {
-        const seen = this._see(outputs.get(j), source);
-        if (!seen?.report) {
-          continue;
-        }
+        found.push({ cell: cell as ICodeCellModel, output: outputs.get(j), source });
+      }
+    }
+    // Outputs seen for the first time in one pass (a notebook just opened) are numbered by
+    // execution count, so "latest first" means the most recently run cell.
+    const fresh = found.filter(f => !this._seen.has(f.output) && MIME_TYPE in f.output.data);
+    fresh.sort((a, b) => (a.cell.executionCount ?? 0) - (b.cell.executionCount ?? 0));
+    fresh.forEach(f => this._see(f.output, f.source));
+    const entries: ICellReport[] = [];
+    for (const { cell, output, source } of found) {
+      const seen = this._see(output, source);
+      if (seen?.report) {
         const stale = seen.source !== source || seen.seq <= (this._staleUpTo.get(cell.id) ?? 0);
         entries.push({ panel, cellId: cell.id, report: seen.report, seq: seen.seq, stale });
       }

@@ -38,6 +38,22 @@ def _report_cell(payload: dict, cell_id: str, count: int) -> nbformat.NotebookNo
     return cell
 
 
+XSS = '<img src=x onerror="window.__pwned=1">'
+
+
+def _hostile_cell(payload: dict) -> nbformat.NotebookNode:
+    """A report whose strings try to become HTML or break out of a DOT label."""
+    hostile = json.loads(json.dumps(payload))
+    hostile["headline"] = f"hostile {XSS}"
+    hostile["findings"][0]["message"] = f"`{XSS}` <script>window.__pwned=2</script>"
+    hostile["findings"][0]["location"]["source_line"] = "<b>bold?</b>"
+    hostile["graph"]["nodes"][0]["label"] = '"]; evil [label=<<b>x</b>> URL="javascript:alert(1)"]; x [label="'
+    hostile["dot"] = 'digraph { a [URL="javascript:alert(1)" label=<<b>x</b>>] }'
+    cell = _report_cell(hostile, "hostile-cell", 7)
+    cell.source = "print('hostile')"
+    return cell
+
+
 @pytest.fixture
 def notebooks(lab_root: Path) -> dict[str, str]:
     payload = _payload()
@@ -52,7 +68,7 @@ def notebooks(lab_root: Path) -> dict[str, str]:
         f"display({{{MIME!r}: p, 'text/plain': p['headline']}}, raw=True)",
         id="live-cell",
     )
-    nb.cells = [_report_cell(payload, "seed-cell", 5), broken, live]
+    nb.cells = [_report_cell(payload, "seed-cell", 5), broken, live, _hostile_cell(payload)]
     nbformat.write(nb, lab_root / "report.ipynb")
     empty = nbformat.v4.new_notebook()
     empty.cells = [nbformat.v4.new_code_cell("1 + 1", id="plain-cell")]
@@ -99,13 +115,21 @@ def test_renderer_panel_diagnostics(lab_server, page, notebooks, shot):
     # 2. Explain shows the rule's documentation from the bundled shared catalog.
     first.locator(".jp-tapemagic-explain-button").click()
     explain = first.locator(".jp-tapemagic-explain")
-    assert catalog["TM301"]["why"][:60] in explain.inner_text()
+    assert catalog["TM301"]["why"].replace("`", "")[:60] in explain.inner_text()
     shot(page, "1_renderer")
 
     # 3. A future-version report gets a short message, not a crash.
     invalid = page.locator(".jp-tapemagic-invalid")
     invalid.wait_for(timeout=10_000)
     assert "cannot render this report (schema tapemagic.report/9" in invalid.inner_text()
+
+    # 3b. Untrusted strings stay text, in the DOM and in the graph.
+    hostile = page.locator(".jp-Cell").nth(3).locator(".jp-tapemagic-report")
+    hostile.locator("svg.jp-tapemagic-svg").wait_for(timeout=30_000)
+    assert hostile.locator(".jp-tapemagic-headline").inner_text() == f"hostile {XSS}"
+    assert hostile.locator("img, script, a[href^='javascript'], b").count() == 0
+    assert '"]; evil' in (hostile.locator("svg.jp-tapemagic-svg").text_content() or "")
+    assert page.evaluate("() => window.__pwned") is None
 
     # 4. Inline diagnostics: an error mark on the `.numpy()` call, message on hover.
     mark = page.locator(".jp-Cell").first.locator(".cm-lintRange-error").first
@@ -121,8 +145,19 @@ def test_renderer_panel_diagnostics(lab_server, page, notebooks, shot):
     page.locator("li[data-id='tapemagic-panel']").click()
     panel = page.locator("#tapemagic-panel")
     panel.locator(".jp-tapemagic-report-row").first.wait_for(timeout=10_000)
-    assert panel.locator(".jp-tapemagic-report-row").count() == 1
+    rows = panel.locator(".jp-tapemagic-report-row")
+    assert rows.count() == 2
+    # Latest first: In[7] (the hostile cell) was run after In[5].
+    assert rows.first.get_attribute("data-cell-id") == "hostile-cell"
+    panel.locator(".jp-tapemagic-report-row[data-cell-id='seed-cell']").click()
+    panel.locator(".jp-tapemagic-report-row.jp-mod-selected[data-cell-id='seed-cell']").wait_for()
     panel.locator("svg.jp-tapemagic-svg").wait_for(timeout=30_000)
+    big = panel.locator("svg.jp-tapemagic-svg")
+    before = big.bounding_box()
+    panel.locator(".jp-tapemagic-zoom-in").click()
+    after = big.bounding_box()
+    assert after and before and after["width"] > before["width"] * 1.2
+    panel.locator(".jp-tapemagic-zoom-reset").click()
     shot(page, "3_panel")
 
     # 6. Clicking a finding selects its cell and puts the cursor on its line.
@@ -160,7 +195,7 @@ def test_renderer_panel_diagnostics(lab_server, page, notebooks, shot):
         " nb.activeCellIndex = 2; return window.jupyterapp.commands.execute('notebook:run-cell'); }"
     )
     page.wait_for_function(
-        "() => document.querySelectorAll('#tapemagic-panel .jp-tapemagic-report-row').length === 2",
+        "() => document.querySelectorAll('#tapemagic-panel .jp-tapemagic-report-row').length === 3",
         timeout=60_000,
     )
     rows = panel.locator(".jp-tapemagic-report-row")

@@ -7,7 +7,7 @@ import { ChangeDesc, ChangeSet, Extension, StateEffect, StateField } from '@code
 import { EditorView, PluginValue, ViewPlugin } from '@codemirror/view';
 import { editsToChanges, locationToRange, TextChange } from '../model/positions';
 import { Finding, Severity } from '../model/types';
-import { h } from '../view/dom';
+import { h, richText } from '../view/dom';
 import { IPlacedFinding, ITapemagicReports } from '../tokens';
 
 /** CM6 severities for report severities (jupyterlab-lsp's SeverityMap idea). */
@@ -72,6 +72,20 @@ function fixText(f: Finding): string {
   return `${kind}: ${f.fix.title}${edits.length ? ` → ${edits.join(' … ')}` : ''}`;
 }
 
+/** The fix line of the hover: title, applicability, and the replacement text when there is one. */
+function fixNode(f: Finding): HTMLElement {
+  const fix = f.fix!;
+  const edits = (fix.edits ?? []).map(e => e.text).filter(t => t.trim());
+  return h(
+    'div',
+    { class: `jp-tapemagic-lint-fix jp-mod-${fix.applicability}` },
+    fix.applicability === 'display-only' ? 'Suggestion: ' : 'Fix: ',
+    richText(fix.title),
+    fix.applicability === 'unsafe' ? ' (unsafe: review before applying)' : null,
+    edits.length ? h('code', { class: 'jp-tapemagic-inline-code' }, ` → ${edits.join(' … ')}`) : null
+  );
+}
+
 /** Build the diagnostics of one cell's findings against the editor's current document. */
 export function buildDiagnostics(view: EditorView, reports: ITapemagicReports, cellId: string, placed: IPlacedFinding[]): Diagnostic[] {
   const doc = view.state.doc;
@@ -101,8 +115,8 @@ export function buildDiagnostics(view: EditorView, reports: ITapemagicReports, c
         h(
           'div',
           { class: 'jp-tapemagic-lint-message' },
-          h('div', {}, h('b', {}, f.rule), ` ${f.name}: `, f.message),
-          f.fix ? h('div', { class: `jp-tapemagic-lint-fix jp-mod-${f.fix.applicability}` }, fixText(f)) : null
+          h('div', {}, h('b', {}, f.rule), ` ${f.name}: `, richText(f.message)),
+          f.fix ? fixNode(f) : null
         ),
       actions
     });

@@ -66,7 +66,7 @@ export function hasGraph(report: Report): boolean {
 }
 
 /** Build DOT text for the report's graph (severed: red dashed ✂ + rule code; zero: amber dotted). */
-export function reportToDot(report: Report): DotResult {
+export function reportToDot(report: Report, options: { rankdir?: 'LR' | 'TB' } = {}): DotResult {
   const nodes = report.graph?.nodes ?? [];
   const edges = report.graph?.edges ?? [];
   const ruleOf = new Map<string, string>(report.findings.map(f => [f.id, f.rule]));
@@ -74,7 +74,7 @@ export function reportToDot(report: Report): DotResult {
   nodes.forEach((n, i) => idOf.set(n.id, `n${i}`));
   const out: string[] = [
     'digraph tapemagic {',
-    '  graph [rankdir=LR, bgcolor="transparent", fontname="Helvetica", fontsize=10, nodesep=0.25, ranksep=0.45];',
+    `  graph [rankdir=${options.rankdir === 'TB' ? 'TB' : 'LR'}, bgcolor="transparent", fontname="Helvetica", fontsize=10, nodesep=0.25, ranksep=0.45];`,
     '  node [style="filled,rounded", fontname="Helvetica", fontsize=10, penwidth=0.8, color="#4b5563", margin="0.1,0.04"];',
     '  edge [fontname="Helvetica", fontsize=9, arrowsize=0.7];'
   ];

@@ -5,7 +5,7 @@
 import { findRule, ruleDoc, ruleName } from '../model/catalog';
 import { locationLabel } from '../model/report';
 import { Finding, Report } from '../model/types';
-import { button, h } from './dom';
+import { button, h, richText } from './dom';
 
 /** Options of {@link findingCard}. */
 export interface CardOptions {
@@ -32,7 +32,7 @@ export function explainView(code: string): HTMLElement {
     const isCode = heading === 'Example' || heading === 'Use instead';
     box.append(
       h('div', { class: 'jp-tapemagic-explain-heading' }, heading),
-      isCode ? h('pre', { class: 'jp-tapemagic-code' }, text) : h('p', {}, text)
+      isCode ? h('pre', { class: 'jp-tapemagic-code' }, text) : h('p', {}, richText(text))
     );
   }
   if (doc.references.length) {
@@ -59,7 +59,7 @@ export function findingCard(report: Report, f: Finding, options: CardOptions = {
     place ? h('span', { class: 'jp-tapemagic-place' }, place) : null
   );
   const card = h('div', { class: `jp-tapemagic-card jp-mod-${f.severity}`, attrs: { 'data-finding': f.id, 'data-rule': f.rule } }, header);
-  card.append(h('div', { class: 'jp-tapemagic-message' }, f.message));
+  card.append(h('div', { class: 'jp-tapemagic-message' }, richText(f.message)));
   const loc = f.location;
   if (loc && loc.source_line) {
     card.append(
@@ -88,7 +88,7 @@ export function findingCard(report: Report, f: Finding, options: CardOptions = {
       'div',
       { class: `jp-tapemagic-fix jp-mod-${f.fix.applicability}` },
       h('span', { class: 'jp-tapemagic-fix-label' }, 'Fix: '),
-      h('span', { class: 'jp-tapemagic-fix-title' }, f.fix.title),
+      h('span', { class: 'jp-tapemagic-fix-title' }, richText(f.fix.title)),
       h('span', { class: 'jp-tapemagic-applicability' }, APPLICABILITY_TEXT[f.fix.applicability] ?? f.fix.applicability)
     );
     card.append(fix);

@@ -3,7 +3,7 @@
  * report data can never be parsed as HTML.
  */
 
-/** A child of {@link h}: a node, text, or nothing. */
+/** A child of {@link h}: a node, text (always a text node), or nothing. */
 export type Child = Node | string | null | undefined | false;
 
 /** Create an element with CSS classes and attributes, appending the children. */
@@ -35,4 +35,18 @@ export function button(cls: string, label: string, onClick: (ev: MouseEvent) => 
     onClick(ev);
   });
   return b;
+}
+
+/**
+ * Text with `backtick` spans shown as code (the catalog's and messages' only markup).
+ * Everything stays text nodes.
+ */
+export function richText(text: string): DocumentFragment {
+  const frag = document.createDocumentFragment();
+  text.split('`').forEach((part, i) => {
+    if (part) {
+      frag.appendChild(i % 2 ? h('code', { class: 'jp-tapemagic-inline-code' }, part) : document.createTextNode(part));
+    }
+  });
+  return frag;
 }

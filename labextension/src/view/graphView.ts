@@ -11,6 +11,8 @@ import { attachPanZoom } from './panzoom';
 export interface GraphOptions {
   /** Allow panning (drag) and zooming (wheel, buttons). */
   panZoom?: boolean;
+  /** Layout direction: left to right (output area) or top to bottom (narrow side panel). */
+  rankdir?: 'LR' | 'TB';
 }
 
 function legend(): HTMLElement {
@@ -18,6 +20,7 @@ function legend(): HTMLElement {
     const swatch = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
     swatch.setAttribute('width', '28');
     swatch.setAttribute('height', '8');
+    swatch.setAttribute('aria-hidden', 'true');
     const ln = document.createElementNS('http://www.w3.org/2000/svg', 'line');
     for (const [k, v] of Object.entries({ x1: '0', y1: '4', x2: '28', y2: '4', stroke: color, 'stroke-width': '2.2' })) {
       ln.setAttribute(k, v);
@@ -57,7 +60,7 @@ export function renderGraph(report: Report, options: GraphOptions = {}): { node:
     canvas.replaceChildren(h('span', { class: 'jp-tapemagic-muted' }, 'This report has no graph.'));
     return { node, done: Promise.resolve() };
   }
-  const { dot } = reportToDot(report);
+  const { dot } = reportToDot(report, { rankdir: options.rankdir });
   const done = renderDot(dot).then(
     svg => {
       svg.classList.add('jp-tapemagic-svg');

@@ -3,7 +3,7 @@
  */
 import { button, h } from './dom';
 
-/** Make `svg` pannable and zoomable inside `viewport`; returns a reset function. */
+/** Make `svg` pannable and zoomable inside `viewport`, fitted at first; returns a re-fit function. */
 export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement): () => void {
   let scale = 1;
   let x = 0;
@@ -18,11 +18,19 @@ export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement): () => 
     scale = next;
     apply();
   };
-  const reset = (): void => {
-    scale = 1;
-    x = 0;
-    y = 0;
+  /** Scale the graph down (never up) to the viewport's width, top-left aligned; pan for the rest. */
+  const reset = (): boolean => {
+    svg.style.transform = '';
+    const box = svg.getBoundingClientRect();
+    const w = viewport.clientWidth - 12;
+    if (!box.width || w <= 0) {
+      return false;
+    }
+    scale = Math.min(1, w / box.width);
+    x = 6;
+    y = 6;
     apply();
+    return true;
   };
   svg.style.transformOrigin = '0 0';
   viewport.addEventListener(
@@ -62,5 +70,14 @@ export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement): () => 
   );
   tools.addEventListener('pointerdown', ev => ev.stopPropagation());
   viewport.appendChild(tools);
-  return reset;
+  // Fit once the viewport has a size (the panel may be hidden when the graph is drawn).
+  if (!reset()) {
+    const observer = new ResizeObserver(() => {
+      if (reset()) {
+        observer.disconnect();
+      }
+    });
+    observer.observe(viewport);
+  }
+  return () => void reset();
 }

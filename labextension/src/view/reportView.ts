@@ -34,7 +34,7 @@ export function reportView(report: Report, options: ReportViewOptions = {}): { n
       ? h('div', { class: 'jp-tapemagic-mode' }, 'Analysed with tf.function / fit run eagerly.')
       : null
   );
-  const graph = renderGraph(report, { panZoom: options.panZoom });
+  const graph = renderGraph(report, { panZoom: options.panZoom, rankdir: options.panZoom ? 'TB' : 'LR' });
   node.append(graph.node);
   if (count) {
     const cards = h('div', { class: 'jp-tapemagic-cards' });
