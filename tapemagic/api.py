@@ -95,7 +95,12 @@ def gradcheck(
     >>> check.codes                                               # doctest: +SKIP
     ['TM201']
     """
-    from tapemagic.tracing.session import TraceSession  # imports TensorFlow
+    try:
+        from tapemagic.tracing.session import TraceSession  # imports TensorFlow
+    except ImportError as error:
+        raise ImportError(
+            "tapemagic needs TensorFlow 2.16-2.21: pip install 'tapemagic[cpu]' "
+            f"(or tensorflow / tensorflow-cpu) ({error})") from error
 
     __tracebackhide__ = True
     result = Check()
