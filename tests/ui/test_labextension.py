@@ -78,8 +78,12 @@ def notebooks(lab_root: Path) -> dict[str, str]:
 
 
 def _open(page, base: str, path: str) -> None:
-    page.goto(f"{base}/lab/tree/{path}")
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+    # `reset` drops the workspace a previous test left (its notebooks would open first).
+    page.goto(f"{base}/lab/tree/{path}?reset")
+    page.wait_for_function(
+        "p => window.jupyterapp?.shell.currentWidget?.context?.path === p", arg=path, timeout=60_000
+    )
+    page.wait_for_selector(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell", timeout=60_000)
 
 
 def _cell_source(page, index: int) -> str:
@@ -209,4 +213,38 @@ def test_renderer_panel_diagnostics(lab_server, page, notebooks, shot):
     panel.locator(".jp-tapemagic-empty").wait_for(timeout=30_000)
     assert "%%gradcheck" in panel.inner_text()
     shot(page, "6_empty_state")
+    assert not page.errors, page.errors
+
+
+DEMO = REPO / "demo"
+
+
+def _demo_notebooks() -> list[Path]:
+    return sorted(DEMO.glob("*.ipynb")) if DEMO.exists() else []
+
+
+@pytest.mark.parametrize("demo", _demo_notebooks(), ids=lambda p: p.stem)
+def test_demo_notebook_reports_render(lab_server, lab_root, page, demo, shot):
+    """Reports the real engine wrote into the demo notebooks render, with marks in their cells."""
+    nb = nbformat.read(demo, as_version=4)
+    cells = [
+        c for c in nb.cells
+        if c.cell_type == "code" and any(MIME in o.get("data", {}) for o in c.get("outputs", []))
+    ]
+    if not cells:
+        pytest.skip(f"{demo.name} has no saved report")
+    (lab_root / demo.name).write_text(demo.read_text())
+    _open(page, lab_server, demo.name)
+    reports = page.locator(".jp-OutputArea-output .jp-tapemagic-report")
+    reports.first.wait_for(timeout=30_000)
+    page.wait_for_function(
+        f"n => document.querySelectorAll('.jp-tapemagic-report').length >= n", arg=len(cells)
+    )
+    assert page.locator(".jp-tapemagic-invalid").count() == 0
+    with_findings = [c for c in cells if any(o.get("data", {}).get(MIME, {}).get("findings") for o in c.outputs)]
+    if with_findings:
+        page.locator(".cm-lintRange-error, .cm-lintRange-warning, .cm-lintRange-info").first.wait_for(timeout=15_000)
+    reports.first.locator("svg.jp-tapemagic-svg").wait_for(timeout=30_000)
+    reports.first.scroll_into_view_if_needed()
+    shot(page, f"demo_{demo.stem}")
     assert not page.errors, page.errors

@@ -10,7 +10,7 @@ const extension: IRenderMime.IExtension = {
   id: 'tapemagic:mime',
   description: 'Renders tapemagic %%gradcheck reports.',
   rendererFactory,
-  rank: 50,
+  rank: 0,
   dataType: 'json',
   documentWidgetFactoryOptions: []
 };

@@ -28,10 +28,10 @@ export class ReportRenderer extends Widget implements IRenderMime.IRenderer {
   private _mimeType: string;
 }
 
-/** The renderer factory: `safe`, so it renders in untrusted notebooks too. */
+/** The renderer factory: `safe` (renders in untrusted notebooks too), rank 0 so it wins over the bundle's text/html. */
 export const rendererFactory: IRenderMime.IRendererFactory = {
   safe: true,
   mimeTypes: [MIME_TYPE],
-  defaultRank: 50,
+  defaultRank: 0,
   createRenderer: options => new ReportRenderer(options)
 };
