@@ -248,3 +248,25 @@ def test_demo_notebook_reports_render(lab_server, lab_root, page, demo, shot):
     reports.first.scroll_into_view_if_needed()
     shot(page, f"demo_{demo.stem}")
     assert not page.errors, page.errors
+
+
+def test_dot_only_report_is_laid_out_and_sanitised(lab_server, lab_root, page):
+    """A report with DOT text but no structured graph: Graphviz lays it out, links are dropped."""
+    payload = json.loads(json.dumps(_payload()))
+    payload["graph"] = {"nodes": [], "edges": []}
+    payload["dot"] = (
+        'digraph { a [label=<<b>bold</b> label> URL="javascript:window.__pwned=3"]; '
+        'a -> b [label="✂ TM301" color=red style=dashed] }'
+    )
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [_report_cell(payload, "dot-only", 3)]
+    nbformat.write(nb, lab_root / "dot_only.ipynb")
+    _open(page, lab_server, "dot_only.ipynb")
+    svg = page.locator(".jp-OutputArea-output .jp-tapemagic-report svg.jp-tapemagic-svg")
+    svg.wait_for(timeout=30_000)
+    assert "bold" in (svg.text_content() or "")
+    assert svg.locator("a, [href], script").count() == 0
+    svg.locator("text").first.click()
+    assert page.evaluate("() => window.__pwned") is None
+    assert not page.errors, page.errors

@@ -56,11 +56,17 @@ function legend(): HTMLElement {
 export function renderGraph(report: Report, options: GraphOptions = {}): { node: HTMLElement; done: Promise<void> } {
   const canvas = h('div', { class: 'jp-tapemagic-graph-canvas' }, h('span', { class: 'jp-tapemagic-muted' }, 'Laying out the graph…'));
   const node = h('div', { class: 'jp-tapemagic-graph' }, legend(), canvas);
-  if (!hasGraph(report)) {
+  // The structured graph is drawn with the front end's styles (matching the legend); a report
+  // with only DOT text is laid out as is. Either way the SVG goes through the allowlist copy.
+  let dot = '';
+  if (hasGraph(report)) {
+    dot = reportToDot(report, { rankdir: options.rankdir }).dot;
+  } else if (typeof report.dot === 'string' && report.dot.trim()) {
+    dot = report.dot;
+  } else {
     canvas.replaceChildren(h('span', { class: 'jp-tapemagic-muted' }, 'This report has no graph.'));
     return { node, done: Promise.resolve() };
   }
-  const { dot } = reportToDot(report, { rankdir: options.rankdir });
   const done = renderDot(dot).then(
     svg => {
       svg.classList.add('jp-tapemagic-svg');
