@@ -270,3 +270,74 @@ def test_dot_only_report_is_laid_out_and_sanitised(lab_server, lab_root, page):
     svg.locator("text").first.click()
     assert page.evaluate("() => window.__pwned") is None
     assert not page.errors, page.errors
+
+
+SETUP_CELL = """%load_ext tapemagic
+import numpy as np
+import tensorflow as tf
+w = tf.Variable([1.0, 2.0], name="w")
+x = tf.constant([3.0, 4.0])
+def my_loss(v):
+    return tf.constant(np.sum(v.numpy()))"""
+CHECK_CELL = """%%gradcheck
+with tf.GradientTape() as tape:
+    loss = my_loss(w * x)
+grads = tape.gradient(loss, [w])"""
+INLINE_CELL = """%%gradcheck
+with tf.GradientTape() as tape:
+    y = w * x
+    loss = tf.constant(np.sum(y.numpy()))
+grads = tape.gradient(loss, [w])"""
+
+
+@pytest.mark.tf
+def test_live_gradcheck_end_to_end(lab_server, lab_root, page, shot):
+    """The real magic in a real kernel: marks land in the right cells; fix, stale, re-run."""
+    import importlib.util
+
+    if importlib.util.find_spec("tensorflow") is None:
+        pytest.skip("tensorflow is not installed")
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [
+        nbformat.v4.new_code_cell(SETUP_CELL, id="setup"),
+        nbformat.v4.new_code_cell(CHECK_CELL, id="check"),
+        nbformat.v4.new_code_cell(INLINE_CELL, id="inline"),
+    ]
+    nbformat.write(nb, lab_root / "live.ipynb")
+    _open(page, lab_server, "live.ipynb")
+    page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.sessionContext.session?.kernel?.status"
+        " === 'idle'",
+        timeout=60_000,
+    )
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.jp-OutputArea-output .jp-tapemagic-report').length === 2",
+        timeout=120_000,
+    )
+    cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell")
+    # The loss function's finding is underlined where it lives: the earlier cell.
+    setup_mark = cells.nth(0).locator(".cm-lintRange-error").first
+    setup_mark.wait_for(timeout=15_000)
+    assert "v.numpy()" in setup_mark.evaluate(
+        "el => el.closest('.cm-line').textContent"
+    )
+    inline_mark = cells.nth(2).locator(".cm-lintRange-error").first
+    inline_mark.wait_for(timeout=15_000)
+    shot(page, "7_live_marks")
+
+    # Apply the fix in the third cell: edited, stale; re-run: fresh report, not stale.
+    inline_mark.hover()
+    page.locator(".cm-tooltip-lint .cm-diagnosticAction").first.click()
+    assert "np.sum(y))" in _cell_source(page, 2)
+    stale = cells.nth(2).locator(".jp-tapemagic-renderer.jp-mod-stale")
+    stale.wait_for(timeout=10_000)
+    page.evaluate(
+        "() => { const nb = window.jupyterapp.shell.currentWidget.content;"
+        " nb.activeCellIndex = 2; return window.jupyterapp.commands.execute('notebook:run-cell'); }"
+    )
+    stale.wait_for(state="detached", timeout=60_000)
+    cells.nth(2).locator(".jp-tapemagic-report").wait_for(timeout=60_000)
+    shot(page, "8_live_rerun")
+    assert not page.errors, page.errors
