@@ -35,21 +35,28 @@ def load_ipython_extension(ipython: Any) -> None:
     def remember_cell_id(info: Any) -> None:
         # ipykernel passes the notebook cell's id; reports carry it so the lab extension can
         # find the cell even after the notebook was reordered.
-        cell_id = getattr(info, "cell_id", None)
-        if cell_id:
-            magics.cell_ids[ipython.execution_count] = cell_id
+        magics.current_cell_id = getattr(info, "cell_id", None)
+
+    def remember_count(result: Any) -> None:
+        # The result knows the cell's real number (IPython 9 bumps execution_count before the
+        # cell runs, IPython 8 after it, so the counter itself cannot be trusted mid-cell).
+        cell_id = getattr(getattr(result, "info", None), "cell_id", None)
+        count = getattr(result, "execution_count", None)
+        if cell_id and count is not None:
+            magics.cell_ids[count] = cell_id
 
     ipython.events.register("pre_run_cell", remember_cell_id)
-    magics._tapemagic_hook = remember_cell_id  # type: ignore[attr-defined]
+    ipython.events.register("post_run_cell", remember_count)
+    magics._tapemagic_hooks = (remember_cell_id, remember_count)  # type: ignore[attr-defined]
 
 
 def unload_ipython_extension(ipython: Any) -> None:
     """Remove the ``pre_run_cell`` hook added by :func:`load_ipython_extension`."""
     for magics in list(ipython.magics_manager.registry.values()):
-        hook = getattr(magics, "_tapemagic_hook", None)
-        if hook is not None:
+        hooks = getattr(magics, "_tapemagic_hooks", ())
+        for event, hook in zip(("pre_run_cell", "post_run_cell"), hooks):
             try:
-                ipython.events.unregister("pre_run_cell", hook)
+                ipython.events.unregister(event, hook)
             except ValueError:
                 pass
 

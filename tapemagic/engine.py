@@ -161,4 +161,5 @@ def _headline(calls: tuple[GradientCall, ...], findings: list[object]) -> str:
     if missing == 0:
         return f"All {total} {noun} get a gradient" if total > 1 else f"The {noun} gets a gradient"
     word = "cause" if causes == 1 else "causes"
-    return f"{missing} of {total} {noun} get no gradient: {causes} {word}"
+    verb = "gets" if missing == 1 else "get"
+    return f"{missing} of {total} {noun} {verb} no gradient: {causes} {word}"

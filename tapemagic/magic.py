@@ -29,10 +29,12 @@ class GradcheckMagics(Magics):
     """Magics that trace a cell and explain the gradients that come back None or zero."""
 
     cell_ids: dict[int, str]
+    current_cell_id: str | None
 
     def __init__(self, shell: Any) -> None:
         super().__init__(shell)
         self.cell_ids = {}
+        self.current_cell_id = None
 
     @magic_arguments()
     @argument("output", nargs="?", help="Store the Report in this variable of the namespace.")
@@ -82,7 +84,7 @@ class GradcheckMagics(Magics):
         from tapemagic.api import gradcheck
 
         shell = self.shell
-        count = shell.execution_count
+        count = _cell_number(shell)
         body = shell.transform_cell(cell)
         # One blank line first, so the compiled lines equal the editor's (line 1 is %%gradcheck).
         filename = shell.compile.cache("\n" + body, count, raw_code="\n" + cell)
@@ -90,7 +92,7 @@ class GradcheckMagics(Magics):
         cells = self._cell_map(filename, count)
         info = CellInfo(source="%%gradcheck" + (f" {args.output}" if args.output else "")
                         + "\n" + cell, filename=filename, execution_count=count,
-                        cell_id=self.cell_ids.get(count))
+                        cell_id=self.current_cell_id)
         value = None
         check = None
         try:
@@ -124,7 +126,7 @@ class GradcheckMagics(Magics):
         cells = CellMap()
         for name, number in getattr(self.shell.compile, "_filename_map", {}).items():
             cells.add(name, number, self.cell_ids.get(number))
-        cells.add(filename, count, self.cell_ids.get(count))
+        cells.add(filename, count, self.current_cell_id)
         return cells
 
     def _show(self, check: Any, args: Any) -> None:
@@ -139,6 +141,24 @@ class GradcheckMagics(Magics):
         from tapemagic.report.mime import mimebundle
 
         display(mimebundle(report), raw=True)
+
+
+def _cell_number(shell: Any) -> int:
+    """Return the ``In[N]`` number of the cell running this magic.
+
+    The cell's own code object is compiled under a filename IPython mapped to N; find it on the
+    stack. (``shell.execution_count`` is N+1 here in IPython 9 and N in IPython 8.)
+    """
+    import sys
+
+    known = getattr(shell.compile, "_filename_map", {})
+    frame = sys._getframe(1)
+    while frame is not None:
+        number = known.get(frame.f_code.co_filename)
+        if number is not None:
+            return int(number)
+        frame = frame.f_back  # type: ignore[assignment]
+    return int(shell.execution_count)
 
 
 def _ends_with_semicolon(cell: str) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,7 @@ from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.tapes import TapeHooks
 
+_EAGER_DATA_WARNING = "Even though the `tf.config.experimental_run_functions_eagerly`"
 #: Sessions in progress on this thread; a nested session leaves the outer one in charge.
 _ACTIVE: list[TraceSession] = []
 
@@ -70,6 +72,7 @@ class TraceSession:
                 previous = tf.config.functions_run_eagerly()
                 tf.config.run_functions_eagerly(True)
                 stack.callback(tf.config.run_functions_eagerly, previous)
+                self._quiet_eager_warning(stack)
         except BaseException:
             stack.close()
             raise
@@ -92,6 +95,21 @@ class TraceSession:
             }
             self.trace = rec.finish()
         return None
+
+    @staticmethod
+    def _quiet_eager_warning(stack: contextlib.ExitStack) -> None:
+        # Forcing eager mode makes tf.data warn that it stays in graph mode; the user's cell
+        # would not print that without tapemagic, so hide exactly that warning, and remove
+        # exactly our filter afterwards (catch_warnings would also undo the user's own filters).
+        warnings.filterwarnings("ignore", message=_EAGER_DATA_WARNING, category=UserWarning)
+        entry = warnings.filters[0]
+
+        def remove() -> None:
+            if entry in warnings.filters:
+                warnings.filters.remove(entry)
+                getattr(warnings, "_filters_mutated", lambda: None)()
+
+        stack.callback(remove)
 
     def _patch_function_call(self, stack: contextlib.ExitStack) -> None:
         rec = self.recorder
