@@ -2,6 +2,7 @@
  * The CodeMirror 6 side of the inline diagnostics: findings as lint marks (source `tapemagic`)
  * with their quick fixes as lint actions. Report coordinates go through model/positions only.
  */
+import { trans } from '../i18n';
 import { Action, Diagnostic, forEachDiagnostic, setDiagnostics } from '@codemirror/lint';
 import { ChangeDesc, ChangeSet, Extension, StateEffect, StateField } from '@codemirror/state';
 import { EditorView, PluginValue, ViewPlugin } from '@codemirror/view';
@@ -39,7 +40,7 @@ function fixAction(
 ): Action {
   const f = placed.finding;
   return {
-    name: f.fix!.applicability === 'unsafe' ? `${f.fix!.title} (unsafe)` : f.fix!.title,
+    name: f.fix!.applicability === 'unsafe' ? trans().__('%1 (unsafe)', f.fix!.title) : f.fix!.title,
     apply(view: EditorView) {
       const since = view.state.field(sinceAnchor, false);
       if (!since || changes.some(c => since.touchesRange(c.from, c.to))) {
@@ -68,8 +69,8 @@ function fixText(f: Finding): string {
     return '';
   }
   const edits = (f.fix.edits ?? []).map(e => e.text).filter(t => t.trim());
-  const kind = f.fix.applicability === 'display-only' ? 'Suggestion' : 'Fix';
-  return `${kind}: ${f.fix.title}${edits.length ? ` → ${edits.join(' … ')}` : ''}`;
+  const kind = f.fix.applicability === 'display-only' ? trans().__('Suggestion: ') : trans().__('Fix: ');
+  return `${kind}${f.fix.title}${edits.length ? ` → ${edits.join(' … ')}` : ''}`;
 }
 
 /** The fix line of the hover: title, applicability, and the replacement text when there is one. */
@@ -79,9 +80,9 @@ function fixNode(f: Finding): HTMLElement {
   return h(
     'div',
     { class: `jp-tapemagic-lint-fix jp-mod-${fix.applicability}` },
-    fix.applicability === 'display-only' ? 'Suggestion: ' : 'Fix: ',
+    fix.applicability === 'display-only' ? trans().__('Suggestion: ') : trans().__('Fix: '),
     richText(fix.title),
-    fix.applicability === 'unsafe' ? ' (unsafe: review before applying)' : null,
+    fix.applicability === 'unsafe' ? trans().__(' (unsafe: review before applying)') : null,
     edits.length ? h('code', { class: 'jp-tapemagic-inline-code' }, ` → ${edits.join(' … ')}`) : null
   );
 }

@@ -3,6 +3,7 @@
  */
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
+import { setTranslator } from '../i18n';
 import { MIME_TYPE } from '../model/types';
 import { renderPayload } from '../view/reportView';
 
@@ -15,6 +16,7 @@ export class ReportRenderer extends Widget implements IRenderMime.IRenderer {
   constructor(options: IRenderMime.IRendererOptions) {
     super();
     this._mimeType = options.mimeType;
+    setTranslator(options.translator);
     this.addClass(RENDERER_CLASS);
   }
 

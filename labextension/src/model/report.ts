@@ -178,11 +178,6 @@ export function parseReport(data: unknown): ParseResult {
   return { ok: true, report: data as unknown as Report };
 }
 
-/** The text shown in place of a report that cannot be rendered. */
-export function cannotRenderText(result: { schema: string; reason: string }): string {
-  return `cannot render this report (schema ${result.schema}: ${result.reason})`;
-}
-
 /** Findings sorted for display: errors first, then by line, then by rule code. */
 export function sortedFindings(report: Report): Finding[] {
   const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

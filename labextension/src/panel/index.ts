@@ -1,7 +1,9 @@
 /**
  * `tapemagic:tracker` (the reports service) and `tapemagic:panel` (the right side panel).
  */
-import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import { ITranslator } from '@jupyterlab/translation';
+import { setTranslator, trans } from '../i18n';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { LabIcon } from '@jupyterlab/ui-components';
 import { ReportTracker } from '../tracker';
@@ -23,8 +25,12 @@ export const trackerPlugin: JupyterFrontEndPlugin<ITapemagicReports> = {
   description: 'Follows tapemagic reports in notebook outputs.',
   autoStart: true,
   requires: [INotebookTracker],
+  optional: [ITranslator],
   provides: ITapemagicReports,
-  activate: (app: JupyterFrontEnd, notebooks: INotebookTracker) => new ReportTracker(app, notebooks)
+  activate: (app: JupyterFrontEnd, notebooks: INotebookTracker, translator: ITranslator | null) => {
+    setTranslator(translator);
+    return new ReportTracker(app, notebooks);
+  }
 };
 
 /** The right side panel. */
@@ -33,13 +39,14 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
   description: 'The tapemagic side panel.',
   autoStart: true,
   requires: [ITapemagicReports],
-  optional: [ILabShell],
-  activate: (app: JupyterFrontEnd, reports: ITapemagicReports) => {
+  optional: [ITranslator],
+  activate: (app: JupyterFrontEnd, reports: ITapemagicReports, translator: ITranslator | null) => {
+    setTranslator(translator);
     const panel = new TapemagicPanel(reports);
     panel.title.icon = tapeIcon;
     app.shell.add(panel, 'right', { rank: 1000 });
     app.commands.addCommand(CommandIDs.openPanel, {
-      label: 'Show tapemagic gradient reports',
+      label: trans().__('Show tapemagic gradient reports'),
       execute: () => app.shell.activateById(panel.id)
     });
   }

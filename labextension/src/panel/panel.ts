@@ -2,9 +2,10 @@
  * The right-sidebar panel (`tapemagic-panel`): the active notebook's reports, latest first,
  * and the selected one large, with a pannable, zoomable graph and clickable findings.
  */
+import { trans } from '../i18n';
 import { Widget } from '@lumino/widgets';
 import { locationLabel } from '../model/report';
-import { h } from '../view/dom';
+import { h, richText } from '../view/dom';
 import { reportView } from '../view/reportView';
 import { ICellReport, ITapemagicReports } from '../tokens';
 
@@ -18,9 +19,9 @@ export class TapemagicPanel extends Widget {
     super();
     this.id = PANEL_ID;
     this.addClass('jp-tapemagic-panel');
-    this.title.caption = 'tapemagic: gradient reports';
+    this.title.caption = trans().__('tapemagic: gradient reports');
     this.node.setAttribute('role', 'region');
-    this.node.setAttribute('aria-label', 'tapemagic gradient reports');
+    this.node.setAttribute('aria-label', trans().__('tapemagic gradient reports'));
     reports.changed.connect(this.update, this);
     this.update();
   }
@@ -54,8 +55,8 @@ export class TapemagicPanel extends Widget {
         h(
           'div',
           { class: 'jp-tapemagic-empty' },
-          h('p', {}, panel ? 'No gradient reports in this notebook yet.' : 'Open a notebook to see its gradient reports.'),
-          h('p', {}, 'Run a cell with ', h('code', {}, '%%gradcheck'), ' on its first line: tapemagic shows which weights get no gradient, where and why, and how to fix it.')
+          h('p', {}, panel ? trans().__('No gradient reports in this notebook yet.') : trans().__('Open a notebook to see its gradient reports.')),
+          h('p', {}, richText(trans().__('Run a cell with %1 on its first line: tapemagic shows which weights get no gradient, where and why, and how to fix it.', '`%%gradcheck`')))
         )
       );
       return;
@@ -88,8 +89,8 @@ export class TapemagicPanel extends Widget {
         attrs: { role: 'option', 'aria-selected': String(isSelected), 'data-cell-id': entry.cellId }
       },
       h('span', { class: 'jp-tapemagic-prompt' }, count === null ? 'In[ ]' : `In[${count}]`),
-      h('span', { class: 'jp-tapemagic-row-headline' }, entry.report.headline || 'report'),
-      entry.stale ? h('span', { class: 'jp-tapemagic-stale-badge' }, 'stale') : null,
+      h('span', { class: 'jp-tapemagic-row-headline' }, entry.report.headline || trans().__('report')),
+      entry.stale ? h('span', { class: 'jp-tapemagic-stale-badge' }, trans().__('stale')) : null,
       first ? h('span', { class: 'jp-tapemagic-muted' }, ` ${locationLabel(entry.report, first)}`) : null
     );
     row.addEventListener('click', () => {

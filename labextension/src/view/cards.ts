@@ -2,6 +2,7 @@
  * One card per finding: rule code and name, message, place and source line, affected weights,
  * the fix and its applicability, and an "Explain" toggle with the rule's catalog documentation.
  */
+import { trans } from '../i18n';
 import { findRule, ruleDoc, ruleName } from '../model/catalog';
 import { locationLabel } from '../model/report';
 import { Finding, Report } from '../model/types';
@@ -13,25 +14,51 @@ export interface CardOptions {
   onReveal?: (finding: Finding) => void;
 }
 
-const APPLICABILITY_TEXT: Record<string, string> = {
-  safe: 'safe fix',
-  unsafe: 'unsafe fix: review before applying',
-  'display-only': 'suggestion only'
-};
+function applicabilityText(kind: string): string {
+  const t = trans();
+  switch (kind) {
+    case 'safe':
+      return t.__('safe fix');
+    case 'unsafe':
+      return t.__('unsafe fix: review before applying');
+    case 'display-only':
+      return t.__('suggestion only');
+    default:
+      return kind;
+  }
+}
+
+function severityText(severity: string): string {
+  const t = trans();
+  return severity === 'error' ? t.__('error') : severity === 'warning' ? t.__('warning') : t.__('info');
+}
+
+function sectionTitle(heading: string): string {
+  const t = trans();
+  const titles: Record<string, string> = {
+    'What it does': t.__('What it does'),
+    Why: t.__('Why'),
+    'Known problems': t.__('Known problems'),
+    Fix: t.__('Fix'),
+    Example: t.__('Example'),
+    'Use instead': t.__('Use instead')
+  };
+  return titles[heading] ?? heading;
+}
 
 /** The "Explain" body: the rule's documentation from the bundled catalog. */
 export function explainView(code: string): HTMLElement {
   const doc = ruleDoc(code);
   const box = h('div', { class: 'jp-tapemagic-explain' });
   if (!doc.rule) {
-    box.append(h('p', {}, `Unknown rule ${code}: update the tapemagic JupyterLab extension.`));
+    box.append(h('p', {}, trans().__('Unknown rule %1: update the tapemagic JupyterLab extension.', code)));
     return box;
   }
   box.append(h('div', { class: 'jp-tapemagic-explain-title' }, `${code} ${ruleName(doc.rule)}`));
   for (const [heading, text] of doc.sections) {
     const isCode = heading === 'Example' || heading === 'Use instead';
     box.append(
-      h('div', { class: 'jp-tapemagic-explain-heading' }, heading),
+      h('div', { class: 'jp-tapemagic-explain-heading' }, sectionTitle(heading)),
       isCode ? h('pre', { class: 'jp-tapemagic-code' }, text) : h('p', {}, richText(text))
     );
   }
@@ -40,7 +67,7 @@ export function explainView(code: string): HTMLElement {
     for (const ref of doc.references) {
       list.append(h('li', {}, h('a', { attrs: { href: ref.url, target: '_blank', rel: 'noopener noreferrer' } }, ref.title)));
     }
-    box.append(h('div', { class: 'jp-tapemagic-explain-heading' }, 'References'), list);
+    box.append(h('div', { class: 'jp-tapemagic-explain-heading' }, trans().__('References')), list);
   }
   return box;
 }
@@ -52,10 +79,10 @@ export function findingCard(report: Report, f: Finding, options: CardOptions = {
   const header = h(
     'div',
     { class: 'jp-tapemagic-card-header' },
-    h('span', { class: `jp-tapemagic-severity jp-mod-${f.severity}` }, f.severity),
+    h('span', { class: `jp-tapemagic-severity jp-mod-${f.severity}` }, severityText(f.severity)),
     h('span', { class: 'jp-tapemagic-code-badge' }, f.rule),
     h('span', { class: 'jp-tapemagic-rule-name' }, name),
-    f.primary === false ? h('span', { class: 'jp-tapemagic-secondary' }, 'next cut') : null,
+    f.primary === false ? h('span', { class: 'jp-tapemagic-secondary' }, trans().__('next cut')) : null,
     place ? h('span', { class: 'jp-tapemagic-place' }, place) : null
   );
   const card = h('div', { class: `jp-tapemagic-card jp-mod-${f.severity}`, attrs: { 'data-finding': f.id, 'data-rule': f.rule } }, header);
@@ -71,7 +98,8 @@ export function findingCard(report: Report, f: Finding, options: CardOptions = {
     for (const v of f.variables) {
       chips.append(h('code', { class: 'jp-tapemagic-var' }, v));
     }
-    card.append(h('div', { class: 'jp-tapemagic-affected' }, `No gradient for ${f.variables.length} weight${f.variables.length === 1 ? '' : 's'}: `, chips));
+    const n = f.variables.length;
+    card.append(h('div', { class: 'jp-tapemagic-affected' }, trans()._n('No gradient for %1 weight: ', 'No gradient for %1 weights: ', n, n), chips));
   }
   if (f.chain?.length) {
     const chain = h('div', { class: 'jp-tapemagic-chain' });
@@ -87,15 +115,15 @@ export function findingCard(report: Report, f: Finding, options: CardOptions = {
     const fix = h(
       'div',
       { class: `jp-tapemagic-fix jp-mod-${f.fix.applicability}` },
-      h('span', { class: 'jp-tapemagic-fix-label' }, 'Fix: '),
+      h('span', { class: 'jp-tapemagic-fix-label' }, trans().__('Fix: ')),
       h('span', { class: 'jp-tapemagic-fix-title' }, richText(f.fix.title)),
-      h('span', { class: 'jp-tapemagic-applicability' }, APPLICABILITY_TEXT[f.fix.applicability] ?? f.fix.applicability)
+      h('span', { class: 'jp-tapemagic-applicability' }, applicabilityText(f.fix.applicability))
     );
     card.append(fix);
   }
   const actions = h('div', { class: 'jp-tapemagic-card-actions' });
   let explain: HTMLElement | null = null;
-  const toggle = button('jp-tapemagic-explain-button', 'Explain', () => {
+  const toggle = button('jp-tapemagic-explain-button', trans().__('Explain'), () => {
     if (explain) {
       explain.remove();
       explain = null;
@@ -110,7 +138,7 @@ export function findingCard(report: Report, f: Finding, options: CardOptions = {
   actions.append(toggle);
   const reveal = options.onReveal;
   if (reveal && loc) {
-    actions.append(button('jp-tapemagic-reveal-button', 'Go to line', () => reveal(f)));
+    actions.append(button('jp-tapemagic-reveal-button', trans().__('Go to line'), () => reveal(f)));
     card.classList.add('jp-mod-clickable');
     card.addEventListener('click', ev => {
       if (!(ev.target as Element).closest('a, button, .jp-tapemagic-explain')) {

@@ -1,6 +1,7 @@
 /**
  * The loss→weights graph: legend + SVG laid out by Graphviz, optionally pannable and zoomable.
  */
+import { trans } from '../i18n';
 import { hasGraph, reportToDot, EDGE_STYLE, NODE_STYLE } from '../model/graph';
 import { Report } from '../model/types';
 import { h } from './dom';
@@ -38,14 +39,14 @@ function legend(): HTMLElement {
   };
   return h(
     'div',
-    { class: 'jp-tapemagic-legend', attrs: { 'aria-label': 'Legend' } },
-    item('jp-mod-connected', 'gradient flows', EDGE_STYLE.connected.color, ''),
-    item('jp-mod-severed', '✂ severed (rule code)', EDGE_STYLE.severed.color, '6 3'),
-    item('jp-mod-zero', 'zero at runtime', EDGE_STYLE.zero.color, '1.5 2.5'),
-    node('loss', 'loss'),
-    node('variable', 'weight'),
-    node('op', 'op'),
-    node('host', 'host / NumPy')
+    { class: 'jp-tapemagic-legend', attrs: { 'aria-label': trans().__('Legend') } },
+    item('jp-mod-connected', trans().__('gradient flows'), EDGE_STYLE.connected.color, ''),
+    item('jp-mod-severed', trans().__('✂ severed (rule code)'), EDGE_STYLE.severed.color, '6 3'),
+    item('jp-mod-zero', trans().__('zero at runtime'), EDGE_STYLE.zero.color, '1.5 2.5'),
+    node('loss', trans().__('loss')),
+    node('variable', trans().__('weight')),
+    node('op', trans().__('op')),
+    node('host', trans().__('host / NumPy'))
   );
 }
 
@@ -54,7 +55,7 @@ function legend(): HTMLElement {
  * failure shows a short message instead of the graph.
  */
 export function renderGraph(report: Report, options: GraphOptions = {}): { node: HTMLElement; done: Promise<void> } {
-  const canvas = h('div', { class: 'jp-tapemagic-graph-canvas' }, h('span', { class: 'jp-tapemagic-muted' }, 'Laying out the graph…'));
+  const canvas = h('div', { class: 'jp-tapemagic-graph-canvas' }, h('span', { class: 'jp-tapemagic-muted' }, trans().__('Laying out the graph…')));
   const node = h('div', { class: 'jp-tapemagic-graph' }, legend(), canvas);
   // The structured graph is drawn with the front end's styles (matching the legend); a report
   // with only DOT text is laid out as is. Either way the SVG goes through the allowlist copy.
@@ -64,7 +65,7 @@ export function renderGraph(report: Report, options: GraphOptions = {}): { node:
   } else if (typeof report.dot === 'string' && report.dot.trim()) {
     dot = report.dot;
   } else {
-    canvas.replaceChildren(h('span', { class: 'jp-tapemagic-muted' }, 'This report has no graph.'));
+    canvas.replaceChildren(h('span', { class: 'jp-tapemagic-muted' }, trans().__('This report has no graph.')));
     return { node, done: Promise.resolve() };
   }
   const done = renderDot(dot).then(
@@ -78,7 +79,7 @@ export function renderGraph(report: Report, options: GraphOptions = {}): { node:
     },
     (err: unknown) => {
       canvas.replaceChildren(
-        h('span', { class: 'jp-tapemagic-muted' }, `The graph could not be laid out: ${String((err as Error)?.message ?? err)}`)
+        h('span', { class: 'jp-tapemagic-muted' }, trans().__('The graph could not be laid out: %1', String((err as Error)?.message ?? err)))
       );
     }
   );

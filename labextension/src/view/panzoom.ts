@@ -1,6 +1,7 @@
 /**
  * Pan (drag) and zoom (wheel, +/−/reset buttons) for a graph, by CSS transform.
  */
+import { trans } from '../i18n';
 import { button, h } from './dom';
 
 /** Make `svg` pannable and zoomable inside `viewport`, fitted at first; returns a re-fit function. */
@@ -66,8 +67,13 @@ export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement): () => 
     { class: 'jp-tapemagic-zoom' },
     button('jp-tapemagic-zoom-in', '+', () => zoom(1.25)),
     button('jp-tapemagic-zoom-out', '−', () => zoom(1 / 1.25)),
-    button('jp-tapemagic-zoom-reset', '⟲', reset)
+    button('jp-tapemagic-zoom-reset', '⟲', () => void reset())
   );
+  const titles = [trans().__('Zoom in'), trans().__('Zoom out'), trans().__('Fit to width')];
+  Array.from(tools.children).forEach((b, i) => {
+    b.setAttribute('title', titles[i]);
+    b.setAttribute('aria-label', titles[i]);
+  });
   tools.addEventListener('pointerdown', ev => ev.stopPropagation());
   viewport.appendChild(tools);
   // Fit once the viewport has a size (the panel may be hidden when the graph is drawn).

@@ -2,7 +2,8 @@
  * The whole report: verdict line, graph with legend, one card per finding, notes.
  * Shared by the output renderer and the side panel.
  */
-import { cannotRenderText, parseReport, sortedFindings } from '../model/report';
+import { trans } from '../i18n';
+import { parseReport, sortedFindings } from '../model/report';
 import { Finding, Report } from '../model/types';
 import { findingCard } from './cards';
 import { h } from './dom';
@@ -18,7 +19,7 @@ export interface ReportViewOptions {
 
 /** The element shown instead of a report that cannot be rendered. */
 export function cannotRender(schema: string, reason: string): HTMLElement {
-  return h('div', { class: 'jp-tapemagic-report jp-tapemagic-invalid' }, cannotRenderText({ schema, reason }));
+  return h('div', { class: 'jp-tapemagic-report jp-tapemagic-invalid' }, trans().__('cannot render this report (schema %1: %2)', schema, reason));
 }
 
 /** Render a checked report; resolves `done` once the graph is laid out. */
@@ -28,10 +29,10 @@ export function reportView(report: Report, options: ReportViewOptions = {}): { n
   const node = h(
     'div',
     { class: `jp-tapemagic-report jp-mod-${verdict}` },
-    h('div', { class: 'jp-tapemagic-stale-banner' }, 'Stale: the cell changed since this report. Re-run it to update.'),
-    h('div', { class: 'jp-tapemagic-headline' }, report.headline || (count ? `${count} finding(s)` : 'Every weight gets a gradient')),
+    h('div', { class: 'jp-tapemagic-stale-banner' }, trans().__('Stale: the cell changed since this report. Re-run it to update.')),
+    h('div', { class: 'jp-tapemagic-headline' }, report.headline || (count ? trans()._n('%1 finding', '%1 findings', count, count) : trans().__('Every weight gets a gradient'))),
     report.mode === 'forced-eager'
-      ? h('div', { class: 'jp-tapemagic-mode' }, 'Analysed with tf.function / fit run eagerly.')
+      ? h('div', { class: 'jp-tapemagic-mode' }, trans().__('Analysed with tf.function / fit run eagerly.'))
       : null
   );
   const graph = renderGraph(report, { panZoom: options.panZoom, rankdir: options.panZoom ? 'TB' : 'LR' });
