@@ -116,6 +116,10 @@ def test_renderer_panel_diagnostics(lab_server, page, notebooks, shot):
     assert "sequential/h/kernel" in first.inner_text()
     assert "unsafe" in first.locator(".jp-tapemagic-fix").inner_text()
 
+    # Clicking a severed edge leads to the finding that cut it.
+    svg.locator("[data-tm^='e'] text", has_text="✂ TM301").first.click()
+    report.locator(".jp-tapemagic-card.jp-mod-flash[data-finding='f1']").wait_for(timeout=5_000)
+
     # 2. Explain shows the rule's documentation from the bundled shared catalog.
     first.locator(".jp-tapemagic-explain-button").click()
     explain = first.locator(".jp-tapemagic-explain")

@@ -37,6 +37,7 @@ export function reportView(report: Report, options: ReportViewOptions = {}): { n
   );
   const graph = renderGraph(report, { panZoom: options.panZoom, rankdir: options.panZoom ? 'TB' : 'LR' });
   node.append(graph.node);
+  linkEdgesToCards(report, graph.node, node);
   if (count) {
     const cards = h('div', { class: 'jp-tapemagic-cards' });
     for (const f of sortedFindings(report)) {
@@ -51,6 +52,27 @@ export function reportView(report: Report, options: ReportViewOptions = {}): { n
     node.append(h('div', { class: 'jp-tapemagic-note' }, note));
   }
   return { node, done: graph.done };
+}
+
+/** Clicking a severed or zero edge scrolls to (and flashes) the card of the finding behind it. */
+function linkEdgesToCards(report: Report, graph: HTMLElement, root: HTMLElement): void {
+  graph.addEventListener('click', ev => {
+    const el = (ev.target as Element).closest('[data-tm]');
+    const id = el?.getAttribute('data-tm') ?? '';
+    const edge = id.startsWith('e') ? report.graph?.edges?.[Number(id.slice(1))] : undefined;
+    if (!edge?.finding) {
+      return;
+    }
+    const card = Array.from(root.querySelectorAll<HTMLElement>('.jp-tapemagic-card')).find(
+      c => c.dataset.finding === edge.finding
+    );
+    if (card) {
+      card.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+      card.classList.remove('jp-mod-flash');
+      void card.offsetWidth;
+      card.classList.add('jp-mod-flash');
+    }
+  });
 }
 
 /** Check an untrusted payload and render it, or the "cannot render" message. */
