@@ -128,6 +128,7 @@ class Diagnoser:
                     self._host_step(e, i == 0) for i, e in enumerate(
                         graph.host_descendants(cause.event))] + [ChainStep("loss")]
             self._join(draft, source, call.id, cause.primary)
+            self.edge_findings[("event", cause.event, 0)] = key
             return key
         if cause.cause == "outside-tape":
             op = graph.ops.get(cause.op_seq or -1)

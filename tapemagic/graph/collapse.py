@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tapemagic.graph.analysis import CallAnalysis, _forward
+from tapemagic.graph.analysis import CallAnalysis, _forward, _path
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.locations import CellMap
 from tapemagic.report.model import Graph, GraphEdge, GraphNode
@@ -55,12 +55,35 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
                             _connect(edges, host, b, None, "connected")
                         continue
                     _connect(edges, a, b, finding, state)
+            for cause in source.causes:
+                if cause.cause == "host-round-trip" and cause.edge is None and cause.event:
+                    _probable_host(graph, cells, source.node, var_id, cause.event, loss_id,
+                                   nodes, edges, edge_findings.get(("event", cause.event, 0)))
             if len(nodes) > _MAX_NODES:
                 break
     used = {e.source for e in edges.values()} | {e.target for e in edges.values()}
     kept_nodes = [n for n in nodes.values() if n.id in used or n.kind in ("variable", "loss")]
     return Graph(tuple(sorted(kept_nodes, key=lambda n: (_rank(n.kind), n.line or 0, n.id))),
                  tuple(sorted(edges.values(), key=lambda e: (e.source, e.target))))
+
+
+def _probable_host(graph: ProvenanceGraph, cells: CellMap, node: int, var_id: str, event_id: int,
+                   loss_id: str, nodes: dict[str, GraphNode],
+                   edges: dict[tuple[str, str], GraphEdge], finding: str | None) -> None:
+    """Draw weight → … → host round-trip ✂ loss when no value linked the host result back."""
+    event = graph.events[event_id]
+    path = _path(graph, node, set(graph.trace.tensors), set(event.sources))
+    line = _line(cells, event.loc)
+    host = f"host:{line}:{event.api}"
+    nodes.setdefault(host, GraphNode(host, "host", f"{event.api} (line {line})", line))
+    previous = var_id
+    for serial in path[1:]:
+        current = _node_of(graph, cells, serial, nodes)
+        if current is not None and current != previous:
+            _connect(edges, previous, current, None, "connected")
+            previous = current
+    _connect(edges, previous, host, None, "connected")
+    _connect(edges, host, loss_id, finding, "severed")
 
 
 def _ancestors(graph: ProvenanceGraph, targets: set[int]) -> set[int]:
@@ -100,7 +123,9 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int, nodes: dict[st
     if op is None:
         return None
     line = _line(cells, op.loc)
-    if op.layer:
+    if op.layer and (op.api_module or "").startswith("keras."):
+        # ops a Keras layer ran for the user: one node per layer. Ops the user's own code ran
+        # inside a Keras scope (a custom loss under compile_loss) stay one node per line.
         node_id = f"layer:{op.layer}"
         nodes.setdefault(node_id, GraphNode(node_id, "group", op.layer, line, op.layer))
         return node_id
