@@ -54,7 +54,7 @@ def unload_ipython_extension(ipython: Any) -> None:
     """Remove the ``pre_run_cell`` hook added by :func:`load_ipython_extension`."""
     for magics in list(ipython.magics_manager.registry.values()):
         hooks = getattr(magics, "_tapemagic_hooks", ())
-        for event, hook in zip(("pre_run_cell", "post_run_cell"), hooks):
+        for event, hook in zip(("pre_run_cell", "post_run_cell"), hooks, strict=False):
             try:
                 ipython.events.unregister(event, hook)
             except ValueError:

@@ -15,7 +15,7 @@ from tapemagic.fixes import edits_for
 from tapemagic.graph.analysis import CallAnalysis, Cause, SourceAnalysis
 from tapemagic.graph.provenance import WRITE_API, ProvenanceGraph
 from tapemagic.locations import CellMap
-from tapemagic.report.model import ChainStep, Finding, Fix, Location
+from tapemagic.report.model import ChainStep, Finding, Fix
 from tapemagic.trace import RawLocation
 
 _CAUSE_RULES = {
@@ -204,7 +204,7 @@ class Diagnoser:
         graph = self.graph
         steps: list[ChainStep] = [ChainStep(source.source.name)]
         previous_key = None
-        for src, dst in zip(source.path, source.path[1:]):
+        for src, dst in zip(source.path, source.path[1:], strict=False):
             edge = next((e for e in graph.out_edges[src] if e.dst == dst), None)
             if edge is None:
                 continue

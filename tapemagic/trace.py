@@ -85,7 +85,7 @@ class HostEvent:
 
 @dataclass(frozen=True, slots=True)
 class HostLink:
-    """A leaf tensor whose value came from host event ``event`` (``probable`` when by scalar value)."""
+    """A leaf tensor whose value came from host event ``event`` (``probable``: a scalar match)."""
 
     leaf: int
     event: int

@@ -49,7 +49,8 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
                     finding = edge_findings.get((edge.kind, edge.ref, edge.last_event))
                     state = "connected" if edge.differentiable else "severed"
                     if edge.kind == "host":
-                        host = f"host:{_line(cells, graph.events[edge.ref].loc)}:{graph.events[edge.ref].api}"
+                        event = graph.events[edge.ref]
+                        host = f"host:{_line(cells, event.loc)}:{event.api}"
                         _connect(edges, a, host, finding, state)
                         if host != b:
                             _connect(edges, host, b, None, "connected")

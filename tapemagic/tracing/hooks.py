@@ -18,8 +18,7 @@ from typing import Any
 import numpy as np
 
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames
-from tapemagic.tracing import provenance
+from tapemagic.tracing import frames, provenance
 from tapemagic.tracing.provenance import HostArray, event_of, tag
 from tapemagic.tracing.recorder import Recorder
 

@@ -67,7 +67,7 @@ class HostArray(np.ndarray):
 
 
 def tag(value: Any, event: int) -> Any:
-    """Return ``value`` as a :class:`HostArray` tagged with ``event`` (scalars are returned as is)."""
+    """Return ``value`` as a :class:`HostArray` tagged with ``event`` (scalars stay as they are)."""
     if type(value) is np.ndarray and value.ndim > 0:
         out = value.view(HostArray)
         out._tm_event = event

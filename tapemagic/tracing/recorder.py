@@ -270,7 +270,7 @@ class Recorder:
             if host.shape != value.shape:
                 continue
             if _equal(host, value):
-                trivial = value.size <= 1 or not np.any(value) or np.all(value == 1)
+                trivial = bool(value.size <= 1 or not np.any(value) or np.all(value == 1))
                 self.trace.host_links[serial] = HostLink(serial, event_id, probable=trivial)
                 return
 

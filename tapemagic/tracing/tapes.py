@@ -246,7 +246,7 @@ class TapeHooks:
         )
         if not keras_fit:
             names = _argument_names(loc, user, 1)
-            for source, name in zip(call.sources, names):
+            for source, name in zip(call.sources, names, strict=False):
                 if source.kind == "tensor" and name:
                     source.name = name
         rec.trace.gradient_calls.append(call)
@@ -279,7 +279,7 @@ class TapeHooks:
         flat = _flatten(result)
         if len(flat) != len(call.sources):
             return
-        for source, value in zip(call.sources, flat):
+        for source, value in zip(call.sources, flat, strict=True):
             source.result = _classify(value)
 
     def _site_saturated(self, record: TapeRecord) -> bool:
