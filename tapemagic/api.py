@@ -102,31 +102,34 @@ def gradcheck(
             "tapemagic needs TensorFlow 2.16-2.21: pip install 'tapemagic[cpu]' "
             f"(or tensorflow / tensorflow-cpu) ({error})") from error
 
+    from tapemagic.tracing.selftest import self_test
+
     __tracebackhide__ = True
     result = Check()
+    problems = self_test()  # once per process; each failed hook becomes a note in the report
     session = TraceSession(force_eager=force_eager, max_steps=max_steps)
     try:
         with session:
             yield result
     except BaseException as error:
         result.error = error
-        _finish(result, session, cells, cell, error)
+        _finish(result, session, cells, cell, error, problems)
         raise
-    _finish(result, session, cells, cell, None)
+    _finish(result, session, cells, cell, None, problems)
     if strict and result.report is not None and result.report.has_errors:
         count = sum(f.severity == "error" for f in result.report.findings)
         raise GradcheckError(f"gradcheck: {count} error finding(s): {result.report.headline}")
 
 
 def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo | None,
-            error: BaseException | None) -> None:
+            error: BaseException | None, problems: tuple[str, ...] = ()) -> None:
     from tapemagic.engine import build_report
 
     if session.nested or session.trace is None:
         return
     try:
         result.report = build_report(session.trace, cells or CellMap(),
-                                     cell or CellInfo("", "<gradcheck>"), error)
+                                     cell or CellInfo("", "<gradcheck>"), error, problems)
     except Exception as failure:  # noqa: BLE001 - the user's code and error come first
         warnings.warn(f"tapemagic could not build its report: {type(failure).__name__}: "
                       f"{failure}", RuntimeWarning, stacklevel=3)

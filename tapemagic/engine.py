@@ -7,6 +7,7 @@ without TensorFlow and can run after the traced objects are gone.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 from tapemagic import __version__
 from tapemagic.diagnosis import Diagnoser
@@ -42,7 +43,8 @@ _EXPLANATIONS = (
 
 
 def build_report(trace: Trace, cells: CellMap, cell: CellInfo,
-                 exception: BaseException | None = None) -> Report:
+                 exception: BaseException | None = None,
+                 problems: Sequence[str] = ()) -> Report:
     """Analyse ``trace`` and return the :class:`Report` (findings, verdicts, graph, DOT)."""
     graph = ProvenanceGraph(trace)
     analyses = analyse(graph)
@@ -65,7 +67,7 @@ def build_report(trace: Trace, cells: CellMap, cell: CellInfo,
         graph=picture,
         dot=build_dot(picture, findings),
         exception=_exception(exception, cells) if exception is not None else None,
-        notes=tuple(_notes(trace, analyses, cells)),
+        notes=tuple(problems) + tuple(_notes(trace, analyses, cells)),
         headline=_headline(calls, findings),
     )
     return report
@@ -146,7 +148,7 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
     return notes
 
 
-def _headline(calls: tuple[GradientCall, ...], findings: list[object]) -> str:
+def _headline(calls: tuple[GradientCall, ...], findings: Sequence[object]) -> str:
     if not calls:
         return "No gradient call ran: nothing to check"
     verdicts: dict[str, str] = {}
