@@ -5,6 +5,7 @@
  * close its quotes, start an HTML-like label or use Graphviz's `\N`-style escapes. Graphviz
  * only ever sees ids this module makes (`n0`, `e0`, …), never ids from the report.
  */
+import { hiddenNodes, layerGroups } from './groups';
 import { GraphEdge, GraphNode, Report } from './types';
 
 /** Edge styles; the legend and the DOT both read them, so they cannot disagree. */
@@ -65,10 +66,26 @@ export function hasGraph(report: Report): boolean {
   return (report.graph?.nodes?.length ?? 0) > 0;
 }
 
+/** Options of {@link reportToDot}. */
+export interface DotOptions {
+  /** Layout direction (default left to right). */
+  rankdir?: 'LR' | 'TB';
+  /**
+   * Draw Keras layers collapsed, except the ones in this set: a collapsed layer hides its
+   * weights and says how many it has. Without this option every node is drawn.
+   */
+  expanded?: ReadonlySet<string>;
+  /** The translated "N weights" text of a layer's label (the view passes `trans()._n`). */
+  weightsLabel?: (count: number) => string;
+}
+
 /** Build DOT text for the report's graph (severed: red dashed ✂ + rule code; zero: amber dotted). */
-export function reportToDot(report: Report, options: { rankdir?: 'LR' | 'TB' } = {}): DotResult {
+export function reportToDot(report: Report, options: DotOptions = {}): DotResult {
   const nodes = report.graph?.nodes ?? [];
   const edges = report.graph?.edges ?? [];
+  const groups = options.expanded ? layerGroups(report) : [];
+  const hidden = options.expanded ? hiddenNodes(groups, options.expanded) : new Set<string>();
+  const weightCount = new Map(groups.map(g => [g.id, g.weights.length]));
   const ruleOf = new Map<string, string>(report.findings.map(f => [f.id, f.rule]));
   const idOf = new Map<string, string>();
   nodes.forEach((n, i) => idOf.set(n.id, `n${i}`));
@@ -79,14 +96,23 @@ export function reportToDot(report: Report, options: { rankdir?: 'LR' | 'TB' } =
     '  edge [fontname="Helvetica", fontsize=9, arrowsize=0.7];'
   ];
   nodes.forEach((n, i) => {
+    if (hidden.has(n.id)) {
+      return;
+    }
     const st = NODE_STYLE[n.kind] ?? NODE_STYLE.op;
-    const label = n.line ? dotLines([n.label, `line ${n.line}`]) : dotString(n.label);
+    const lines = n.line ? [n.label, `line ${n.line}`] : [n.label];
+    const count = weightCount.get(n.id);
+    if (count) {
+      const text = options.weightsLabel ? options.weightsLabel(count) : `${count} weights`;
+      lines.push(`${options.expanded!.has(n.id) ? '▾' : '▸'} ${text}`);
+    }
+    const label = lines.length > 1 ? dotLines(lines) : dotString(n.label);
     out.push(`  n${i} [id="tm-n${i}", label=${label}, shape=${st.shape}, fillcolor="${st.fill}"];`);
   });
   edges.forEach((e, i) => {
     const a = idOf.get(e.source);
     const b = idOf.get(e.target);
-    if (!a || !b) {
+    if (!a || !b || hidden.has(e.source) || hidden.has(e.target)) {
       return;
     }
     const st = EDGE_STYLE[e.state] ?? EDGE_STYLE.connected;
