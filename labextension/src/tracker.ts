@@ -8,7 +8,7 @@ import { IOutputModel } from '@jupyterlab/rendermime';
 import { Signal } from '@lumino/signaling';
 import { parseReport } from './model/report';
 import { toEditorPosition } from './model/positions';
-import { Finding, MIME_TYPE, Report } from './model/types';
+import { CAN_REVEAL_CLASS, Finding, MIME_TYPE, Report, REVEAL_EVENT } from './model/types';
 import { ICellReport, IPlacedFinding, ITapemagicReports } from './tokens';
 
 interface Seen {
@@ -24,6 +24,9 @@ export class ReportTracker implements ITapemagicReports {
     notebooks.widgetAdded.connect((_, panel) => this._watch(panel));
     notebooks.forEach(panel => this._watch(panel));
     notebooks.currentChanged.connect(() => this._changed.emit());
+    // The output-area cards' "Go to line" buttons (the renderer cannot reach the notebook).
+    document.addEventListener(REVEAL_EVENT, ev => this._onRevealEvent(ev as CustomEvent));
+    document.body.classList.add(CAN_REVEAL_CLASS);
   }
 
   get current(): NotebookPanel | null {
@@ -86,6 +89,25 @@ export class ReportTracker implements ITapemagicReports {
       const lineText = editor.getLine(finding.location.line - 1);
       editor.setCursorPosition(toEditorPosition(finding.location, lineText));
       editor.focus();
+    }
+  }
+
+  /** Answer a card's "Go to line": find its notebook, cell and report from where it sits. */
+  private _onRevealEvent(ev: CustomEvent): void {
+    const target = ev.target as Element | null;
+    const findingId = (ev.detail as { findingId?: unknown } | null)?.findingId;
+    const panel = this.notebooks.find(p => !!target && p.node.contains(target));
+    const cell = panel?.content.widgets.find(c => !!target && c.node.contains(target));
+    if (!panel || !cell || typeof findingId !== 'string') {
+      return;
+    }
+    ev.stopPropagation();
+    for (const entry of this.reports(panel)) {
+      const finding = entry.report.findings.find(f => f.id === findingId);
+      if (entry.cellId === cell.model.id && finding) {
+        void this.reveal(entry, finding);
+        return;
+      }
     }
   }
 

@@ -50,13 +50,14 @@ def lab_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("lab-root")
 
 
-@pytest.fixture(scope="session")
-def lab_server(tmp_path_factory: pytest.TempPathFactory, lab_root: Path):
-    """Start `jupyter lab` (no token, loopback only) and yield its base URL."""
+def _serve(home: Path, root: Path, module: str, app_class: str):
+    """Start a Jupyter server app (`python -m <module>`) and yield its base URL.
+
+    `app_class` names the frontend app (LabApp, JupyterNotebookApp) for its own options.
+    """
     if not (BUILT / "package.json").exists() and not _installed_extension():
         pytest.skip("tapemagic lab extension not built (cd labextension && jlpm build:prod)")
-    pytest.importorskip("jupyterlab")
-    home = tmp_path_factory.mktemp("lab-home")
+    pytest.importorskip(module)
     settings = home / "app-settings"
     settings.mkdir()
     # Hide the news toast, which would cover the notebook (toolchain.md P9).
@@ -78,25 +79,27 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory, lab_root: Path):
         "IPYTHONDIR": str(home / "ipython"),
     }
     cmd = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+        sys.executable, "-m", module, "--no-browser", "--allow-root",
         f"--port={port}", "--ip=127.0.0.1", "--ServerApp.port_retries=0",
         "--IdentityProvider.token=", "--ServerApp.password=",
         "--ServerApp.disable_check_xsrf=True",
-        f"--ServerApp.root_dir={lab_root}",
-        "--LabApp.expose_app_in_browser=True",
-        f"--LabApp.app_settings_dir={settings}",
-        f"--LabApp.user_settings_dir={home / 'user-settings'}",
-        f"--LabApp.workspaces_dir={home / 'workspaces'}",
-        f"--LabApp.extra_labextensions_path={extra}",
+        f"--ServerApp.root_dir={root}",
+        f"--{app_class}.expose_app_in_browser=True",
+        f"--{app_class}.app_settings_dir={settings}",
+        f"--{app_class}.user_settings_dir={home / 'user-settings'}",
+        f"--{app_class}.workspaces_dir={home / 'workspaces'}",
+        # LabServerApp: every frontend app of the server (Notebook 7 also loads JupyterLab's
+        # server extension, whose /lab/extensions/ handler is registered first).
+        f"--LabServerApp.extra_labextensions_path={extra}",
     ]
-    log = open(home / "lab.log", "wb")
+    log = open(home / "server.log", "wb")
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"jupyter lab exited: {(home / 'lab.log').read_text()[-2000:]}")
+                raise RuntimeError(f"{module} exited: {(home / 'server.log').read_text()[-2000:]}")
             try:
                 with urllib.request.urlopen(f"{url}/api/status", timeout=2) as r:
                     if r.status == 200:
@@ -104,7 +107,7 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory, lab_root: Path):
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                raise RuntimeError("jupyter lab did not start in 60 s")
+                raise RuntimeError(f"{module} did not start in 60 s")
             time.sleep(0.3)
         yield url
     finally:
@@ -114,6 +117,26 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory, lab_root: Path):
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory: pytest.TempPathFactory, lab_root: Path):
+    """Start `jupyter lab` (no token, loopback only) and yield its base URL."""
+    yield from _serve(tmp_path_factory.mktemp("lab-home"), lab_root, "jupyterlab", "LabApp")
+
+
+@pytest.fixture(scope="session")
+def notebook_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Notebook 7 server's root directory."""
+    return tmp_path_factory.mktemp("notebook-root")
+
+
+@pytest.fixture(scope="session")
+def notebook_server(tmp_path_factory: pytest.TempPathFactory, notebook_root: Path):
+    """Start Notebook 7 (`jupyter notebook`, no token, loopback only) and yield its base URL."""
+    yield from _serve(
+        tmp_path_factory.mktemp("notebook-home"), notebook_root, "notebook", "JupyterNotebookApp"
+    )
 
 
 @pytest.fixture(scope="session")

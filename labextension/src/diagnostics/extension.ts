@@ -5,7 +5,7 @@
 import { trans } from '../i18n';
 import { Action, Diagnostic, forEachDiagnostic, setDiagnostics } from '@codemirror/lint';
 import { ChangeDesc, ChangeSet, Extension, StateEffect, StateField } from '@codemirror/state';
-import { EditorView, PluginValue, ViewPlugin } from '@codemirror/view';
+import { EditorView, PluginValue, ViewPlugin, ViewUpdate } from '@codemirror/view';
 import { editsToChanges, locationToRange, TextChange } from '../model/positions';
 import { Finding, Severity } from '../model/types';
 import { h, richText } from '../view/dom';
@@ -129,6 +129,35 @@ class DiagnosticsPlugin implements PluginValue {
   constructor(private view: EditorView, private reports: ITapemagicReports, private cellId: string) {
     reports.changed.connect(this._schedule, this);
     this._schedule();
+  }
+
+  /** An edit that touches a mark's range drops that mark: the report no longer describes that text. */
+  update(u: ViewUpdate): void {
+    if (!u.docChanged || u.transactions.some(tr => tr.isUserEvent('input.tapemagic.fix'))) {
+      return;
+    }
+    const gone = new Set<Diagnostic>();
+    forEachDiagnostic(u.startState, (d, from, to) => {
+      if (u.changes.touchesRange(from, to)) {
+        gone.add(d);
+      }
+    });
+    if (gone.size) {
+      setTimeout(() => this._drop(gone), 0); // no dispatch inside an update
+    }
+  }
+
+  private _drop(gone: ReadonlySet<Diagnostic>): void {
+    if (this._destroyed) {
+      return;
+    }
+    const remaining: Diagnostic[] = [];
+    forEachDiagnostic(this.view.state, (d, from, to) => {
+      if (!gone.has(d)) {
+        remaining.push({ ...d, from, to });
+      }
+    });
+    this.view.dispatch(setDiagnostics(this.view.state, remaining));
   }
 
   destroy(): void {

@@ -4,7 +4,7 @@
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 import { setTranslator } from '../i18n';
-import { MIME_TYPE } from '../model/types';
+import { MIME_TYPE, REVEAL_EVENT } from '../model/types';
 import { renderPayload } from '../view/reportView';
 
 /** CSS class of the renderer widget. */
@@ -22,7 +22,9 @@ export class ReportRenderer extends Widget implements IRenderMime.IRenderer {
 
   /** Render the report held by `model`; resolves once the graph is laid out. */
   renderModel(model: IRenderMime.IMimeModel): Promise<void> {
-    const { node, done } = renderPayload(model.data[this._mimeType]);
+    const { node, done } = renderPayload(model.data[this._mimeType], {
+      onReveal: f => this.node.dispatchEvent(new CustomEvent(REVEAL_EVENT, { bubbles: true, detail: { findingId: f.id } }))
+    });
     this.node.replaceChildren(node);
     return done;
   }

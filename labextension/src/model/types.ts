@@ -32,3 +32,10 @@ export type Severity = Finding['severity'];
 export const MIME_TYPE = 'application/vnd.tapemagic.report.v1+json';
 /** The `schema` value this front end reads. */
 export const SCHEMA_ID = 'tapemagic.report/1';
+/**
+ * The DOM event (bubbling, `detail: {findingId}`) an output-area card's "Go to line" button
+ * sends; the tracker plugin answers it. The renderer cannot reach the notebook itself.
+ */
+export const REVEAL_EVENT = 'jp-tapemagic-reveal';
+/** Class on `document.body` while a plugin answers {@link REVEAL_EVENT}. */
+export const CAN_REVEAL_CLASS = 'jp-tapemagic-can-reveal';

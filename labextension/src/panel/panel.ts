@@ -68,7 +68,7 @@ export class TapemagicPanel extends Widget {
     const detail = h('div', { class: 'jp-tapemagic-panel-detail' });
     if (selected) {
       const view = reportView(selected.report, {
-        panZoom: true,
+        panel: true,
         onReveal: f => void this.reports.reveal(selected!, f)
       });
       if (selected.stale) {

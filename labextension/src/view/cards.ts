@@ -10,8 +10,10 @@ import { button, h, richText } from './dom';
 
 /** Options of {@link findingCard}. */
 export interface CardOptions {
-  /** Called when the user asks to go to the finding's line. */
+  /** Called when the user asks to go to the finding's line ("Go to line" button). */
   onReveal?: (finding: Finding) => void;
+  /** A click anywhere on the card goes to the line too (the side panel). */
+  clickable?: boolean;
 }
 
 function applicabilityText(kind: string): string {
@@ -138,7 +140,11 @@ export function findingCard(report: Report, f: Finding, options: CardOptions = {
   actions.append(toggle);
   const reveal = options.onReveal;
   if (reveal && loc) {
-    actions.append(button('jp-tapemagic-reveal-button', trans().__('Go to line'), () => reveal(f)));
+    const go = button('jp-tapemagic-reveal-button', trans().__('Go to line %1', loc.line), () => reveal(f));
+    go.setAttribute('title', trans().__('Select the cell and put the cursor on line %1', loc.line));
+    actions.append(go);
+  }
+  if (reveal && loc && options.clickable) {
     card.classList.add('jp-mod-clickable');
     card.addEventListener('click', ev => {
       if (!(ev.target as Element).closest('a, button, .jp-tapemagic-explain')) {

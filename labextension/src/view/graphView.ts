@@ -3,8 +3,10 @@
  */
 import { trans } from '../i18n';
 import { hasGraph, reportToDot, EDGE_STYLE, NODE_STYLE } from '../model/graph';
-import { Report } from '../model/types';
+import { defaultExpanded, layerGroups } from '../model/groups';
+import { Finding, Report } from '../model/types';
 import { h } from './dom';
+import { layersView } from './groupsView';
 import { renderDot } from './svg';
 import { attachPanZoom } from './panzoom';
 
@@ -14,6 +16,10 @@ export interface GraphOptions {
   panZoom?: boolean;
   /** Layout direction: left to right (output area) or top to bottom (narrow side panel). */
   rankdir?: 'LR' | 'TB';
+  /** Draw Keras layers collapsed (severed ones expanded), with a list to expand them. */
+  groups?: boolean;
+  /** Called when the user clicks a finding listed under a layer. */
+  onReveal?: (finding: Finding) => void;
 }
 
 function legend(): HTMLElement {
@@ -46,7 +52,8 @@ function legend(): HTMLElement {
     node('loss', trans().__('loss')),
     node('variable', trans().__('weight')),
     node('op', trans().__('op')),
-    node('host', trans().__('host / NumPy'))
+    node('host', trans().__('host / NumPy')),
+    node('group', trans().__('Keras layer'))
   );
 }
 
@@ -55,33 +62,60 @@ function legend(): HTMLElement {
  * failure shows a short message instead of the graph.
  */
 export function renderGraph(report: Report, options: GraphOptions = {}): { node: HTMLElement; done: Promise<void> } {
-  const canvas = h('div', { class: 'jp-tapemagic-graph-canvas' }, h('span', { class: 'jp-tapemagic-muted' }, trans().__('Laying out the graph…')));
+  const newCanvas = (...children: HTMLElement[]): HTMLElement => h('div', { class: 'jp-tapemagic-graph-canvas' }, ...children);
+  let canvas = newCanvas(h('span', { class: 'jp-tapemagic-muted' }, trans().__('Laying out the graph…')));
   const node = h('div', { class: 'jp-tapemagic-graph' }, legend(), canvas);
+  const groups = options.groups && hasGraph(report) ? layerGroups(report) : [];
+  const expanded = defaultExpanded(groups);
   // The structured graph is drawn with the front end's styles (matching the legend); a report
   // with only DOT text is laid out as is. Either way the SVG goes through the allowlist copy.
-  let dot = '';
-  if (hasGraph(report)) {
-    dot = reportToDot(report, { rankdir: options.rankdir }).dot;
-  } else if (typeof report.dot === 'string' && report.dot.trim()) {
-    dot = report.dot;
-  } else {
+  const dotText = (): string =>
+    hasGraph(report)
+      ? reportToDot(report, {
+          rankdir: options.rankdir,
+          expanded: groups.length ? expanded : undefined,
+          weightsLabel: n => trans()._n('%1 weight', '%1 weights', n, n)
+        }).dot
+      : report.dot ?? '';
+  if (!dotText().trim()) {
     canvas.replaceChildren(h('span', { class: 'jp-tapemagic-muted' }, trans().__('This report has no graph.')));
     return { node, done: Promise.resolve() };
   }
-  const done = renderDot(dot).then(
-    svg => {
-      svg.classList.add('jp-tapemagic-svg');
-      canvas.replaceChildren(svg);
-      if (options.panZoom) {
-        node.classList.add('jp-mod-panzoom');
-        attachPanZoom(canvas, svg);
+  /** Lay out into a fresh canvas (so pan and zoom start over with their own listeners). */
+  const draw = (): Promise<void> =>
+    renderDot(dotText()).then(
+      svg => {
+        svg.classList.add('jp-tapemagic-svg');
+        const next = newCanvas();
+        next.appendChild(svg);
+        canvas.replaceWith(next);
+        canvas = next;
+        if (options.panZoom) {
+          node.classList.add('jp-mod-panzoom');
+          attachPanZoom(next, svg);
+        }
+      },
+      (err: unknown) => {
+        canvas.replaceChildren(
+          h('span', { class: 'jp-tapemagic-muted' }, trans().__('The graph could not be laid out: %1', String((err as Error)?.message ?? err)))
+        );
       }
-    },
-    (err: unknown) => {
-      canvas.replaceChildren(
-        h('span', { class: 'jp-tapemagic-muted' }, trans().__('The graph could not be laid out: %1', String((err as Error)?.message ?? err)))
-      );
-    }
-  );
-  return { node, done };
+    );
+  if (groups.length) {
+    const toggle = (id: string): void => {
+      expanded.has(id) ? expanded.delete(id) : expanded.add(id);
+      list.refresh();
+      void draw();
+    };
+    const list = layersView(groups, expanded, { onToggle: toggle, onReveal: options.onReveal });
+    node.append(list.node);
+    node.addEventListener('click', ev => {
+      const id = (ev.target as Element).closest('[data-tm]')?.getAttribute('data-tm') ?? '';
+      const hit = id.startsWith('n') ? report.graph?.nodes?.[Number(id.slice(1))] : undefined;
+      if (hit && groups.some(g => g.id === hit.id)) {
+        toggle(hit.id);
+      }
+    });
+  }
+  return { node, done: draw() };
 }

@@ -43,14 +43,18 @@ export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement): () => 
     },
     { passive: false }
   );
-  let drag: { px: number; py: number } | null = null;
+  let drag: { px: number; py: number; sx: number; sy: number; moved: boolean } | null = null;
   viewport.addEventListener('pointerdown', ev => {
-    drag = { px: ev.clientX - x, py: ev.clientY - y };
-    viewport.setPointerCapture(ev.pointerId);
-    viewport.classList.add('jp-mod-dragging');
+    drag = { px: ev.clientX - x, py: ev.clientY - y, sx: ev.clientX, sy: ev.clientY, moved: false };
   });
   viewport.addEventListener('pointermove', ev => {
-    if (drag) {
+    if (drag && !drag.moved && Math.hypot(ev.clientX - drag.sx, ev.clientY - drag.sy) > 3) {
+      // Capture only once it is a drag, so a plain click still reaches the node or edge under it.
+      drag.moved = true;
+      viewport.setPointerCapture(ev.pointerId);
+      viewport.classList.add('jp-mod-dragging');
+    }
+    if (drag?.moved) {
       x = ev.clientX - drag.px;
       y = ev.clientY - drag.py;
       apply();

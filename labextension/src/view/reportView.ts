@@ -11,9 +11,13 @@ import { renderGraph } from './graphView';
 
 /** Options of {@link reportView}. */
 export interface ReportViewOptions {
-  /** Large, pannable, zoomable graph (the side panel). */
-  panZoom?: boolean;
-  /** Called when the user clicks a finding. */
+  /**
+   * The side panel's view: a large, pannable, zoomable graph with Keras layers collapsed
+   * (severed ones expanded), and a click on a card or a severed edge goes to the line.
+   * Otherwise (the output area) only each card's "Go to line" button does.
+   */
+  panel?: boolean;
+  /** Called when the user asks to go to a finding's line. */
   onReveal?: (finding: Finding) => void;
 }
 
@@ -35,13 +39,18 @@ export function reportView(report: Report, options: ReportViewOptions = {}): { n
       ? h('div', { class: 'jp-tapemagic-mode' }, trans().__('Analysed with tf.function / fit run eagerly.'))
       : null
   );
-  const graph = renderGraph(report, { panZoom: options.panZoom, rankdir: options.panZoom ? 'TB' : 'LR' });
+  const graph = renderGraph(report, {
+    panZoom: options.panel,
+    rankdir: options.panel ? 'TB' : 'LR',
+    groups: options.panel,
+    onReveal: options.onReveal
+  });
   node.append(graph.node);
-  linkEdgesToCards(report, graph.node, node);
+  linkEdgesToCards(report, graph.node, node, options.panel ? options.onReveal : undefined);
   if (count) {
     const cards = h('div', { class: 'jp-tapemagic-cards' });
     for (const f of sortedFindings(report)) {
-      cards.append(findingCard(report, f, { onReveal: options.onReveal }));
+      cards.append(findingCard(report, f, { onReveal: options.onReveal, clickable: options.panel }));
     }
     node.append(cards);
   }
@@ -54,8 +63,11 @@ export function reportView(report: Report, options: ReportViewOptions = {}): { n
   return { node, done: graph.done };
 }
 
-/** Clicking a severed or zero edge scrolls to (and flashes) the card of the finding behind it. */
-function linkEdgesToCards(report: Report, graph: HTMLElement, root: HTMLElement): void {
+/**
+ * Clicking a severed or zero edge scrolls to (and flashes) the card of the finding behind it,
+ * and goes to the finding's line in its cell when `onReveal` is given.
+ */
+function linkEdgesToCards(report: Report, graph: HTMLElement, root: HTMLElement, onReveal?: (f: Finding) => void): void {
   graph.addEventListener('click', ev => {
     const el = (ev.target as Element).closest('[data-tm]');
     const id = el?.getAttribute('data-tm') ?? '';
@@ -71,6 +83,10 @@ function linkEdgesToCards(report: Report, graph: HTMLElement, root: HTMLElement)
       card.classList.remove('jp-mod-flash');
       void card.offsetWidth;
       card.classList.add('jp-mod-flash');
+    }
+    const finding = report.findings.find(f => f.id === edge.finding);
+    if (finding?.location && onReveal) {
+      onReveal(finding);
     }
   });
 }
