@@ -504,3 +504,143 @@ def test_go_to_line_and_layer_groups(lab_server, lab_root, page, shot):
     )
     assert _cursor(page) == {"cell": 2, "line": 2, "column": 10}
     assert not page.errors, page.errors
+
+
+RERUN_CELL = f"""import json
+from IPython.display import display
+report = json.load(open('clean_report.json'))
+display({{{MIME!r}: report, 'text/plain': report['headline']}}, raw=True)"""
+
+
+def test_marks_go_when_edited_or_rerun_clean(lab_server, lab_root, page, shot):
+    """A mark goes when an edit touches its range (others stay); a clean re-run clears a cell."""
+    payload = _payload()
+    # A cell whose saved report has one finding on its own line 3; re-running it (kernel, no
+    # TensorFlow) displays a clean report instead.
+    dirty = json.loads(json.dumps(payload))
+    dirty["cell"] = {**dirty["cell"], "source": RERUN_CELL, "execution_count": 9, "cell_id": "rerun"}
+    line3 = RERUN_CELL.splitlines()[2]
+    dirty["findings"] = [{
+        **payload["findings"][0],
+        "location": {**payload["findings"][0]["location"], "line": 3, "end_line": 3, "col": 9,
+                     "end_col": len(line3), "source_line": line3, "execution_count": 9},
+        "fix": None,
+    }]
+    clean = json.loads(json.dumps(payload))
+    clean["findings"] = []
+    clean["headline"] = "All 4 weights get a gradient"
+    clean["graph"]["edges"] = [{**e, "state": "connected", "finding": None} for e in clean["graph"]["edges"]]
+    (lab_root / "clean_report.json").write_text(json.dumps(clean))
+    rerun = _report_cell(dirty, "rerun", 9)
+    rerun.source = RERUN_CELL
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [_report_cell(payload, "seed-cell", 5), rerun]
+    nbformat.write(nb, lab_root / "marks.ipynb")
+    _open(page, lab_server, "marks.ipynb")
+    cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell")
+    cells.nth(1).locator(".cm-lintRange-error").first.wait_for(timeout=15_000)
+    numpy_line, tape_line = "    p = y_pred.numpy()", "with tf.GradientTape(watch_accessed_variables=False) as tape:"
+    tape_loc = payload["findings"][1]["location"]
+    tape_mark = tape_line[tape_loc["col"]:tape_loc["end_col"]]  # watch_accessed_variables=False
+    assert _lint_text(page, 0, numpy_line) == "y_pred.numpy()"
+    assert _lint_text(page, 1, line3) == "json.load(open('clean_report.json'))"
+
+    # 1. An edit elsewhere in the cell keeps every mark (mapped); the report goes stale.
+    page.evaluate(
+        "() => { const e = window.jupyterapp.shell.currentWidget.content.widgets[0].editor;"
+        " e.setCursorPosition({line: 2, column: 0}); e.focus(); }"
+    )
+    page.keyboard.type("# edited\n")
+    cells.nth(0).locator(".jp-tapemagic-renderer.jp-mod-stale").wait_for(timeout=10_000)
+    assert _lint_text(page, 0, numpy_line) == "y_pred.numpy()"
+    assert _lint_text(page, 0, tape_line) == tape_mark
+
+    # 2. Typing inside the `.numpy()` range drops that mark only.
+    page.evaluate(
+        "() => { const e = window.jupyterapp.shell.currentWidget.content.widgets[0].editor;"
+        " e.setCursorPosition({line: 6, column: 19}); e.focus(); }"
+    )
+    page.keyboard.type("_x")
+    page.wait_for_function(
+        "() => !Array.from(document.querySelectorAll('.jp-Cell')[0].querySelectorAll('.cm-line'))"
+        ".some(l => l.textContent.includes('numpy_x') && l.querySelector('[class*=cm-lintRange]'))",
+        timeout=10_000,
+    )
+    assert _lint_text(page, 0, tape_line) == tape_mark
+    assert _lint_text(page, 0, "    if tf.reduce_mean(y_pred) > 0.0:", "warning") == "tf.reduce_mean(y_pred) > 0.0"
+    shot(page, "11_mark_dropped_on_edit")
+
+    # 3. Re-running the other cell clean: its report is replaced and its mark is gone.
+    page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.sessionContext.session?.kernel?.status"
+        " === 'idle'",
+        timeout=60_000,
+    )
+    page.evaluate(
+        "() => { const nb = window.jupyterapp.shell.currentWidget.content;"
+        " nb.activeCellIndex = 1; return window.jupyterapp.commands.execute('notebook:run-cell'); }"
+    )
+    headline = cells.nth(1).locator(".jp-tapemagic-headline")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.jp-Cell')[1]"
+        ".querySelector('.jp-tapemagic-headline')?.textContent === 'All 4 weights get a gradient'",
+        timeout=60_000,
+    )
+    assert headline.inner_text() == "All 4 weights get a gradient"
+    marks = ".cm-lintRange-error, .cm-lintRange-warning, .cm-lintRange-info"
+    page.wait_for_function(
+        f"() => document.querySelectorAll('.jp-Cell')[1].querySelectorAll({marks!r}).length === 0",
+        timeout=10_000,
+    )
+    assert _lint_text(page, 0, tape_line) == tape_mark
+    assert not page.errors, page.errors
+
+
+def test_notebook7_renderer_and_panel(notebook_server, notebook_root, browser, shot):
+    """Notebook 7 (`jupyter notebook`): renderer, marks, and the panel in its right sidebar."""
+    if not SEED000.exists():
+        pytest.skip(f"{SEED000} missing")
+    broken = _demo_report(SEED000, "seed000-broken")
+    (notebook_root / SEED000.name).write_text(SEED000.read_text())
+    context = browser.new_context(viewport={"width": 1500, "height": 1000})
+    page = context.new_page()
+    ours: list[str] = []
+    # Notebook 7.6 itself throws one TypeError while loading; only errors from our bundle count.
+    page.on("pageerror", lambda e: ours.append(str(e)) if "tapemagic" in f"{e}{e.stack}" else None)
+    try:
+        page.goto(f"{notebook_server}/notebooks/{SEED000.name}")
+        page.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.content", timeout=60_000)
+        assert page.evaluate("() => window.jupyterapp.name") == "Jupyter Notebook"
+        cells = page.locator(".jp-Notebook .jp-Cell")
+        report = cells.nth(2).locator(".jp-OutputArea-output .jp-tapemagic-report")
+        report.locator("svg.jp-tapemagic-svg").wait_for(timeout=60_000)
+        assert report.locator(".jp-tapemagic-headline").inner_text() == broken["headline"]
+        assert report.locator(".jp-tapemagic-card").count() == len(broken["findings"])
+        cells.nth(2).locator(".cm-lintRange-error").first.wait_for(timeout=15_000)
+        assert _lint_text(page, 2, "    psi = out.numpy()[:, 0]") == "out.numpy()"
+
+        # Notebook 7 has a right sidebar: the panel is a tab there and opens on command.
+        assert "tapemagic-panel" in page.evaluate(
+            "() => Array.from(window.jupyterapp.shell.widgets('right')).map(w => w.id)"
+        )
+        page.evaluate("() => window.jupyterapp.commands.execute('tapemagic:open-panel')")
+        panel = page.locator("#tapemagic-panel")
+        panel.locator(".jp-tapemagic-report-row").first.wait_for(timeout=15_000)
+        assert panel.is_visible()
+        assert panel.locator(".jp-tapemagic-report-row").count() == 2
+        panel.locator("svg.jp-tapemagic-svg").wait_for(timeout=30_000)
+        box = panel.bounding_box()
+        assert box and box["x"] + box["width"] <= 1500
+
+        # Go to line from the output-area card works here too.
+        card = report.locator(".jp-tapemagic-card[data-rule='TM101']")
+        card.locator(".jp-tapemagic-reveal-button").click()
+        page.wait_for_function(
+            "() => window.jupyterapp.shell.currentWidget.content.activeCellIndex === 2"
+        )
+        assert _cursor(page) == {"cell": 2, "line": 15, "column": 5}
+        shot(page, "12_notebook7")
+        assert not ours, ours
+    finally:
+        context.close()
