@@ -377,10 +377,20 @@ def _lint_text(page, cell_index: int, line_text: str, severity: str = "error") -
 
 
 def _cursor(page) -> dict:
-    return page.evaluate(
-        "() => { const nb = window.jupyterapp.shell.currentWidget.content;"
-        " return {cell: nb.activeCellIndex, ...nb.activeCell.editor.getCursorPosition()}; }"
+    """The active cell and cursor; asserts the cursor's line is scrolled into view."""
+    where = page.evaluate(
+        """() => {
+            const nb = window.jupyterapp.shell.currentWidget.content;
+            const e = nb.activeCell.editor;
+            const r = e.getCoordinateForPosition(e.getCursorPosition());
+            const box = nb.node.getBoundingClientRect();
+            return {cell: nb.activeCellIndex, ...e.getCursorPosition(), mode: nb.mode,
+                    visible: !!r && r.top >= box.top && r.bottom <= box.bottom};
+        }"""
     )
+    assert where.pop("visible"), f"cursor line not scrolled into view: {where}"
+    assert where.pop("mode") == "edit"
+    return where
 
 
 def test_reopened_notebook_without_kernel(lab_server, lab_root, page, shot):
@@ -496,8 +506,20 @@ def test_go_to_line_and_layer_groups(lab_server, lab_root, page, shot):
     assert "sequential/hidden/kernel" in (panel.locator("svg.jp-tapemagic-svg").text_content() or "")
     shot(page, "10_panel_layers")
 
-    # 4. Clicking the severed edge in the panel goes to the finding's line.
-    cells.nth(0).click()
+    # 4. Clicking the severed edge in the panel goes to the finding's line, from far away.
+    page.evaluate(
+        "() => { const nb = window.jupyterapp.shell.currentWidget.content;"
+        " nb.activeCellIndex = nb.widgets.length - 1; nb.mode = 'command';"
+        " return nb.scrollToCell(nb.widgets[nb.widgets.length - 1], 'start'); }"
+    )
+    in_view = (
+        "() => { const nb = window.jupyterapp.shell.currentWidget.content.node.getBoundingClientRect();"
+        " const line = Array.from(document.querySelectorAll('.jp-Cell')[2].querySelectorAll('.cm-line'))"
+        ".find(l => l.textContent.includes('psi = out.numpy()'));"
+        " if (!line) return false; const r = line.getBoundingClientRect();"
+        " return r.height > 0 && r.top >= nb.top && r.bottom <= nb.bottom; }"
+    )
+    page.wait_for_function(f"() => !({in_view})()")
     panel.locator("svg.jp-tapemagic-svg [data-tm^='e'] text", has_text="✂ TM301").first.click()
     page.wait_for_function(
         "() => window.jupyterapp.shell.currentWidget.content.activeCellIndex === 2"
