@@ -584,9 +584,13 @@ def test_marks_go_when_edited_or_rerun_clean(lab_server, lab_root, page, shot):
         " e.setCursorPosition({line: 6, column: 19}); e.focus(); }"
     )
     page.keyboard.type("_x")
+    edited = "    p = y_pred.nump_xy()"
+    assert _cell_source(page, 0).splitlines()[6] == edited
     page.wait_for_function(
-        "() => !Array.from(document.querySelectorAll('.jp-Cell')[0].querySelectorAll('.cm-line'))"
-        ".some(l => l.textContent.includes('numpy_x') && l.querySelector('[class*=cm-lintRange]'))",
+        "t => { const l = Array.from(document.querySelectorAll('.jp-Cell')[0]"
+        ".querySelectorAll('.cm-line')).find(l => l.textContent === t);"
+        " return !!l && !l.querySelector('[class*=cm-lintRange]'); }",
+        arg=edited,
         timeout=10_000,
     )
     assert _lint_text(page, 0, tape_line) == tape_mark
