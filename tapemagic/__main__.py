@@ -10,6 +10,7 @@ same: a crash is when the report is needed most), 2 on a usage error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import runpy
@@ -84,9 +85,11 @@ def _run(script: str, script_args: list[str], json_path: str | None, steps: int,
     sys.path.insert(0, os.path.dirname(path))
     failed = False
     check = None
+    # With `--json -` stdout carries the JSON alone: the script's own prints go to stderr.
+    script_stdout = sys.stderr if json_path == "-" else sys.stdout
     try:
-        with gradcheck(force_eager=force_eager, max_steps=steps, cells=CellMap(),
-                       cell=cell) as check:
+        with contextlib.redirect_stdout(script_stdout), gradcheck(
+                force_eager=force_eager, max_steps=steps, cells=CellMap(), cell=cell) as check:
             runpy.run_path(path, run_name="__main__")
     except SystemExit as exit_:
         failed = exit_.code not in (0, None)

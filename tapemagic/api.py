@@ -125,7 +125,7 @@ def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo |
             error: BaseException | None, problems: tuple[str, ...] = ()) -> None:
     from tapemagic.engine import build_report
 
-    if session.nested or session.trace is None:
+    if session.trace is None:
         return
     try:
         result.report = build_report(session.trace, cells or CellMap(),

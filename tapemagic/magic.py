@@ -83,12 +83,20 @@ class GradcheckMagics(Magics):
         __tracebackhide__ = True
         from tapemagic.api import gradcheck
 
+        try:
+            import tensorflow  # noqa: F401 - fail here, in one line, before the cell runs
+        except ImportError:
+            raise UsageError(
+                "%%gradcheck needs TensorFlow 2.16-2.21: pip install 'tapemagic[cpu]' (or "
+                "tensorflow / tensorflow-cpu); the cell was not run") from None
+
         shell = self.shell
         count = _cell_number(shell)
         body = shell.transform_cell(cell)
         # One blank line first, so the compiled lines equal the editor's (line 1 is %%gradcheck).
         filename = shell.compile.cache("\n" + body, count, raw_code="\n" + cell)
         tree = shell.compile.ast_parse("\n" + body, filename=filename)  # SyntaxError as IPython
+        tree = shell.transform_ast(tree)  # the user's ast_transformers, as run_cell applies them
         cells = self._cell_map(filename, count)
         info = CellInfo(source="%%gradcheck" + (f" {args.output}" if args.output else "")
                         + "\n" + cell, filename=filename, execution_count=count,

@@ -12,7 +12,7 @@ from typing import Any
 
 import tensorflow as tf
 from tensorflow.python.eager import backprop, backprop_util, context, record
-from tensorflow.python.eager.polymorphic_function import polymorphic_function
+from tensorflow.python.eager.polymorphic_function import eager_function_run, polymorphic_function
 from tensorflow.python.framework import dtypes, op_callbacks, ops
 from tensorflow.python.framework import tensor as tensor_lib
 from tensorflow.python.ops import resource_variable_ops, script_ops
@@ -26,6 +26,7 @@ TensorBase = tensor_lib.Tensor  # __iter__ lives here
 BaseResourceVariable = resource_variable_ops.BaseResourceVariable
 VariableWatcher = record.VariableWatcher
 Function = polymorphic_function.Function
+run_functions_eagerly_module = eager_function_run  # tf.config.run_functions_eagerly lives here
 add_op_callback = op_callbacks.add_op_callback
 remove_op_callback = op_callbacks.remove_op_callback
 script_ops_module = script_ops

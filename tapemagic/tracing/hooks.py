@@ -35,13 +35,17 @@ _HOST_APIS: dict[tuple[str, str], str] = {
     ("keras.src.models.model", "get_weights"): "Model.get_weights",
 }
 # NumPy ufunc -> the tensor's reflected operator, for `ndarray <op> tensor` (see _reflect).
+# Every ufunc a binary operator maps to (NumPy 2 names `/` "divide"); when the tensor lacks the
+# reflected method, Python's own fallback (TypeError) must happen, as without the hook.
 _REFLECTED = {
     "add": "__radd__", "subtract": "__rsub__", "multiply": "__rmul__",
-    "true_divide": "__rtruediv__", "floor_divide": "__rfloordiv__", "power": "__rpow__",
-    "matmul": "__rmatmul__", "remainder": "__rmod__", "less": "__gt__", "greater": "__lt__",
+    "true_divide": "__rtruediv__", "divide": "__rtruediv__", "floor_divide": "__rfloordiv__",
+    "power": "__rpow__", "float_power": "__rpow__", "matmul": "__rmatmul__",
+    "remainder": "__rmod__", "divmod": "__rdivmod__", "left_shift": "__rlshift__",
+    "right_shift": "__rrshift__", "less": "__gt__", "greater": "__lt__",
     "less_equal": "__ge__", "greater_equal": "__le__", "equal": "__eq__",
     "not_equal": "__ne__", "bitwise_and": "__rand__", "bitwise_or": "__ror__",
-    "bitwise_xor": "__rxor__",
+    "bitwise_xor": "__rxor__", "logical_and": "__rand__", "logical_or": "__ror__",
 }
 _OPERATOR_OPCODES = frozenset(
     op for op in dis.opmap
@@ -139,6 +143,7 @@ class HostHooks:
         hooks = self
 
         def conversion(tensor: Any, *args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
             result = original(tensor, *args, **kwargs)
             where = hooks._caller()
             if where is None:
@@ -162,6 +167,7 @@ class HostHooks:
         hooks = self
 
         def __bool__(tensor: Any) -> bool:
+            __tracebackhide__ = True
             result = bool(original(tensor))
             where = hooks._caller()
             if where is not None:
@@ -194,6 +200,7 @@ class HostHooks:
 
         def py_func_common(func: Any, inp: Any, Tout: Any, stateful: Any = True,  # noqa: N803
                            name: Any = None) -> Any:
+            __tracebackhide__ = True
             result = original(func, inp, Tout, stateful=stateful, name=name)
             rec = hooks.rec
             if rec.busy or not tfp.executing_eagerly():
@@ -243,6 +250,13 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
             return type(value)(to_numpy(v, sources) for v in value)
         return value
 
+    def _collect(value: Any, sources: list[int]) -> None:
+        if isinstance(value, tensor_type):
+            sources.append(rec.hold(value))
+        elif type(value) in (list, tuple):
+            for item in value:
+                _collect(item, sources)
+
     def record(api: str, sources: list[int], parents: tuple[int, ...], result: Any,
                where: Any) -> Any:
         rec.busy = True
@@ -253,14 +267,19 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
         return tag(result, event) if hooks.tag_numpy else result
 
     def __array_ufunc__(tensor: Any, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        __tracebackhide__ = True
         caller = sys._getframe(1)
         reflected = _REFLECTED.get(ufunc.__name__)
         if (method == "__call__" and reflected and len(inputs) == 2
                 and inputs[1] is tensor and not isinstance(inputs[0], tensor_type)
                 and _is_operator_call(caller)):
-            # `ndarray + tensor`: without this hook NumPy defers to Tensor.__radd__, so keep
-            # that behaviour (a Tensor result), not a NumPy one.
-            return getattr(tensor, reflected)(inputs[0])
+            # `ndarray + tensor`: without this hook NumPy defers to the tensor (its
+            # __array_priority__), so keep that: Tensor.__radd__'s result, or Python's
+            # TypeError when the tensor has no such reflected operator.
+            method_ = getattr(type(tensor), reflected, None)
+            if method_ is None:
+                return NotImplemented
+            return method_(tensor, inputs[0])
         sources: list[int] = []
         busy, rec.busy = rec.busy, True
         try:
@@ -277,14 +296,21 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
         return record(f"np.{name}", sources, (), result, where)
 
     def __array_function__(tensor: Any, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        __tracebackhide__ = True
         sources: list[int] = []
         busy, rec.busy = rec.busy, True
         try:
-            args = tuple(to_numpy(a, sources) for a in args)
-            kwargs = {k: to_numpy(v, sources) for k, v in kwargs.items()}
+            for value in (*args, *kwargs.values()):
+                _collect(value, sources)
         finally:
             rec.busy = busy
-        result = func(*args, **kwargs)
+        implementation = getattr(func, "_implementation", None)
+        if implementation is not None:
+            # exactly what NumPy does without the hook (np.shape(t) is t's TensorShape, ...)
+            result = implementation(*args, **kwargs)
+        else:
+            result = func(*[to_numpy(a, []) for a in args],
+                          **{k: to_numpy(v, []) for k, v in kwargs.items()})
         where = hooks._caller()
         if where is None:
             return result

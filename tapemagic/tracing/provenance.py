@@ -34,6 +34,10 @@ class HostArray(np.ndarray):
         self._tm_event = getattr(obj, "_tm_event", 0)
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        if any(_foreign_override(x) for x in inputs):
+            # `p - tensor`: let the other operand (a TensorFlow tensor) decide, as it would for
+            # a plain array; its own hook records the host round-trip.
+            return NotImplemented
         parents = tuple(sorted({event_of(x) for x in inputs if event_of(x)}))
         args = [_plain(x) for x in inputs]
         if "out" in kwargs:
@@ -64,6 +68,17 @@ class HostArray(np.ndarray):
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         return self.view(np.ndarray).__reduce_ex__(protocol)
+
+
+def _foreign_override(value: Any) -> bool:
+    if isinstance(value, (np.ndarray, np.generic, int, float, complex, bool)) or value is None:
+        return False
+    return getattr(type(value), "__array_ufunc__", None) is not None
+
+
+# Printing, `type(a).__name__` and error messages read like a plain ndarray's.
+HostArray.__module__ = "numpy"
+HostArray.__qualname__ = HostArray.__name__ = "ndarray"
 
 
 def tag(value: Any, event: int) -> Any:

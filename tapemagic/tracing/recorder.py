@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sys
 import weakref
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -67,8 +66,19 @@ class Recorder:
         return self.seq
 
     def serial_of(self, tensor: Any) -> int | None:
-        """Return the serial of a tensor seen before, or None."""
-        return self._serial_of.get(id(tensor))
+        """Return the serial of a tensor seen before, or None.
+
+        ``id()`` is reused as soon as a tensor dies, so an entry counts only while its weak
+        reference still points at this very object (no weakref callbacks: a Ctrl-C landing in
+        one would be swallowed by Python).
+        """
+        serial = self._serial_of.get(id(tensor))
+        if serial is None:
+            return None
+        ref = self._refs.get(serial)
+        if ref is not None:
+            return serial if ref() is tensor else None
+        return serial if self._strong.get(serial) is tensor else None
 
     def register(
         self, tensor: Any, producer: tuple[int, int] | None, leaf: str | None, strong: bool = False
@@ -95,18 +105,10 @@ class Recorder:
             self._strong[serial] = tensor
         else:
             try:
-                self._refs[serial] = weakref.ref(tensor, self._retire(key, serial))
+                self._refs[serial] = weakref.ref(tensor)
             except TypeError:  # not weak-referenceable: hold it for the run
                 self._strong[serial] = tensor
         return serial
-
-    def _retire(self, key: int, serial: int) -> Callable[[Any], None]:
-        def retire(_: Any) -> None:
-            if self._serial_of.get(key) == serial:
-                del self._serial_of[key]
-            self._refs.pop(serial, None)
-
-        return retire
 
     def hold(self, tensor: Any) -> int:
         """Return the serial of ``tensor`` (registering it if new) and keep it alive for the run."""
@@ -273,6 +275,23 @@ class Recorder:
                 trivial = bool(value.size <= 1 or not np.any(value) or np.all(value == 1))
                 self.trace.host_links[serial] = HostLink(serial, event_id, probable=trivial)
                 return
+
+    def snapshot(self, first_call: int) -> Trace:
+        """Return a finished copy of the trace so far, with the gradient calls from ``first_call``.
+
+        For a nested check: the outer run goes on recording, so nothing is released here.
+        """
+        import copy
+
+        trace = copy.copy(self.trace)
+        trace.ops = list(self.trace.ops)
+        trace.host_events = list(self.trace.host_events)
+        trace.gradient_calls = self.trace.gradient_calls[first_call:]
+        trace.handle_names = _name_handles(self.handle_objects, self.variables_seen)
+        trace.api_labels = {key: _api_label(key, g) for key, g in self.api_frames.items()}
+        trace.versions = {"tensorflow": tfp.tf_version(), "keras": tfp.keras_version() or "",
+                          "python": sys.version.split()[0]}
+        return trace
 
     # -- end of run -------------------------------------------------------------------------------
     def finish(self) -> Trace:

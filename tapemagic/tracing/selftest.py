@@ -13,7 +13,6 @@ import functools
 
 from tapemagic.tracing import _tf_private as tfp
 
-
 _PROBE = """
 variable = tf.Variable(2.0, name="tapemagic_selftest")
 x = tf.constant(3.0)

@@ -51,8 +51,11 @@ class TraceSession:
     def __enter__(self) -> TraceSession:
         if _ACTIVE:
             # A cell that calls code which itself uses gradcheck: the outer session already
-            # sees every op; a second set of patches would record everything twice.
+            # sees every op; a second set of patches would record everything twice. The inner
+            # block gets a view of the outer trace with its own gradient calls.
             self.nested = True
+            self._outer = _ACTIVE[-1]
+            self._first_call = len(self._outer.recorder.trace.gradient_calls)
             return self
         stack = self._stack
         try:
@@ -69,10 +72,7 @@ class TraceSession:
             watcher = tfp.VariableWatcher()
             stack.enter_context(watcher)
             if self.force_eager:
-                previous = tf.config.functions_run_eagerly()
-                tf.config.run_functions_eagerly(True)
-                stack.callback(tf.config.run_functions_eagerly, previous)
-                self._quiet_eager_warning(stack)
+                self._force_eager(stack)
         except BaseException:
             stack.close()
             raise
@@ -81,6 +81,7 @@ class TraceSession:
 
     def __exit__(self, *exc: Any) -> None:
         if self.nested:
+            self.trace = self._outer.recorder.snapshot(self._first_call)
             return None
         try:
             self._stack.close()
@@ -95,6 +96,31 @@ class TraceSession:
             }
             self.trace = rec.finish()
         return None
+
+    def _force_eager(self, stack: contextlib.ExitStack) -> None:
+        """Run functions eagerly for the run; afterwards keep what the user's code asked for.
+
+        A ``tf.config.run_functions_eagerly(x)`` the cell itself calls is remembered (not
+        applied while tracing, which needs eager mode) and is the value left in force at exit.
+        """
+        setter = tfp.run_functions_eagerly_module.run_functions_eagerly
+        wish = [tf.config.functions_run_eagerly()]
+        setter(True)
+
+        def remember(run_eagerly: bool) -> None:
+            wish[0] = bool(run_eagerly)
+
+        self._patch_attr(stack, tf.config, "run_functions_eagerly", remember)
+        self._patch_attr(stack, tfp.run_functions_eagerly_module, "run_functions_eagerly",
+                         remember)
+        stack.callback(lambda: setter(wish[0]))
+        self._quiet_eager_warning(stack)
+
+    @staticmethod
+    def _patch_attr(stack: contextlib.ExitStack, owner: Any, name: str, value: Any) -> None:
+        original = getattr(owner, name)
+        setattr(owner, name, value)
+        stack.callback(setattr, owner, name, original)
 
     @staticmethod
     def _quiet_eager_warning(stack: contextlib.ExitStack) -> None:
@@ -117,6 +143,7 @@ class TraceSession:
         original: Callable[..., Any] = cls.__call__
 
         def __call__(function: Any, *args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
             rec.function_depth += 1
             rec.trace.function_calls += 1
             try:

@@ -194,6 +194,7 @@ class TapeHooks:
         hooks = self
 
         def differentiate(tape: Any, target: Any, sources: Any, *args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
             rec = hooks.rec
             if rec.gradient_depth or rec.busy:  # jacobian calls gradient: record the outer call
                 return original(tape, target, sources, *args, **kwargs)
