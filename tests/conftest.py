@@ -1,0 +1,213 @@
+"""Shared fixtures for the magic and CLI tests.
+
+``shell``: the one IPython shell of the test session (``IPython.testing.globalipapp``) with
+``%load_ext tapemagic`` and NumPy, TensorFlow and Keras imported once. ``run_cell``: runs a cell
+with ``store_history=True`` and captures everything the user would see (stdout, stderr, display
+bundles, the order of displays and tracebacks). ``patch_state``: a snapshot of everything
+tapemagic patches while a cell is traced, to compare before/after.
+
+Only fixtures that import TensorFlow import it, and only when a test asks for them: the TF-free
+test modules stay TF-free.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+#: Names the test cells may rely on; everything else a test defines is removed after it.
+SHELL_SETUP = "import numpy as np\nimport tensorflow as tf\nimport keras\n"
+
+
+@dataclass
+class CellRun:
+    """What running one cell showed the user."""
+
+    source: str
+    result: Any  # IPython's ExecutionResult
+    stdout: str
+    stderr: str
+    outputs: list[dict[str, Any]]  # display_pub bundles (the report), not Out[N]
+    events: list[str] = field(default_factory=list)  # "display" / "traceback", in order
+
+    @property
+    def error(self) -> BaseException | None:
+        """The exception the cell ended with (before or during execution), or None."""
+        return self.result.error_before_exec or self.result.error_in_exec
+
+    @property
+    def value(self) -> Any:
+        """The value IPython displayed as Out[N] (None when nothing was displayed)."""
+        return self.result.result
+
+    @property
+    def count(self) -> int:
+        """The cell's execution count (its In[N])."""
+        return int(self.result.execution_count)
+
+    def normalized_stdout(self) -> str:
+        """Stdout with the Out[N] numbers replaced by Out[#] (plain and traced runs differ)."""
+        return re.sub(r"Out\[\d+\]", "Out[#]", self.stdout)
+
+
+def run_cell_in(shell: Any, source: str) -> CellRun:
+    """Run ``source`` as a stored cell of ``shell`` and capture what it shows."""
+    from IPython.utils.capture import capture_output
+
+    events: list[str] = []
+    with capture_output() as captured:
+        publisher = shell.display_pub
+        original_publish = publisher.publish
+        # globalipapp installs its own _showtraceback on the instance: wrap it, then put it back
+        had_own = "_showtraceback" in vars(shell)
+        original_show = shell._showtraceback
+
+        def publish(data: Any, *args: Any, **kwargs: Any) -> Any:
+            events.append("display")
+            return original_publish(data, *args, **kwargs)
+
+        def show_traceback(etype: Any, evalue: Any, stb: Any) -> Any:
+            events.append("traceback")
+            return original_show(etype, evalue, stb)
+
+        publisher.publish = publish
+        shell._showtraceback = show_traceback
+        try:
+            result = shell.run_cell(source, store_history=True)
+        finally:
+            if had_own:
+                shell._showtraceback = original_show
+            else:
+                del shell._showtraceback
+            del publisher.publish
+    outputs = [dict(o.data) for o in captured.outputs]
+    return CellRun(source, result, captured.stdout, captured.stderr, outputs, events)
+
+
+def patch_snapshot() -> dict[str, Any]:
+    """Return everything tapemagic touches while it traces, by identity, for a before/after diff.
+
+    Whole class dicts are compared (not only the names tapemagic patches today), so a patch
+    that is added later and not undone is caught as well. ``warnings.filters`` is not here:
+    pytest rebuilds it around every test (tests/test_magic.py checks it within one test).
+    """
+    import tensorflow as tf
+    from tensorflow.python.eager import backprop, context
+    from tensorflow.python.eager.polymorphic_function import (
+        eager_function_run,
+        polymorphic_function,
+    )
+    from tensorflow.python.framework import ops
+    from tensorflow.python.framework import tensor as tensor_lib
+    from tensorflow.python.ops import resource_variable_ops, script_ops
+
+    from tapemagic.tracing import provenance, session
+
+    eager = ops._EagerTensorBase.__dict__  # noqa: SLF001
+    return {
+        "EagerTensorBase": dict(eager),
+        "EagerTensorBase dunders": {
+            name: eager.get(name, "<absent>")
+            for name in ("numpy", "__float__", "__int__", "__bool__", "__index__",
+                         "__complex__", "__array_ufunc__", "__array_function__", "__array__")
+        },
+        "Tensor": dict(tensor_lib.Tensor.__dict__),
+        "GradientTape": dict(backprop.GradientTape.__dict__),
+        "BaseResourceVariable": dict(resource_variable_ops.BaseResourceVariable.__dict__),
+        "BaseResourceVariable._trainable": resource_variable_ops.BaseResourceVariable.__dict__.get(
+            "_trainable", "<absent>"),
+        "py_func_common": script_ops.py_func_common,
+        "Function": dict(polymorphic_function.Function.__dict__),
+        "Function.__call__": polymorphic_function.Function.__dict__.get("__call__"),
+        "functions_run_eagerly": tf.config.functions_run_eagerly(),
+        "tf.config.run_functions_eagerly": tf.config.run_functions_eagerly,
+        "eager_function_run.run_functions_eagerly": eager_function_run.run_functions_eagerly,
+        "op_callbacks": list(context.context().op_callbacks),
+        "sessions active": list(session._ACTIVE),  # noqa: SLF001
+        "host hooks active": list(provenance.ACTIVE),
+    }
+
+
+#: Created by Python itself on first access (``cls.__annotations__`` since 3.10): not a patch.
+_LAZY_CLASS_ATTRIBUTES = frozenset({"__annotations__"})
+
+
+def diff_snapshots(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """Return a readable list of what changed between two :func:`patch_snapshot` results."""
+    changed = []
+    for key, old in before.items():
+        new = after.get(key)
+        if isinstance(old, dict) and isinstance(new, dict):
+            for name in sorted(set(old) | set(new)):
+                if name in _LAZY_CLASS_ATTRIBUTES:
+                    continue
+                if old.get(name, "<absent>") is not new.get(name, "<absent>") and \
+                        old.get(name, "<absent>") != new.get(name, "<absent>"):
+                    changed.append(f"{key}.{name}: {old.get(name, '<absent>')!r} -> "
+                                   f"{new.get(name, '<absent>')!r}")
+        elif old != new:
+            changed.append(f"{key}: {old!r} -> {new!r}")
+    return changed
+
+
+@pytest.fixture(scope="session")
+def shell() -> Any:
+    """The session's IPython shell, extension loaded, TensorFlow imported (once)."""
+    from IPython.terminal.interactiveshell import TerminalInteractiveShell
+    from IPython.testing import globalipapp
+
+    ip = globalipapp.start_ipython()
+    if ip is None:  # another test module started it: it is the singleton
+        ip = TerminalInteractiveShell.instance()
+    else:
+        # start_ipython() returns None after its first call; let the modules that call it
+        # themselves (tests/test_seeds.py) still get this same shell.
+        del globalipapp.start_ipython.already_called
+    if "gradcheck" not in ip.magics_manager.magics["cell"]:
+        ip.run_line_magic("load_ext", "tapemagic")
+    result = ip.run_cell(SHELL_SETUP, store_history=False)
+    assert result.error_in_exec is None, result.error_in_exec
+    return ip
+
+
+@pytest.fixture(scope="session")
+def baseline(shell: Any) -> dict[str, Any]:
+    """The patch snapshot of the pristine process (TensorFlow and Keras imported, no magic yet)."""
+    return patch_snapshot()
+
+
+@pytest.fixture
+def patch_state(baseline: dict[str, Any]) -> Callable[[], list[str]]:
+    """Return a callable listing everything that differs from the pristine process now."""
+
+    def changes() -> list[str]:
+        return diff_snapshots(baseline, patch_snapshot())
+
+    return changes
+
+
+@pytest.fixture
+def run_cell(shell: Any, baseline: dict[str, Any]) -> Iterator[Callable[[str], CellRun]]:
+    """Run cells in the shared shell; afterwards the namespace and TF settings are reset.
+
+    The teardown also asserts that nothing tapemagic patches was left changed by the test.
+    """
+    import tensorflow as tf
+
+    keep = set(shell.user_ns)
+    tf.config.run_functions_eagerly(False)
+
+    def run(source: str) -> CellRun:
+        return run_cell_in(shell, source)
+
+    yield run
+    for name in list(shell.user_ns):
+        if name not in keep and not re.fullmatch(r"_+\d*|_i+\d*", name):
+            del shell.user_ns[name]
+    tf.config.run_functions_eagerly(False)
+    left = diff_snapshots(baseline, patch_snapshot())
+    assert not left, f"tapemagic left patches behind: {left}"
