@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from tapemagic import rules
 from tapemagic.fixes import edits_for
 from tapemagic.graph.analysis import CallAnalysis, Cause, SourceAnalysis
+from tapemagic.graph.numpy_chain import numpy_chain
 from tapemagic.graph.provenance import WRITE_API, ProvenanceGraph
 from tapemagic.locations import CellMap
 from tapemagic.report.model import ChainStep, Finding, Fix
@@ -124,9 +125,8 @@ class Diagnoser:
             if draft is None:
                 draft = self._drafts[key] = _Draft("TM301", event.loc, cause.primary,
                                                    {"api": event.api}, api=event.api)
-                draft.chain = [ChainStep(source.source.name)] + [
-                    self._host_step(e, i == 0) for i, e in enumerate(
-                        graph.host_descendants(cause.event))] + [ChainStep("loss")]
+                draft.chain = [ChainStep(source.source.name), self._host_step(event, True),
+                               *self._numpy_links(event.loc, draft), ChainStep("loss")]
             self._join(draft, source, call.id, cause.primary)
             self.edge_findings[("event", cause.event, 0)] = key
             return key
@@ -146,8 +146,7 @@ class Diagnoser:
             if draft is None:
                 draft = self._drafts[key] = _Draft(rule, root.loc, cause.primary,
                                                    {"api": root.api}, api=root.api)
-                draft.context["numpy_chain"] = "|".join(
-                    f"{e.api}@{e.loc.line if e.loc else 0}" for e in chain)
+                draft.context["after_cut"] = "numpy"
         elif edge.kind == "state":
             op = graph.ops[edge.ref]
             handle = graph.trace.state_writes.get(edge.ref, (0, None, ""))[0]
@@ -179,6 +178,17 @@ class Diagnoser:
         self._join(draft, source, call.id, cause.primary)
         self.edge_findings[(edge.kind, edge.ref, edge.last_event)] = key
         return key
+
+    def _numpy_links(self, raw: RawLocation | None, draft: _Draft) -> list[ChainStep]:
+        """Return the NumPy calls made on the converted value (read from the source) as steps."""
+        if raw is None:
+            return []
+        links = numpy_chain(raw.file, raw.line, raw.col)
+        loc = self.cells.location(raw)
+        count = loc.execution_count if loc else None
+        draft.context["numpy_links"] = ";".join(
+            f"{link.label}:{link.line}:{link.col}:{link.func_end_col}" for link in links)
+        return [ChainStep(link.label, link.line, False, count) for link in links]
 
     def _host_step(self, event: object, cut: bool) -> ChainStep:
         from tapemagic.trace import HostEvent
@@ -228,6 +238,8 @@ class Diagnoser:
             previous_key = step_key
             steps.append(ChainStep(label, loc.line if loc else None, cut,
                                    loc.execution_count if loc else None))
+            if edge.kind == "host" and draft.context.get("after_cut") == "numpy":
+                steps += self._numpy_links(graph.events[edge.ref].loc, draft)
         steps.append(ChainStep("loss"))
         return steps
 

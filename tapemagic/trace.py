@@ -68,9 +68,8 @@ class HostEvent:
     """A host round-trip: a tensor (or a NumPy value derived from one) handled in Python.
 
     ``kind`` is ``numpy`` (``.numpy()``, Keras ``eval``), ``scalar`` (``float()``, ``int()``,
-    ``__index__``), ``bool`` (a Python branch), ``ufunc``/``array_function`` (NumPy on a
-    tensor), ``numpy-chain`` (NumPy on a value from an earlier event), ``numpy_function``.
-    ``sources`` are tensor serials, ``parents`` earlier event ids.
+    ``__index__``), ``bool`` (a Python branch), ``ufunc`` (NumPy on a tensor) or
+    ``numpy_function``. ``sources`` are tensor serials, ``parents`` earlier event ids.
     """
 
     id: int

@@ -105,7 +105,7 @@ def patch_snapshot() -> dict[str, Any]:
     from tensorflow.python.framework import tensor as tensor_lib
     from tensorflow.python.ops import resource_variable_ops, script_ops
 
-    from tapemagic.tracing import provenance, session
+    from tapemagic.tracing import session
 
     eager = ops._EagerTensorBase.__dict__  # noqa: SLF001
     return {
@@ -128,7 +128,6 @@ def patch_snapshot() -> dict[str, Any]:
         "eager_function_run.run_functions_eagerly": eager_function_run.run_functions_eagerly,
         "op_callbacks": list(context.context().op_callbacks),
         "sessions active": list(session._ACTIVE),  # noqa: SLF001
-        "host hooks active": list(provenance.ACTIVE),
     }
 
 

@@ -18,7 +18,7 @@ from tapemagic.report.model import Edit, Location
 NUMPY_TO_TF = {
     "np.sqrt": "tf.sqrt", "np.square": "tf.square", "np.exp": "tf.exp", "np.log": "tf.math.log",
     "np.abs": "tf.abs", "np.real": "tf.math.real", "np.copy": "tf.identity",
-    "np.mean": "tf.reduce_mean", "np.sum": "tf.reduce_sum", "np.dot": "tf.tensordot",
+    "np.mean": "tf.reduce_mean", "np.sum": "tf.reduce_sum",
     "np.tanh": "tf.tanh", "np.maximum": "tf.maximum", "np.minimum": "tf.minimum",
 }
 _UNWRAP_CALLS = ("tf.keras.backend.eval", "tf.keras.backend.get_value", "tf.stop_gradient",
@@ -43,7 +43,28 @@ def edits_for(rule: str, location: Location, context: dict[str, str]) -> tuple[E
     code = cst.Module([]).code_for_node(new)
     if code == text:
         return ()
-    return (Edit(location.line, location.col, location.line, location.end_col, code),)
+    edit = Edit(location.line, location.col, location.line, location.end_col, code)
+    return (edit, *_numpy_link_edits(location, context.get("numpy_links", ""), edit))
+
+
+def _numpy_link_edits(location: Location, links: str, root: Edit) -> list[Edit]:
+    """``np.sqrt`` → ``tf.sqrt`` for each NumPy call the converted value went through."""
+    import linecache
+
+    edits = []
+    for link in filter(None, links.split(";")):
+        label, line, col, func_end = link.rsplit(":", 3)
+        replacement = NUMPY_TO_TF.get(label)
+        start, end, number = int(col), int(func_end), int(line)
+        if replacement is None:
+            continue
+        if number == root.line and start < root.end_col and root.col < end:
+            continue  # overlaps the root edit
+        text = linecache.getline(location.file, number)[start:end]
+        if _dotted(cst.parse_expression(text)) .split(".")[-1] != label.split(".")[-1]:
+            continue  # the source changed since the run
+        edits.append(Edit(number, start, number, end, replacement))
+    return edits
 
 
 def _drop_numpy(node: cst.BaseExpression) -> cst.BaseExpression | None:

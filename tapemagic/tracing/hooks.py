@@ -15,11 +15,8 @@ import dis
 import sys
 from typing import Any
 
-import numpy as np
-
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, provenance
-from tapemagic.tracing.provenance import HostArray, event_of, tag
+from tapemagic.tracing import frames
 from tapemagic.tracing.recorder import Recorder
 
 _MISSING = object()
@@ -56,9 +53,8 @@ _OPERATOR_OPCODES = frozenset(
 class HostHooks:
     """Install and remove the host round-trip patches for one :class:`Recorder`."""
 
-    def __init__(self, recorder: Recorder, tag_numpy: bool = True) -> None:
+    def __init__(self, recorder: Recorder) -> None:
         self.rec = recorder
-        self.tag_numpy = tag_numpy
         self._saved: list[tuple[type, str, Any]] = []
         self._saved_module: list[tuple[Any, str, Any]] = []
         self._array_ufunc, self._array_function = _make_numpy_protocol(self)
@@ -75,7 +71,6 @@ class HostHooks:
         self._patch(base, "__array_ufunc__", self._array_ufunc)
         self._patch(base, "__array_function__", self._array_function)
         self._patch(tfp.BaseResourceVariable, "_trainable", self._trainable_property())
-        provenance.ACTIVE.append(self)
         module = tfp.script_ops_module
         self._saved_module.append((module, "py_func_common", module.py_func_common))
         module.py_func_common = self._wrap_py_func(module.py_func_common)
@@ -87,8 +82,6 @@ class HostHooks:
                 delattr(cls, name)
             else:
                 setattr(cls, name, old)
-        if self in provenance.ACTIVE:
-            provenance.ACTIVE.remove(self)
         for module, name, old in reversed(self._saved_module):
             setattr(module, name, old)
         self._saved.clear()
@@ -122,22 +115,6 @@ class HostHooks:
             return None
         return frames.location_of(frame), api
 
-    def record_chain(self, api: str, parents: tuple[int, ...], result: Any) -> Any:
-        """Record a NumPy call on values that came from tensors; return the tagged result."""
-        rec = self.rec
-        if rec.busy or not parents:
-            return result
-        where = self._caller(3)
-        if where is None:
-            user, _ = frames.user_frame(sys._getframe(2))
-            where = (frames.location_of(user) if user is not None else None, None)
-        rec.busy = True
-        try:
-            event = rec.add_host_event("numpy-chain", api, (), parents, where[0], result)
-        finally:
-            rec.busy = False
-        return tag(result, event)
-
     # -- wrappers -------------------------------------------------------------------------------
     def _wrap_conversion(self, original: Any, kind: str, api: str) -> Any:
         hooks = self
@@ -152,9 +129,7 @@ class HostHooks:
             rec.busy = True
             try:
                 source = rec.hold(tensor)
-                event = rec.add_host_event(kind, where[1] or api, (source,), (), where[0], result)
-                if kind == "numpy" and hooks.tag_numpy and isinstance(result, np.ndarray):
-                    result = tag(result, event)
+                rec.add_host_event(kind, where[1] or api, (source,), (), where[0], result)
             finally:
                 rec.busy = False
             return result
@@ -261,10 +236,10 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
                where: Any) -> Any:
         rec.busy = True
         try:
-            event = rec.add_host_event("ufunc", api, tuple(sources), parents, where[0], result)
+            rec.add_host_event("ufunc", api, tuple(sources), parents, where[0], result)
         finally:
             rec.busy = False
-        return tag(result, event) if hooks.tag_numpy else result
+        return result
 
     def __array_ufunc__(tensor: Any, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         __tracebackhide__ = True
@@ -319,4 +294,4 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
     return __array_ufunc__, __array_function__
 
 
-__all__ = ["HostArray", "HostHooks", "event_of"]
+__all__ = ["HostHooks"]
