@@ -107,10 +107,9 @@ class Diagnoser:
         if cause.cause == "not-watched":
             rule = "TM101" if source.source.handle is not None else "TM102"
             raw = tape.loc if tape is not None else call.loc
-            tape_line = str(self.cells.location(raw).line) if raw else "?"
-            key = self._simple(rule, raw, source, call.id, cause.primary, tape_line=tape_line)
-            self._drafts[key].context["tape_var"] = ""
-            return key
+            tape_loc = self.cells.location(raw)
+            tape_line = str(tape_loc.line) if tape_loc else "?"
+            return self._simple(rule, raw, source, call.id, cause.primary, tape_line=tape_line)
         if cause.cause == "not-connected":
             return self._simple("TM104", call.loc, source, call.id, cause.primary,
                                 target=call.target_label)
@@ -120,16 +119,16 @@ class Diagnoser:
                                 api=self.cells.snippet(event.loc) or "if")
         if cause.cause == "host-round-trip" and cause.edge is None and cause.event is not None:
             event = graph.events[cause.event]
-            key = ("TM301", _place(event.loc), cause.event)
-            draft = self._drafts.get(key)
+            event_key: tuple[object, ...] = ("TM301", _place(event.loc), cause.event)
+            draft = self._drafts.get(event_key)
             if draft is None:
-                draft = self._drafts[key] = _Draft("TM301", event.loc, cause.primary,
+                draft = self._drafts[event_key] = _Draft("TM301", event.loc, cause.primary,
                                                    {"api": event.api}, api=event.api)
                 draft.chain = [ChainStep(source.source.name), self._host_step(event, True),
                                *self._numpy_links(event.loc, draft), ChainStep("loss")]
             self._join(draft, source, call.id, cause.primary)
-            self.edge_findings[("event", cause.event, 0)] = key
-            return key
+            self.edge_findings[("event", cause.event, 0)] = event_key
+            return event_key
         if cause.cause == "outside-tape":
             op = graph.ops.get(cause.op_seq or -1)
             raw = op.loc if op is not None else call.loc
@@ -138,10 +137,11 @@ class Diagnoser:
         edge = cause.edge
         assert edge is not None
         rule = _CAUSE_RULES[cause.cause]
+        key: tuple[object, ...]
         if edge.kind == "host":
             chain = graph.host_chain(edge.ref, edge.last_event)
             root = chain[0]
-            key: tuple[object, ...] = (rule, _place(root.loc), edge.ref)
+            key = (rule, _place(root.loc), edge.ref)
             draft = self._drafts.get(key)
             if draft is None:
                 draft = self._drafts[key] = _Draft(rule, root.loc, cause.primary,

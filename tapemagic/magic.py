@@ -90,7 +90,7 @@ class GradcheckMagics(Magics):
                 "%%gradcheck needs TensorFlow 2.16-2.21: pip install 'tapemagic[cpu]' (or "
                 "tensorflow / tensorflow-cpu); the cell was not run") from None
 
-        shell = self.shell
+        shell: Any = self.shell
         count = _cell_number(shell)
         body = shell.transform_cell(cell)
         # One blank line first, so the compiled lines equal the editor's (line 1 is %%gradcheck).
@@ -120,19 +120,21 @@ class GradcheckMagics(Magics):
 
     def _execute(self, tree: ast.Module, filename: str) -> Any:
         __tracebackhide__ = True
-        shell = self.shell
+        shell: Any = self.shell
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
         ns = shell.user_ns
         if tree.body:
             exec(shell.compile(tree, filename, "exec"), shell.user_global_ns, ns)  # noqa: S102
         if last is None:
             return None
+        assert isinstance(last, ast.Expr)
         expression = ast.Expression(last.value)
         return eval(shell.compile(expression, filename, "eval"), shell.user_global_ns, ns)  # noqa: S307
 
     def _cell_map(self, filename: str, count: int) -> CellMap:
         cells = CellMap()
-        for name, number in getattr(self.shell.compile, "_filename_map", {}).items():
+        shell: Any = self.shell
+        for name, number in getattr(shell.compile, "_filename_map", {}).items():
             cells.add(name, number, self.cell_ids.get(number))
         cells.add(filename, count, self.current_cell_id)
         return cells
@@ -142,7 +144,8 @@ class GradcheckMagics(Magics):
         if report is None:
             return
         if args.output:
-            self.shell.user_ns[args.output] = report
+            shell: Any = self.shell
+            shell.user_ns[args.output] = report
         if args.json:
             print(json.dumps(report.to_json(), indent=1, ensure_ascii=False))
             return

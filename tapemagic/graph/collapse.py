@@ -42,7 +42,7 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
                         continue
                     a = var_id if src == source.node else _node_of(graph, cells, src, nodes)
                     b = _node_of(graph, cells, edge.dst, nodes, edge)
-                    if edge.dst in targets:
+                    if edge.dst in targets and b is not None:
                         _connect(edges, b, loss_id, None, "connected")
                     if a is None or b is None or a == b:
                         continue

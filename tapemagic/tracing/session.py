@@ -131,8 +131,9 @@ class TraceSession:
         entry = warnings.filters[0]
 
         def remove() -> None:
-            if entry in warnings.filters:
-                warnings.filters.remove(entry)
+            filters: list[Any] = warnings.filters  # type: ignore[assignment]
+            if entry in filters:
+                filters.remove(entry)
                 getattr(warnings, "_filters_mutated", lambda: None)()
 
         stack.callback(remove)

@@ -13,7 +13,7 @@ import contextlib
 import sys
 import weakref
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -23,6 +23,7 @@ from tapemagic.tracing import frames
 from tapemagic.tracing.recorder import Recorder
 
 _MISSING = object()
+Method = Literal["gradient", "jacobian", "batch_jacobian"]
 _FIT_MODULES = ("keras.src.backend.tensorflow.trainer",)
 
 
@@ -190,7 +191,7 @@ class TapeHooks:
     def _make_batch_jacobian(self, original: Any) -> Any:
         return self._make_differentiator(original, "batch_jacobian")
 
-    def _make_differentiator(self, original: Any, method: str) -> Any:
+    def _make_differentiator(self, original: Any, method: Method) -> Any:
         hooks = self
 
         def differentiate(tape: Any, target: Any, sources: Any, *args: Any, **kwargs: Any) -> Any:
@@ -216,8 +217,8 @@ class TapeHooks:
         differentiate.__name__ = method
         return differentiate
 
-    def _begin_call(self, tape: Any, method: str, target: Any, sources: Any, args: tuple[Any, ...],
-                    kwargs: dict[str, Any]) -> GradientCallRecord | None:
+    def _begin_call(self, tape: Any, method: Method, target: Any, sources: Any,
+                    args: tuple[Any, ...], kwargs: dict[str, Any]) -> GradientCallRecord | None:
         rec = self.rec
         record = self.record_of(tape)
         loc, user = self._user_location(3)
@@ -233,7 +234,8 @@ class TapeHooks:
             # positional: gradient(target, sources, output_gradients, unconnected_gradients)
             position = 1 if method == "gradient" else 0
             unconnected = args[position] if len(args) > position else None
-        mode = "zero" if str(getattr(unconnected, "value", unconnected)) == "zero" else "none"
+        mode: Literal["none", "zero"] = (
+            "zero" if str(getattr(unconnected, "value", unconnected)) == "zero" else "none")
         rec.busy = True
         try:
             targets = tuple(rec.hold(t) for t in _flatten(target) if hasattr(t, "dtype"))
@@ -259,7 +261,7 @@ class TapeHooks:
 
     def _source(self, source: Any) -> SourceRecord:
         rec = self.rec
-        keras_cls = tfp.keras_variable_class()
+        keras_cls: Any = tfp.keras_variable_class()
         if keras_cls is not None and isinstance(source, keras_cls):
             inner = source._value  # noqa: SLF001 - Keras 3 keeps the tf.Variable here
             rec.variables_seen.setdefault(id(source), source)
@@ -304,7 +306,7 @@ def _shape(value: Any) -> tuple[int | None, ...] | None:
         return None
 
 
-def _classify(value: Any) -> str:
+def _classify(value: Any) -> Literal["ok", "none", "zero"]:
     if value is None:
         return "none"
     data = getattr(value, "values", value)  # IndexedSlices carry their values here
