@@ -1,0 +1,47 @@
+"""House rules that a test can hold: TF-free rooms, lint and types."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_only_tracing_imports_tensorflow() -> None:
+    code = (
+        "import sys\n"
+        "import tapemagic, tapemagic.magic, tapemagic.engine, tapemagic.diagnosis\n"
+        "import tapemagic.graph.analysis, tapemagic.graph.collapse, tapemagic.fixes\n"
+        "import tapemagic.report.html, tapemagic.report.text, tapemagic.__main__\n"
+        "import tapemagic.tracing.frames\n"
+        "assert 'tensorflow' not in sys.modules, 'a TF-free module imported TensorFlow'\n"
+        "assert 'keras' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+@pytest.mark.skipif(shutil.which("ruff") is None and not (ROOT / ".venv/bin/ruff").exists(),
+                    reason="ruff is not installed")
+def test_ruff_is_clean() -> None:
+    ruff = shutil.which("ruff") or str(ROOT / ".venv/bin/ruff")
+    done = subprocess.run([ruff, "check", "tapemagic"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stdout
+
+
+def test_mypy_is_clean() -> None:
+    pytest.importorskip("mypy")
+    done = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stdout
+
+
+def test_modules_stay_small() -> None:
+    big = [(p.relative_to(ROOT), n) for p in (ROOT / "tapemagic").rglob("*.py")
+           if (n := len(p.read_text().splitlines())) > 420]
+    assert not big, f"split these by responsibility: {big}"
