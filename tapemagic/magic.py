@@ -95,7 +95,10 @@ class GradcheckMagics(Magics):
         body = shell.transform_cell(cell)
         # One blank line first, so the compiled lines equal the editor's (line 1 is %%gradcheck).
         filename = shell.compile.cache("\n" + body, count, raw_code="\n" + cell)
-        tree = shell.compile.ast_parse("\n" + body, filename=filename)  # SyntaxError as IPython
+        try:
+            tree = shell.compile.ast_parse("\n" + body, filename=filename)
+        except SyntaxError as error:
+            return self._syntax_error(error, filename)
         tree = shell.transform_ast(tree)  # the user's ast_transformers, as run_cell applies them
         cells = self._cell_map(filename, count)
         info = CellInfo(source="%%gradcheck" + (f" {args.output}" if args.output else "")
@@ -118,18 +121,53 @@ class GradcheckMagics(Magics):
             raise GradcheckError(check.report.headline)
         return None if _ends_with_semicolon(cell) else value
 
+    def _syntax_error(self, error: SyntaxError, filename: str) -> None:
+        """Show a syntax error exactly as IPython shows one in a plain cell, and fail the cell."""
+        shell: Any = self.shell
+        result = getattr(shell.displayhook, "exec_result", None)
+        if result is None:  # not inside run_cell: let the error propagate
+            raise error
+        try:
+            raise error.with_traceback(None)
+        except SyntaxError:
+            shell.showsyntaxerror(filename)  # reads sys.exc_info(): no tapemagic frames
+        result.error_in_exec = error  # the cell failed, as it would without the magic
+        return None
+
     def _execute(self, tree: ast.Module, filename: str) -> Any:
+        """Run the cell's statements; display expression values as ``ast_node_interactivity`` says.
+
+        Returns the value IPython would show as ``Out[N]`` (the last expression, or with
+        ``last_expr_or_assign`` the last assignment's value), or None.
+        """
         __tracebackhide__ = True
         shell: Any = self.shell
-        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-        ns = shell.user_ns
-        if tree.body:
-            exec(shell.compile(tree, filename, "exec"), shell.user_global_ns, ns)  # noqa: S102
-        if last is None:
+        mode = getattr(shell, "ast_node_interactivity", "last_expr")
+        glob, ns = shell.user_global_ns, shell.user_ns
+        nodes = list(tree.body)
+        if not nodes or mode == "none":
+            if nodes:
+                exec(shell.compile(ast.Module(nodes, []), filename, "exec"), glob, ns)  # noqa: S102
             return None
-        assert isinstance(last, ast.Expr)
-        expression = ast.Expression(last.value)
-        return eval(shell.compile(expression, filename, "eval"), shell.user_global_ns, ns)  # noqa: S307
+        last = nodes[-1]
+        shown_before = [n for n in nodes[:-1] if mode == "all" and isinstance(n, ast.Expr)]
+        start = 0
+        for node in shown_before:  # 'all': every expression statement is displayed in order
+            index = nodes.index(node)
+            if index > start:
+                exec(shell.compile(ast.Module(nodes[start:index], []), filename, "exec"),  # noqa: S102
+                     glob, ns)
+            shell.displayhook(eval(shell.compile(ast.Expression(node.value), filename, "eval"),  # noqa: S307
+                                   glob, ns))
+            start = index + 1
+        body = nodes[start:-1]
+        if body:
+            exec(shell.compile(ast.Module(body, []), filename, "exec"), glob, ns)  # noqa: S102
+        if isinstance(last, ast.Expr):
+            return eval(shell.compile(ast.Expression(last.value), filename, "eval"), glob, ns)  # noqa: S307
+        exec(shell.compile(ast.Module([last], []), filename, "exec"), glob, ns)  # noqa: S102
+        target = _assigned_name(last) if mode == "last_expr_or_assign" else None
+        return ns.get(target) if target else None
 
     def _cell_map(self, filename: str, count: int) -> CellMap:
         cells = CellMap()
@@ -152,6 +190,17 @@ class GradcheckMagics(Magics):
         from tapemagic.report.mime import mimebundle
 
         display(mimebundle(report), raw=True)
+
+
+def _assigned_name(node: ast.stmt) -> str | None:
+    """Return the name a simple assignment binds (IPython's ``last_expr_or_assign`` rule)."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target: ast.expr = node.targets[0]
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+        target = node.target
+    else:
+        return None
+    return target.id if isinstance(target, ast.Name) else None
 
 
 def _cell_number(shell: Any) -> int:

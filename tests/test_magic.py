@@ -285,10 +285,6 @@ def test_syntax_error_is_shown_and_breaks_nothing(run_cell, shell, patch_state) 
     assert after.error is None and after.value == 2
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "magic.py parses the cell with shell.compile.ast_parse inside the magic, so the SyntaxError "
-    "is shown as a traceback through IPython's run_cell_magic, tapemagic/magic.py `_run` and "
-    "compilerop.py instead of IPython's plain SyntaxError display"))
 def test_syntax_error_display_has_no_tapemagic_internals(run_cell) -> None:
     traced = run_cell(magic("y = (1,\nz = 2\n"))
     assert isinstance(traced.error, SyntaxError)
@@ -638,9 +634,6 @@ def test_top_level_await_works(run_cell) -> None:
     assert traced.error is None and traced.value == "done"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "magic.py only returns the last expression: shell.ast_node_interactivity ('all', "
-    "'last_expr_or_assign') is ignored"))
 def test_ast_node_interactivity_is_honoured(run_cell, shell) -> None:
     shell.ast_node_interactivity = "all"
     try:
