@@ -341,7 +341,8 @@ def test_live_gradcheck_end_to_end(lab_server, lab_root, page, shot):
     # Apply the fix in the third cell: edited, stale; re-run: fresh report, not stale.
     inline_mark.hover()
     page.locator(".cm-tooltip-lint .cm-diagnosticAction").first.click()
-    assert "np.sum(y))" in _cell_source(page, 2)
+    # the quick fix drops .numpy() and turns the NumPy call on its value into TensorFlow
+    assert "tf.constant(tf.reduce_sum(y))" in _cell_source(page, 2)
     stale = cells.nth(2).locator(".jp-tapemagic-renderer.jp-mod-stale")
     stale.wait_for(timeout=10_000)
     page.evaluate(
