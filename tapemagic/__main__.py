@@ -3,7 +3,10 @@
 Runs a script under the same engine as ``%%gradcheck`` and prints the text report. Exit status:
 0 when no finding is an error and the script finished, 1 when a finding is an error or the
 script raised (its traceback is printed, and the report, JSON included, is written all the
-same: a crash is when the report is needed most), 2 on a usage error.
+same: a crash is when the report is needed most), 2 on a usage error; a script that calls
+``sys.exit(N)`` keeps its own status N, and a KeyboardInterrupt gives 130, as without tapemagic.
+Arguments after the script go to the script; a trailing ``--json FILE`` is tapemagic's unless a
+``--`` comes before it (everything after ``--`` is the script's).
 ``python -m tapemagic explain TM301`` prints a rule's documentation.
 """
 
@@ -57,7 +60,10 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return 0
     script_args = list(args.args)
-    if "--json" in script_args[-2:-1]:  # `run script.py a b --json out.json`
+    if "--" in script_args:  # everything after `--` belongs to the script
+        cut = script_args.index("--")
+        script_args = script_args[:cut] + script_args[cut + 1:]
+    elif "--json" in script_args[-2:-1]:  # `run script.py a b --json out.json`
         args.json = script_args[-1]
         script_args = script_args[:-2]
     if not os.path.isfile(args.script):
@@ -84,6 +90,7 @@ def _run(script: str, script_args: list[str], json_path: str | None, steps: int,
     sys.argv = [script, *script_args]
     sys.path.insert(0, os.path.dirname(path))
     failed = False
+    status: int | None = None  # the script's own exit status, when it chose one
     check = None
     # With `--json -` stdout carries the JSON alone: the script's own prints go to stderr.
     script_stdout = sys.stderr if json_path == "-" else sys.stdout
@@ -93,6 +100,13 @@ def _run(script: str, script_args: list[str], json_path: str | None, steps: int,
             runpy.run_path(path, run_name="__main__")
     except SystemExit as exit_:
         failed = exit_.code not in (0, None)
+        if isinstance(exit_.code, int):
+            status = exit_.code
+        elif exit_.code is not None:  # sys.exit("message"): Python prints it and exits 1
+            print(exit_.code, file=sys.stderr)
+    except KeyboardInterrupt:
+        failed, status = True, 130
+        traceback.print_exc()
     except BaseException:  # noqa: BLE001 - the script's own error, reported below
         failed = True
         traceback.print_exc()
@@ -101,7 +115,7 @@ def _run(script: str, script_args: list[str], json_path: str | None, steps: int,
     report = check.report if check is not None else None
     if report is None:
         print("tapemagic: no report could be built (see the warning above)", file=sys.stderr)
-        return 1
+        return status or 1
     text_stream = sys.stderr if json_path == "-" else sys.stdout
     print(render_text(report), file=text_stream)
     if json_path:
@@ -111,6 +125,8 @@ def _run(script: str, script_args: list[str], json_path: str | None, steps: int,
         else:
             with open(json_path, "w", encoding="utf-8") as out:
                 out.write(payload + "\n")
+    if status:
+        return status
     return 1 if failed or report.has_errors else 0
 
 

@@ -105,7 +105,12 @@ class Diagnoser:
                    cause: Cause) -> tuple[object, ...]:
         call, tape, graph = analysis.call, analysis.tape, self.graph
         if cause.cause == "not-watched":
-            rule = "TM101" if source.source.handle is not None else "TM102"
+            if source.source.handle is None:
+                rule = "TM102"
+            elif not source.source.trainable and (tape is None or tape.watch_accessed_variables):
+                rule = "TM107"
+            else:
+                rule = "TM101"
             raw = tape.loc if tape is not None else call.loc
             tape_loc = self.cells.location(raw)
             tape_line = str(tape_loc.line) if tape_loc else "?"

@@ -55,7 +55,8 @@ def build_report(trace: Trace, cells: CellMap, cell: CellInfo,
     edge_ids = {edge: ids[key] for edge, key in diagnoser.edge_findings.items() if key in ids}
     picture = collapse(graph, analyses, cells, edge_ids)
     calls = tuple(_call(a, cells, diagnoser, ids) for a in analyses)
-    mode = "forced-eager" if trace.function_calls else "eager"
+    mode = ("eager" if not trace.function_calls
+            else "forced-eager" if trace.forced_eager else "graph")
     report = Report(
         versions={"tapemagic": __version__, **trace.versions,
                   "python": trace.versions.get("python", sys.version.split()[0])},
@@ -125,7 +126,12 @@ def _exception(error: BaseException, cells: CellMap) -> ErrorInfo:
 
 def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[str]:
     notes: list[str] = []
-    if trace.function_calls:
+    if trace.function_calls and not trace.forced_eager:
+        notes.append(
+            "tf.function bodies ran as graphs (--graph-mode): the ops inside them are not "
+            "visible, so a cut inside one shows as unexplained; run without --graph-mode to "
+            "see it.")
+    elif trace.function_calls:
         notes.append(
             "tf.function and Keras fit ran eagerly for this analysis "
             "(tf.config.run_functions_eagerly(True), restored afterwards).")
@@ -133,13 +139,18 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
             notes.append(
                 "Without tapemagic, graph mode fails earlier: `.numpy()` on a symbolic tensor "
                 "raises AttributeError: 'SymbolicTensor' object has no attribute 'numpy'.")
+    analysed_per_site: dict[object, int] = {}
+    for analysis in analyses:
+        analysed_per_site[analysis.call.site] = analysed_per_site.get(analysis.call.site, 0) + 1
     for analysis in analyses:
         call = analysis.call
         if call.calls > 1:
             loc = cells.location(call.loc)
             where = loc.label if loc else "?"
+            done = analysed_per_site.get(call.site, 1)
+            first = "the first run was" if done == 1 else f"the first {done} runs were"
             notes.append(f"The {call.method} call at {where} ran {call.calls} times; "
-                         f"the first run was analysed.")
+                         f"{first} analysed (--steps).")
     if not trace.gradient_calls:
         notes.append("No tape.gradient, jacobian or Keras train step ran in this cell, "
                      "so there was nothing to check.")
@@ -159,9 +170,13 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[object]) -> st
     total = len(verdicts)
     missing = sum(v != "connected" for v in verdicts.values())
     causes = sum(1 for f in findings if getattr(f, "primary", False))
+    behind = len(findings) - causes
     noun = "weight" if total == 1 else "weights"
     if missing == 0:
         return f"All {total} {noun} get a gradient" if total > 1 else f"The {noun} gets a gradient"
     word = "cause" if causes == 1 else "causes"
     verb = "gets" if missing == 1 else "get"
-    return f"{missing} of {total} {noun} {verb} no gradient: {causes} {word}"
+    headline = f"{missing} of {total} {noun} {verb} no gradient: {causes} {word}"
+    if behind:
+        headline += f", then {behind} more cut{'s' if behind > 1 else ''} behind"
+    return headline

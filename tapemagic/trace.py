@@ -161,6 +161,7 @@ class Trace:
     #: op type -> "fn" | "none" (NotDifferentiable) | "missing" (LookupError), from the registry
     registry: dict[str, str] = field(default_factory=dict)
     function_calls: int = 0
+    forced_eager: bool = True
     graph_events: int = 0
     truncated: bool = False
     versions: dict[str, str] = field(default_factory=dict)

@@ -27,6 +27,8 @@ EXPECTED = {
     "TM104": ("not-connected", "not-connected", "error", ["variables", "target"], "display-only"),
     "TM105": ("keras-zero-mode-error", "not-connected", "warning", ["variables"], "display-only"),
     "TM106": ("unexplained-none", "unexplained", "warning", ["variables"], "display-only"),
+    "TM107": ("non-trainable-source", "sources-mismatch", "error", ["variables", "tape_line"],
+              "display-only"),
     "TM201": (
         "non-differentiable-op",
         "non-differentiable-op",

@@ -141,8 +141,9 @@ def _watched(graph: ProvenanceGraph, tape: TapeRecord | None, source: SourceReco
     if tape is None:
         return True
     if source.handle is not None:
-        return (tape.watch_accessed_variables or node in tape.watched_handles
-                or node in tape.watched_handles_at_exit)
+        # the tape watches a variable it sees read only when the variable is trainable
+        return ((tape.watch_accessed_variables and source.trainable)
+                or node in tape.watched_handles or node in tape.watched_handles_at_exit)
     if node in tape.watched_tensors:
         return True
     producer = graph.trace.tensors[node].producer if node in graph.trace.tensors else None

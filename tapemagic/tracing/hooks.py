@@ -30,6 +30,9 @@ _HOST_APIS: dict[tuple[str, str], str] = {
     ("keras.src.backend.tensorflow.trainer", "predict_on_batch"): "Model.predict_on_batch",
     ("keras.src.layers.layer", "get_weights"): "Layer.get_weights",
     ("keras.src.models.model", "get_weights"): "Model.get_weights",
+    ("keras.src.backend.common.variables", "numpy"): "Variable.numpy()",
+    ("keras.src.backend.tensorflow.core", "numpy"): "Variable.numpy()",
+    ("keras.src.backend.common.variables", "__array__"): "np.asarray()",
 }
 # NumPy ufunc -> the tensor's reflected operator, for `ndarray <op> tensor` (see _reflect).
 # Every ufunc a binary operator maps to (NumPy 2 names `/` "divide"); when the tensor lacks the
@@ -68,6 +71,15 @@ class HostHooks:
                           ("__index__", "__index__"), ("__complex__", "complex()")):
             self._patch(base, name, self._wrap_conversion(getattr(base, name), "scalar", api))
         self._patch(base, "__bool__", self._wrap_bool(base.__bool__))
+        variable = tfp.BaseResourceVariable
+        for name, kind, api in (("numpy", "numpy", ".numpy()"), ("__float__", "scalar", "float()"),
+                                ("__int__", "scalar", "int()"), ("__complex__", "scalar",
+                                                                 "complex()"),
+                                ("__array__", "numpy", "np.asarray()"),
+                                ("__bool__", "bool", "if")):
+            original = variable.__dict__.get(name)
+            if original is not None:  # a variable converted directly: its handle is the source
+                self._patch(variable, name, self._wrap_conversion(original, kind, api))
         self._patch(base, "__array_ufunc__", self._array_ufunc)
         self._patch(base, "__array_function__", self._array_function)
         self._patch(tfp.BaseResourceVariable, "_trainable", self._trainable_property())
@@ -128,8 +140,12 @@ class HostHooks:
             rec = hooks.rec
             rec.busy = True
             try:
-                source = rec.hold(tensor)
-                rec.add_host_event(kind, where[1] or api, (source,), (), where[0], result)
+                handle = getattr(tensor, "handle", None) if isinstance(
+                    tensor, tfp.BaseResourceVariable) else None
+                source = rec.handle_serial(handle) if handle is not None else rec.hold(tensor)
+                rec.variables_seen.setdefault(id(tensor), tensor) if handle is not None else None
+                value = None if kind == "bool" else result
+                rec.add_host_event(kind, where[1] or api, (source,), (), where[0], value)
             finally:
                 rec.busy = False
             return result

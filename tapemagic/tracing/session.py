@@ -44,6 +44,7 @@ class TraceSession:
         self.force_eager = force_eager
         self.max_steps = max_steps
         self.recorder = Recorder()
+        self.recorder.trace.forced_eager = force_eager
         self.trace: Trace | None = None
         self.nested = False
         self._stack = contextlib.ExitStack()

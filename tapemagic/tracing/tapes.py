@@ -38,6 +38,7 @@ class TapeHooks:
         self._site_calls: dict[tuple[str, int, str], GradientCallRecord] = {}
         self._saturated_tapes: weakref.WeakSet[Any] = weakref.WeakSet()
         self._site_done: dict[tuple[str, int], int] = {}
+        self._site_analysed: dict[tuple[str, int, str], int] = {}
 
     def install(self) -> None:
         """Patch the tape methods."""
@@ -225,10 +226,13 @@ class TapeHooks:
         chain = frames.library_chain(sys._getframe(2))
         keras_fit = any(m.startswith(_FIT_MODULES) for m, _ in chain)
         site = (loc.file if loc else "?", loc.line if loc else 0, method)
-        previous = self._site_calls.get(site)
-        if previous is not None and previous.calls >= self.max_steps:
-            previous.calls += 1
+        first = self._site_calls.get(site)
+        if first is not None:
+            first.calls += 1  # the first record counts every run of its call site
+        analysed = self._site_analysed.get(site, 0)
+        if analysed >= self.max_steps:
             return None
+        self._site_analysed[site] = analysed + 1
         unconnected = kwargs.get("unconnected_gradients")
         if unconnected is None:
             # positional: gradient(target, sources, output_gradients, unconnected_gradients)
@@ -253,7 +257,7 @@ class TapeHooks:
                 if source.kind == "tensor" and name:
                     source.name = name
         rec.trace.gradient_calls.append(call)
-        self._site_calls[site] = call
+        self._site_calls.setdefault(site, call)
         if record.creation_site is not None:
             done = self._site_done.get(record.creation_site, 0)
             self._site_done[record.creation_site] = done + 1
