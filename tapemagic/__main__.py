@@ -46,6 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = _parser()
     argv = list(sys.argv[1:] if argv is None else argv)
+    tail: list[str] | None = None
+    if "--" in argv:  # everything after `--` belongs to the script, untouched
+        cut = argv.index("--")
+        argv, tail = argv[:cut], argv[cut + 1:]
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
@@ -60,9 +64,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return 0
     script_args = list(args.args)
-    if "--" in script_args:  # everything after `--` belongs to the script
-        cut = script_args.index("--")
-        script_args = script_args[:cut] + script_args[cut + 1:]
+    if tail is not None:
+        script_args += tail
     elif "--json" in script_args[-2:-1]:  # `run script.py a b --json out.json`
         args.json = script_args[-1]
         script_args = script_args[:-2]

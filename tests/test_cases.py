@@ -82,6 +82,18 @@ CUTS = {
             loss = tf.constant(scale) * 2.0
         g = tape.gradient(loss, model.trainable_weights)
         """, {"TM301"}, None),
+    "Variable.numpy() directly": ("""
+        v = tf.Variable([1.0, 2.0], name="v")
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(v.numpy() * 2)
+        g = tape.gradient(loss, v)
+        """, {"TM301"}, None),
+    "np.asarray(variable)": ("""
+        v = tf.Variable([1.0, 2.0], name="v")
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.constant(np.asarray(v)) * 2)
+        g = tape.gradient(loss, v)
+        """, {"TM301"}, None),
     "numpy_function": ("""
         with tf.GradientTape() as tape:
             z = tf.numpy_function(lambda a: a * 2, [model(x)], tf.float32)

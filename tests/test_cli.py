@@ -60,6 +60,10 @@ SCRIPTS = {
         grads = tape.gradient(loss, [w])
         raise RuntimeError("script blew up")
         """,
+    "exit3.py": """        import sys
+        print("args", sys.argv[1:])
+        sys.exit(3)
+        """,
 }
 
 
@@ -85,6 +89,7 @@ def _commands(tmp: Path) -> dict[str, list[str]]:
         "bad-option": ["run", "--bogus", s["clean.py"]],
         "bad-steps": ["run", "--steps", "0", s["clean.py"]],
         "no-command": [],
+        "exit3": ["run", s["exit3.py"], "--", "--json", "mine.json"],
         "explain": ["explain", "TM301"],
         "explain-lower": ["explain", "tm301"],
         "explain-unknown": ["explain", "TM999"],
@@ -196,3 +201,11 @@ def test_explain_prints_the_rule_doc(cli: dict[str, Done], key: str) -> None:
     assert run.returncode == 0, run.stderr
     assert run.stdout == rules.explain("TM301") + "\n"
     assert run.stdout.startswith("TM301 ")
+
+
+def test_script_exit_status_and_dashdash_args_are_the_scripts(cli: dict[str, Done],
+                                                              cli_dir: Path) -> None:
+    done = cli["exit3"]
+    assert done.returncode == 3, done.stderr
+    assert "args ['--json', 'mine.json']" in done.stdout
+    assert not (cli_dir / "mine.json").exists()  # after `--`, --json was the script's
