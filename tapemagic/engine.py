@@ -135,6 +135,9 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
         notes.append(
             "tf.function and Keras fit ran eagerly for this analysis "
             "(tf.config.run_functions_eagerly(True), restored afterwards).")
+        if trace.fit_resumed_graph:
+            notes.append("After the analysed train step(s), fit went on in graph mode, as it "
+                         "would without tapemagic.")
         if any(e.in_function and e.kind in ("numpy", "scalar") for e in trace.host_events):
             notes.append(
                 "Without tapemagic, graph mode fails earlier: `.numpy()` on a symbolic tensor "
@@ -144,7 +147,7 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
         analysed_per_site[analysis.call.site] = analysed_per_site.get(analysis.call.site, 0) + 1
     for analysis in analyses:
         call = analysis.call
-        if call.calls > 1:
+        if call.calls > 1 and not (call.keras_fit and trace.fit_resumed_graph):
             loc = cells.location(call.loc)
             where = loc.label if loc else "?"
             done = analysed_per_site.get(call.site, 1)

@@ -162,6 +162,7 @@ class Trace:
     registry: dict[str, str] = field(default_factory=dict)
     function_calls: int = 0
     forced_eager: bool = True
+    fit_resumed_graph: bool = False
     graph_events: int = 0
     truncated: bool = False
     versions: dict[str, str] = field(default_factory=dict)

@@ -22,8 +22,8 @@ model = tf.keras.Sequential([tf.keras.layers.Input((4,)), tf.keras.layers.Dense(
 """
 
 
-def run(cell: str) -> tapemagic.Check:
-    namespace: dict[str, object] = {}
+def run(cell: str, namespace: dict[str, object] | None = None) -> tapemagic.Check:
+    namespace = {} if namespace is None else namespace
     exec(compile(SETUP, "<setup>", "exec"), namespace)  # noqa: S102
     check = None
     try:
@@ -188,3 +188,18 @@ def test_correct_code_yields_no_finding(name: str) -> None:
     assert report.codes == [], [f.message for f in report.findings]
     assert report.gradient_calls
     assert {s.verdict for c in report.gradient_calls for s in c.sources} == {"connected"}
+
+
+def test_fit_goes_on_in_graph_mode_after_the_analysed_step() -> None:
+    namespace: dict[str, object] = {}
+    check = run("""
+        model.compile(optimizer="sgd", loss="mse")
+        history = model.fit(x, y, epochs=3, batch_size=2, verbose=0)
+        """, namespace)
+    report = check.report
+    history = namespace["history"]
+    (call,) = report.gradient_calls
+    assert call.keras_fit  # 4 steps x 3 epochs; the first one was analysed
+    assert history.history["loss"][-1] < history.history["loss"][0]  # type: ignore[attr-defined]
+    assert any("fit went on in graph mode" in note for note in report.notes)
+    assert report.codes == []

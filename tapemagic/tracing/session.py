@@ -66,7 +66,7 @@ class TraceSession:
             host = HostHooks(rec)
             host.install()
             stack.callback(host.remove)
-            tapes = TapeHooks(rec, self.max_steps)
+            tapes = TapeHooks(rec, self.max_steps, self._fit_analysed)
             tapes.install()
             stack.callback(tapes.remove)
             self._patch_function_call(stack)
@@ -107,6 +107,7 @@ class TraceSession:
         setter = tfp.run_functions_eagerly_module.run_functions_eagerly
         wish = [tf.config.functions_run_eagerly()]
         setter(True)
+        self._restore_eager = lambda: setter(wish[0])
 
         def remember(run_eagerly: bool) -> None:
             wish[0] = bool(run_eagerly)
@@ -116,6 +117,17 @@ class TraceSession:
                          remember)
         stack.callback(lambda: setter(wish[0]))
         self._quiet_eager_warning(stack)
+
+    def _fit_analysed(self) -> None:
+        """Let ``fit`` go on as the user's code would once its train steps were analysed.
+
+        The first ``max_steps`` steps ran eagerly and were traced; the rest of the epochs run
+        in graph mode again (as without tapemagic), instead of eagerly at several times the cost.
+        """
+        restore = getattr(self, "_restore_eager", None)
+        if restore is not None and not self.recorder.trace.fit_resumed_graph:
+            restore()
+            self.recorder.trace.fit_resumed_graph = True
 
     @staticmethod
     def _patch_attr(stack: contextlib.ExitStack, owner: Any, name: str, value: Any) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 import numpy as np
@@ -30,9 +30,11 @@ _FIT_MODULES = ("keras.src.backend.tensorflow.trainer",)
 class TapeHooks:
     """Install and remove the ``GradientTape`` patches for one :class:`Recorder`."""
 
-    def __init__(self, recorder: Recorder, max_steps: int = 1) -> None:
+    def __init__(self, recorder: Recorder, max_steps: int = 1,
+                 on_fit_analysed: Callable[[], None] | None = None) -> None:
         self.rec = recorder
         self.max_steps = max_steps
+        self.on_fit_analysed = on_fit_analysed
         self._saved: list[tuple[str, Any]] = []
         self._tapes: weakref.WeakKeyDictionary[Any, TapeRecord] = weakref.WeakKeyDictionary()
         self._site_calls: dict[tuple[str, int, str], GradientCallRecord] = {}
@@ -213,6 +215,11 @@ class TapeHooks:
                 rec.gradient_depth -= 1
             if call is not None:
                 hooks._note_results(call, result, sources)
+                site = call.site or ("?", 0)
+                if (call.keras_fit and hooks.on_fit_analysed is not None
+                        and hooks._site_analysed.get((site[0], site[1], method), 0)
+                        >= hooks.max_steps):
+                    hooks.on_fit_analysed()
             return result
 
         differentiate.__name__ = method
