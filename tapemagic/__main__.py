@@ -107,12 +107,12 @@ def _run(script: str, script_args: list[str], json_path: str | None, steps: int,
             status = exit_.code
         elif exit_.code is not None:  # sys.exit("message"): Python prints it and exits 1
             print(exit_.code, file=sys.stderr)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as error:
         failed, status = True, 130
-        traceback.print_exc()
-    except BaseException:  # noqa: BLE001 - the script's own error, reported below
+        _print_traceback(error)
+    except BaseException as error:  # noqa: BLE001 - the script's own error, reported below
         failed = True
-        traceback.print_exc()
+        _print_traceback(error)
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
     report = check.report if check is not None else None
@@ -131,6 +131,26 @@ def _run(script: str, script_args: list[str], json_path: str | None, steps: int,
     if status:
         return status
     return 1 if failed or report.has_errors else 0
+
+
+def _print_traceback(error: BaseException) -> None:
+    """Print the script's traceback as ``python SCRIPT`` would: without tapemagic's frames."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    report = traceback.TracebackException.from_exception(error)
+    seen: set[int] = set()
+    pending = [report]
+    while pending:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        current.stack = traceback.StackSummary.from_list([
+            frame for frame in current.stack
+            if not os.path.abspath(frame.filename).startswith(here)
+            and frame.filename != "<frozen runpy>"
+        ])
+        pending += [c for c in (current.__cause__, current.__context__) if c is not None]
+    print("".join(report.format()), end="", file=sys.stderr)
 
 
 if __name__ == "__main__":
