@@ -7,6 +7,7 @@ import { Action, Diagnostic, forEachDiagnostic, setDiagnostics } from '@codemirr
 import { ChangeDesc, ChangeSet, Extension, StateEffect, StateField } from '@codemirror/state';
 import { EditorView, PluginValue, ViewPlugin, ViewUpdate } from '@codemirror/view';
 import { editsToChanges, locationToRange, TextChange } from '../model/positions';
+import { plainText } from '../model/text';
 import { Finding, Severity } from '../model/types';
 import { h, richText } from '../view/dom';
 import { IPlacedFinding, ITapemagicReports } from '../tokens';
@@ -40,7 +41,9 @@ function fixAction(
 ): Action {
   const f = placed.finding;
   return {
-    name: f.fix!.applicability === 'unsafe' ? trans().__('%1 (unsafe)', f.fix!.title) : f.fix!.title,
+    // A plain string for CodeMirror (no backticks); the tooltip shows it with code spans.
+    name: plainText(actionLabel(f)),
+    markClass: ACTION_CLASS,
     apply(view: EditorView) {
       const since = view.state.field(sinceAnchor, false);
       if (!since || changes.some(c => since.touchesRange(c.from, c.to))) {
@@ -58,6 +61,29 @@ function fixAction(
       reports.markStale(cellId);
     }
   };
+}
+
+/** Class of tapemagic's quick-fix buttons in the lint tooltip. */
+const ACTION_CLASS = 'jp-tapemagic-fix-action';
+
+/** The quick-fix button's label, with the fix title's `code` spans. */
+function actionLabel(f: Finding): string {
+  return f.fix!.applicability === 'unsafe' ? trans().__('%1 (unsafe)', f.fix!.title) : f.fix!.title;
+}
+
+/**
+ * CodeMirror labels actions with plain strings. Once the tooltip entry holding `message` is
+ * built (same task), show the fix button's label with its `code` spans, as text nodes. The
+ * lint panel underlines access keys in the label: its buttons keep the plain label.
+ */
+function richActionLabel(message: HTMLElement, label: string): void {
+  queueMicrotask(() => {
+    const entry = message.closest('.cm-diagnostic');
+    const btn = entry?.querySelector<HTMLElement>(`.cm-diagnosticAction.${ACTION_CLASS}`);
+    if (btn && !btn.querySelector('u')) {
+      btn.replaceChildren(richText(label));
+    }
+  });
 }
 
 interface TapemagicDiagnostic extends Diagnostic {
@@ -111,14 +137,19 @@ export function buildDiagnostics(view: EditorView, reports: ITapemagicReports, c
       severity: SEVERITY_MAP[f.severity] ?? 'warning',
       source: 'tapemagic',
       markClass: 'jp-tapemagic-lint',
-      message: `${f.rule} ${f.name}: ${f.message}${f.fix ? `\n${fixText(f)}` : ''}`,
-      renderMessage: () =>
-        h(
+      message: plainText(`${f.rule} ${f.name}: ${f.message}${f.fix ? `\n${fixText(f)}` : ''}`),
+      renderMessage: () => {
+        const message = h(
           'div',
           { class: 'jp-tapemagic-lint-message' },
           h('div', {}, h('b', {}, f.rule), ` ${f.name}: `, richText(f.message)),
           f.fix ? fixNode(f) : null
-        ),
+        );
+        if (actions.length) {
+          richActionLabel(message, actionLabel(f));
+        }
+        return message;
+      },
       actions
     });
   }

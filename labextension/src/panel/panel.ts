@@ -89,7 +89,7 @@ export class TapemagicPanel extends Widget {
         attrs: { role: 'option', 'aria-selected': String(isSelected), 'data-cell-id': entry.cellId }
       },
       h('span', { class: 'jp-tapemagic-prompt' }, count === null ? 'In[ ]' : `In[${count}]`),
-      h('span', { class: 'jp-tapemagic-row-headline' }, entry.report.headline || trans().__('report')),
+      h('span', { class: 'jp-tapemagic-row-headline' }, richText(entry.report.headline || trans().__('report'))),
       entry.stale ? h('span', { class: 'jp-tapemagic-stale-badge' }, trans().__('stale')) : null,
       first ? h('span', { class: 'jp-tapemagic-muted' }, ` ${locationLabel(entry.report, first)}`) : null
     );

@@ -6,6 +6,8 @@ import { trans } from '../i18n';
 import { findRule, ruleDoc, ruleName } from '../model/catalog';
 import { locationLabel } from '../model/report';
 import { Finding, Report } from '../model/types';
+import { SharedParts } from '../model/shared';
+import { affectedView } from './affected';
 import { button, h, richText } from './dom';
 
 /** Options of {@link findingCard}. */
@@ -14,6 +16,8 @@ export interface CardOptions {
   onReveal?: (finding: Finding) => void;
   /** A click anywhere on the card goes to the line too (the side panel). */
   clickable?: boolean;
+  /** Weight lists and paths shown once above the cards: the card refers to them briefly. */
+  shared?: SharedParts;
 }
 
 function applicabilityText(kind: string): string {
@@ -95,24 +99,7 @@ export function findingCard(report: Report, f: Finding, options: CardOptions = {
       h('pre', { class: 'jp-tapemagic-source' }, h('span', { class: 'jp-tapemagic-lineno' }, `${loc.line}`), loc.source_line)
     );
   }
-  if (f.variables?.length) {
-    const chips = h('span', { class: 'jp-tapemagic-vars' });
-    for (const v of f.variables) {
-      chips.append(h('code', { class: 'jp-tapemagic-var' }, v));
-    }
-    const n = f.variables.length;
-    card.append(h('div', { class: 'jp-tapemagic-affected' }, trans()._n('No gradient for %1 weight: ', 'No gradient for %1 weights: ', n, n), chips));
-  }
-  if (f.chain?.length) {
-    const chain = h('div', { class: 'jp-tapemagic-chain' });
-    f.chain.forEach((step, i) => {
-      if (i) {
-        chain.append(h('span', { class: 'jp-tapemagic-arrow' }, ' → '));
-      }
-      chain.append(h('span', { class: step.cut ? 'jp-tapemagic-step jp-mod-cut' : 'jp-tapemagic-step' }, step.cut ? `✂ ${step.label}` : step.label));
-    });
-    card.append(chain);
-  }
+  card.append(...affectedView(f, options.shared));
   if (f.fix) {
     const fix = h(
       'div',

@@ -2,6 +2,7 @@
  * A tiny DOM builder. Children are nodes or strings; strings always become text nodes, so
  * report data can never be parsed as HTML.
  */
+import { codeSegments } from '../model/text';
 
 /** A child of {@link h}: a node, text (always a text node), or nothing. */
 export type Child = Node | string | null | undefined | false;
@@ -38,15 +39,13 @@ export function button(cls: string, label: string, onClick: (ev: MouseEvent) => 
 }
 
 /**
- * Text with `backtick` spans shown as code (the catalog's and messages' only markup).
- * Everything stays text nodes.
+ * Text with `backtick` spans shown as inline code (the catalog's and messages' only markup).
+ * Everything stays text nodes; code spans are text inside `<code>`.
  */
 export function richText(text: string): DocumentFragment {
   const frag = document.createDocumentFragment();
-  text.split('`').forEach((part, i) => {
-    if (part) {
-      frag.appendChild(i % 2 ? h('code', { class: 'jp-tapemagic-inline-code' }, part) : document.createTextNode(part));
-    }
-  });
+  for (const seg of codeSegments(text)) {
+    frag.appendChild(seg.code ? h('code', { class: 'jp-tapemagic-inline-code' }, seg.text) : document.createTextNode(seg.text));
+  }
   return frag;
 }

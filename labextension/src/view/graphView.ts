@@ -9,6 +9,7 @@ import { h } from './dom';
 import { layersView } from './groupsView';
 import { renderDot } from './svg';
 import { attachPanZoom } from './panzoom';
+import { sizeLegibly } from './legible';
 
 /** Options of {@link renderGraph}. */
 export interface GraphOptions {
@@ -93,6 +94,8 @@ export function renderGraph(report: Report, options: GraphOptions = {}): { node:
         if (options.panZoom) {
           node.classList.add('jp-mod-panzoom');
           attachPanZoom(next, svg);
+        } else {
+          sizeLegibly(next, svg);
         }
       },
       (err: unknown) => {

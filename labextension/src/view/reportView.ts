@@ -6,7 +6,9 @@ import { trans } from '../i18n';
 import { parseReport, sortedFindings } from '../model/report';
 import { Finding, Report } from '../model/types';
 import { findingCard } from './cards';
-import { h } from './dom';
+import { sharedParts } from '../model/shared';
+import { sharedSummary } from './affected';
+import { h, richText } from './dom';
 import { renderGraph } from './graphView';
 
 /** Options of {@link reportView}. */
@@ -34,7 +36,7 @@ export function reportView(report: Report, options: ReportViewOptions = {}): { n
     'div',
     { class: `jp-tapemagic-report jp-mod-${verdict}` },
     h('div', { class: 'jp-tapemagic-stale-banner' }, trans().__('Stale: the cell changed since this report. Re-run it to update.')),
-    h('div', { class: 'jp-tapemagic-headline' }, report.headline || (count ? trans()._n('%1 finding', '%1 findings', count, count) : trans().__('Every weight gets a gradient'))),
+    h('div', { class: 'jp-tapemagic-headline' }, richText(report.headline || (count ? trans()._n('%1 finding', '%1 findings', count, count) : trans().__('Every weight gets a gradient')))),
     report.mode === 'forced-eager'
       ? h('div', { class: 'jp-tapemagic-mode' }, trans().__('Analysed with tf.function / fit run eagerly.'))
       : null
@@ -48,17 +50,19 @@ export function reportView(report: Report, options: ReportViewOptions = {}): { n
   node.append(graph.node);
   linkEdgesToCards(report, graph.node, node, options.panel ? options.onReveal : undefined);
   if (count) {
+    const findings = sortedFindings(report);
+    const shared = sharedParts(findings);
     const cards = h('div', { class: 'jp-tapemagic-cards' });
-    for (const f of sortedFindings(report)) {
-      cards.append(findingCard(report, f, { onReveal: options.onReveal, clickable: options.panel }));
+    for (const f of findings) {
+      cards.append(findingCard(report, f, { onReveal: options.onReveal, clickable: options.panel, shared }));
     }
-    node.append(cards);
+    node.append(...[sharedSummary(shared), cards].filter((n): n is HTMLElement => n !== null));
   }
   if (report.exception) {
-    node.append(h('div', { class: 'jp-tapemagic-exception' }, `${report.exception.type}: ${report.exception.message}`, report.exception.explanation ? h('div', {}, report.exception.explanation) : null));
+    node.append(h('div', { class: 'jp-tapemagic-exception' }, `${report.exception.type}: ${report.exception.message}`, report.exception.explanation ? h('div', {}, richText(report.exception.explanation)) : null));
   }
   for (const note of report.notes ?? []) {
-    node.append(h('div', { class: 'jp-tapemagic-note' }, note));
+    node.append(h('div', { class: 'jp-tapemagic-note' }, richText(note)));
   }
   return { node, done: graph.done };
 }
