@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 from tapemagic import rules
 from tapemagic.fixes import edits_for
-from tapemagic.graph.analysis import CallAnalysis, Cause, SourceAnalysis
+from tapemagic.graph.analysis import CallAnalysis, Cause, SourceAnalysis, _path
 from tapemagic.graph.numpy_chain import numpy_chain
-from tapemagic.graph.provenance import WRITE_API, ProvenanceGraph
+from tapemagic.graph.provenance import READ_OPS, WRITE_API, Edge, ProvenanceGraph
 from tapemagic.locations import CellMap
 from tapemagic.report.model import ChainStep, Finding, Fix
 from tapemagic.trace import RawLocation
@@ -178,8 +178,14 @@ class Diagnoser:
                     dtype = tensors[edge.dst].dtype if tensors[edge.src].trainable else tensors[
                         edge.src].dtype
                     params["dtype"] = dtype
+                    if op.op_type in READ_OPS:  # the variable itself holds integers
+                        params["api"] = api = f"tf.Variable(dtype={dtype})"
                 draft = self._drafts[key] = _Draft(rule, op.loc, cause.primary, params, api=api,
                                                    op_type=op.op_type)
+        if not draft.chain:  # the finding's own path: through its cut, not any shortest one
+            through = self._path_through(source, edge, set(call.targets))
+            if through:
+                draft.chain = self._chain(source, draft, through)
         self._join(draft, source, call.id, cause.primary)
         self.edge_findings[(edge.kind, edge.ref, edge.last_event)] = key
         return key
@@ -214,12 +220,23 @@ class Diagnoser:
             label = self.cells.snippet(op.loc) or op.op_type
         return label
 
-    def _chain(self, source: SourceAnalysis, draft: _Draft) -> list[ChainStep]:
+    def _path_through(self, source: SourceAnalysis, edge: Edge, targets: set[int]) -> list[int]:
+        """Return a tensor path source → edge.src → edge.dst → target (empty if none)."""
+        if source.node is None:
+            return []
+        everything = set(self.graph.trace.tensors)
+        head = _path(self.graph, source.node, everything, {edge.src})
+        tail = _path(self.graph, edge.dst, everything, targets)
+        return head + tail if head and tail else []
+
+    def _chain(self, source: SourceAnalysis, draft: _Draft,
+               path: list[int] | None = None) -> list[ChainStep]:
         """Collapse the source→target path into steps: one per Keras layer or user line."""
         graph = self.graph
+        path = path or source.path
         steps: list[ChainStep] = [ChainStep(source.source.name)]
         previous_key = None
-        for src, dst in zip(source.path, source.path[1:], strict=False):
+        for src, dst in zip(path, path[1:], strict=False):
             edge = next((e for e in graph.out_edges[src] if e.dst == dst), None)
             if edge is None:
                 continue

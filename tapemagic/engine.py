@@ -171,15 +171,23 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[object]) -> st
             if verdicts.get(s.variable, "connected") == "connected":
                 verdicts[s.variable] = s.verdict
     total = len(verdicts)
-    missing = sum(v != "connected" for v in verdicts.values())
+    missing = sum(v in ("severed", "unexplained") for v in verdicts.values())
+    zero = sum(v == "zero" for v in verdicts.values())
     causes = sum(1 for f in findings if getattr(f, "primary", False))
     behind = len(findings) - causes
     noun = "weight" if total == 1 else "weights"
-    if missing == 0:
+    if missing == 0 and zero == 0:
         return f"All {total} {noun} get a gradient" if total > 1 else f"The {noun} gets a gradient"
-    word = "cause" if causes == 1 else "causes"
-    verb = "gets" if missing == 1 else "get"
-    headline = f"{missing} of {total} {noun} {verb} no gradient: {causes} {word}"
-    if behind:
-        headline += f", then {behind} more cut{'s' if behind > 1 else ''} behind"
-    return headline
+    parts = []
+    if missing:
+        verb = "gets" if missing == 1 else "get"
+        found = (f"{causes} cause{'s' if causes != 1 else ''}" if causes
+                 else "no cause found (unexplained)")
+        parts.append(f"{missing} of {total} {noun} {verb} no gradient: {found}")
+        if behind:
+            parts[-1] += f", then {behind} more cut{'s' if behind > 1 else ''} behind"
+    if zero:
+        verb = "gets" if zero == 1 else "get"
+        parts.append(f"{zero} of {total} {noun} {verb} an all-zero gradient "
+                     "(connected, zero at run time)")
+    return "; ".join(parts)
