@@ -130,14 +130,6 @@ class ProvenanceGraph:
             stack.extend(event.parents)
         return sorted(found)
 
-    def host_descendants(self, root: int, limit: int = 12) -> list[HostEvent]:
-        """Return event ``root`` and the NumPy calls made on its value after it, in order."""
-        family = {root}
-        for event in sorted(self.events.values(), key=lambda e: e.seq):
-            if event.id != root and family.intersection(event.parents):
-                family.add(event.id)
-        return sorted((self.events[i] for i in family), key=lambda e: e.seq)[:limit]
-
     def host_chain(self, root: int, last: int) -> list[HostEvent]:
         """Return the host events from conversion ``root`` to event ``last`` (parent links)."""
         path: dict[int, int | None] = {last: None}

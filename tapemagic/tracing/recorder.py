@@ -31,8 +31,10 @@ WRITE_OPS = frozenset(
         "ResourceScatterNdUpdate", "ResourceScatterNdAdd",
     }
 )
-#: Host values larger than this (bytes) are not kept for value matching.
+#: Host values larger than this (bytes) are not kept for value matching, nor any once all the
+#: kept values reach the second bound: a training loop's metrics must not pin its memory.
 _MAX_HOST_VALUE_BYTES = 8 << 20
+_MAX_HOST_TOTAL_BYTES = 256 << 20
 #: Stop recording ops past this many (a long training loop): the first steps are enough.
 MAX_OPS = 400_000
 
@@ -250,7 +252,8 @@ class Recorder:
         )
         if value is not None and kind != "bool":
             array = np.asarray(value)
-            if array.dtype != object and array.nbytes <= _MAX_HOST_VALUE_BYTES:
+            if (array.dtype != object and array.nbytes <= _MAX_HOST_VALUE_BYTES
+                    and self._host_bytes + array.nbytes <= _MAX_HOST_TOTAL_BYTES):
                 self.host_values.append((event_id, array.view(np.ndarray).copy()))
                 self._host_bytes += array.nbytes
         return event_id
