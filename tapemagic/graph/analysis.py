@@ -21,7 +21,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
-from tapemagic.trace import GradientCallRecord, SourceRecord, TapeRecord
+from tapemagic.trace import GradientCallRecord, HostEvent, SourceRecord, TapeRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,10 +107,12 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
         causes.extend(_cuts(graph, node, anc))
         if not watched:  # a tape-level cause: it alone would leave the gradient None
             causes.append(Cause("not-watched", True))
-        causes.extend(_branches(graph, node, tape, primary=False))
+        _, bools = _host_events_reached(graph, node, tape)
+        causes.extend(Cause("python-control-flow", False, event=e.id) for e in bools)
     else:
-        conversions = _conversions(graph, node, tape)
-        branches = _branches(graph, node, tape, primary=not conversions)
+        hosts, bools = _host_events_reached(graph, node, tape)
+        conversions = [Cause("host-round-trip", True, event=hosts[0].id)] if hosts else []
+        branches = [Cause("python-control-flow", not conversions, event=e.id) for e in bools]
         causes.extend(conversions)
         causes.extend(branches)
         if not conversions and not branches:
@@ -198,37 +200,25 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int]) -> list[Cause]:
     return sorted(unique.values(), key=lambda c: (not c.primary, c.edge.seq if c.edge else 0))
 
 
-def _branches(graph: ProvenanceGraph, node: int, tape: TapeRecord | None,
-              primary: bool) -> list[Cause]:
-    """Python ``if`` on a tensor that depends on the source, while the tape was recording."""
-    events = [e for e in graph.trace.host_events if e.kind == "bool"]
-    if not events:
-        return []
-    everything = set(graph.trace.tensors)
-    reach = _forward(graph, node, everything, diff_only=False)
-    return [
-        Cause("python-control-flow", primary, event=e.id)
-        for e in events
-        if any(s in reach for s in e.sources) and (tape is None or tape.recording_at(e.seq))
-    ]
-
-
 _CONVERSIONS = frozenset({"numpy", "scalar", "ufunc", "array_function", "numpy_function"})
 
 
-def _conversions(graph: ProvenanceGraph, node: int, tape: TapeRecord | None) -> list[Cause]:
-    """Host round-trips of a tensor derived from the source, made while the tape recorded.
+def _host_events_reached(graph: ProvenanceGraph, node: int, tape: TapeRecord | None,
+                         ) -> tuple[list[HostEvent], list[HostEvent]]:
+    """Return (conversions, Python branches) of source-derived tensors, from one forward walk.
 
-    Used when no value links back into TensorFlow (a NumPy scalar times a Python float carries
-    no tag): the first such conversion is the probable cut.
+    Only events made while the tape recorded count. A conversion is the probable cut when no
+    value links back into TensorFlow (a NumPy scalar times a Python float carries nothing back);
+    a branch (``if`` on a tensor) chose constants.
     """
-    events = [e for e in graph.trace.host_events if e.kind in _CONVERSIONS]
+    events = [e for e in graph.trace.host_events
+              if (e.kind == "bool" or e.kind in _CONVERSIONS)
+              and (tape is None or tape.recording_at(e.seq))]
     if not events:
-        return []
+        return [], []
     reach = _forward(graph, node, set(graph.trace.tensors), diff_only=False)
-    hits = [e for e in events
-            if any(s in reach for s in e.sources) and (tape is None or tape.recording_at(e.seq))]
-    return [Cause("host-round-trip", True, event=hits[0].id)] if hits else []
+    hits = [e for e in events if any(s in reach for s in e.sources)]
+    return [e for e in hits if e.kind != "bool"], [e for e in hits if e.kind == "bool"]
 
 
 def _first_op_outside(graph: ProvenanceGraph, node: int, bd_all: set[int],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tapemagic.graph.analysis import CallAnalysis, _forward, _path
+from tapemagic.graph.analysis import CallAnalysis, _backward, _forward, _path
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.locations import CellMap
 from tapemagic.report.model import Graph, GraphEdge, GraphNode
@@ -29,7 +29,7 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
         nodes.setdefault(loss_id, GraphNode(loss_id, "loss", call.target_label,
                                             _line(cells, call.loc)))
         targets = set(call.targets)
-        anc = _ancestors(graph, targets)
+        anc = _backward(graph, targets, lambda e: True)
         for source in analysis.sources:
             if source.node is None:
                 continue
@@ -85,17 +85,6 @@ def _probable_host(graph: ProvenanceGraph, cells: CellMap, node: int, var_id: st
             previous = current
     _connect(edges, previous, host, None, "connected")
     _connect(edges, host, loss_id, finding, "severed")
-
-
-def _ancestors(graph: ProvenanceGraph, targets: set[int]) -> set[int]:
-    seen, stack = set(targets), list(targets)
-    while stack:
-        node = stack.pop()
-        for edge in graph.in_edges.get(node, ()):
-            if edge.src not in seen:
-                seen.add(edge.src)
-                stack.append(edge.src)
-    return seen
 
 
 def _connect(edges: dict[tuple[str, str], GraphEdge], a: str, b: str, finding: str | None,

@@ -15,14 +15,11 @@ from typing import Any
 
 import numpy as np
 
+from tapemagic.graph.provenance import READ_OPS
 from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames
 
-#: Ops whose outputs are shape metadata: never a cut, never a path.
-METADATA_OPS = frozenset({"Shape", "ShapeN", "Size", "Rank", "VariableShape", "BroadcastArgs"})
-#: Variable reads: input 0 is the handle, output 0 the value.
-READ_OPS = frozenset({"ReadVariableOp", "ResourceGather", "ResourceGatherNd"})
 #: Variable writes: input 0 is the handle, input 1 the value (absent for scatter-free ops).
 WRITE_OPS = frozenset(
     {
