@@ -12,30 +12,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from tapemagic.optypes import METADATA_OPS, READ_OPS, RETURNS_NONE, is_function_call
 from tapemagic.trace import HostEvent, OpRecord, Trace
-
-#: Ops whose registered gradient function returns None for every input
-#: (tensorflow/python/ops/math_grad.py: _ArgMaxGrad, _ArgMinGrad, _RoundGrad, _FloorGrad,
-#: _CeilGrad, _RintGrad, _FloorDivGrad, _TruncateDivGrad).
-RETURNS_NONE = frozenset(
-    {"ArgMax", "ArgMin", "Round", "Floor", "Ceil", "Rint", "FloorDiv", "TruncateDiv"}
-)
-#: Shape metadata: never a cut and never a path (the loss may divide by a size).
-METADATA_OPS = frozenset({"Shape", "ShapeN", "Size", "Rank", "VariableShape", "BroadcastArgs",
-                          "BroadcastGradientArgs", "ZerosLike", "OnesLike"})
-READ_OPS = frozenset({"ReadVariableOp", "ResourceGather", "ResourceGatherNd"})
-WRITE_API = {
-    "AssignVariableOp": "Variable.assign",
-    "AssignAddVariableOp": "Variable.assign_add",
-    "AssignSubVariableOp": "Variable.assign_sub",
-}
-
-
-def _is_function_call(op_type: str) -> bool:
-    # A tf.function that was not run eagerly shows up as one call op: opaque, assume it passes
-    # gradients (its body was checked when traced, not here).
-    return op_type.startswith(("__inference", "__forward", "__backward")) or op_type in {
-        "PartitionedCall", "StatefulPartitionedCall"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +140,7 @@ def classify(op: OpRecord, in_trainable: bool, out_trainable: bool, registry: st
         return "metadata"
     if op_type == "StopGradient":
         return "stop-gradient"
-    if _is_function_call(op_type):
+    if is_function_call(op_type):
         return None
     if op_type in READ_OPS and index > 0:
         return "integer-dtype"  # gather indices
