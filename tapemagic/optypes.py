@@ -59,3 +59,36 @@ def is_function_call(op_type: str) -> bool:
     """
     return op_type.startswith(("__inference", "__forward", "__backward")) or op_type in {
         "PartitionedCall", "StatefulPartitionedCall"}
+
+
+#: Inputs that only select, index or shape the output: a gradient never flows into them, by
+#: design (a gather's indices, a select's condition, a reshape's shape...). A cut on a path that
+#: reaches the loss only through such inputs is not a cut the user must fix. Input positions
+#: follow each op's definition (tensorflow/core/ops/*.cc); their gradient functions return
+#: None for these inputs (array_grad.py: _GatherV2Grad, _SelectGradV2, _ReshapeGrad, ...).
+GATING_INPUTS: dict[str, frozenset[int]] = {
+    name: frozenset(positions) for name, positions in {
+        "Select": (0,), "SelectV2": (0,),
+        "GatherV2": (1, 2), "Gather": (1,), "GatherNd": (1,),
+        "ResourceGather": (1,), "ResourceGatherNd": (1,),
+        "ScatterNd": (0, 2), "TensorScatterUpdate": (1,), "TensorScatterAdd": (1,),
+        "TensorScatterSub": (1,), "TensorScatterMax": (1,), "TensorScatterMin": (1,),
+        "OneHot": (0, 1), "SparseSoftmaxCrossEntropyWithLogits": (1,),
+        "UnsortedSegmentSum": (1, 2), "UnsortedSegmentMax": (1, 2),
+        "UnsortedSegmentMin": (1, 2), "UnsortedSegmentProd": (1, 2),
+        "SegmentSum": (1,), "SegmentMean": (1,), "SegmentMax": (1,), "SegmentMin": (1,),
+        "BroadcastTo": (1,), "Reshape": (1,), "Tile": (1,), "Fill": (0,),
+        "Slice": (1, 2), "StridedSlice": (1, 2, 3), "Pad": (1,), "PadV2": (1,),
+        "MirrorPad": (1,), "Transpose": (1,), "ExpandDims": (1,), "Roll": (1, 2),
+        "Sum": (1,), "Mean": (1,), "Max": (1,), "Min": (1,), "Prod": (1,),
+        "Cumsum": (1,), "Cumprod": (1,), "TopKV2": (1,), "SplitV": (1, 2), "Split": (0,),
+        "ResizeBilinear": (1,), "ResizeNearestNeighbor": (1,), "MatrixBandPart": (1, 2),
+    }.items()
+}
+
+#: Comparisons and logical ops: a bool that gates (a mask, a condition), never a value a
+#: gradient is expected through (math_grad.py registers them NotDifferentiable).
+COMPARISON_OPS = frozenset({
+    "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual", "ApproximateEqual",
+    "LogicalAnd", "LogicalOr", "LogicalNot", "IsNan", "IsInf", "IsFinite",
+})

@@ -12,7 +12,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from tapemagic.optypes import METADATA_OPS, READ_OPS, RETURNS_NONE, is_function_call
+from tapemagic.optypes import (
+    GATING_INPUTS,
+    METADATA_OPS,
+    READ_OPS,
+    RETURNS_NONE,
+    is_function_call,
+)
 from tapemagic.trace import HostEvent, OpRecord, Trace
 
 
@@ -32,6 +38,7 @@ class Edge:
     cause: str | None
     seq: int
     last_event: int = 0
+    gating: bool = False  # the op's input only selects or indexes (optypes.GATING_INPUTS)
 
     @property
     def differentiable(self) -> bool:
@@ -64,13 +71,14 @@ class ProvenanceGraph:
         if op.op_type in READ_OPS and op.inputs:
             self.reads[op.inputs[0]].append(op)
         tensors = self.trace.tensors
+        gating = GATING_INPUTS.get(op.op_type, frozenset())
         for i, src in enumerate(op.inputs):
             for dst in op.outputs:
                 cause = classify(op, tensors[src].trainable, tensors[dst].trainable,
                                  self.trace.registry.get(op.op_type, "fn"), i)
                 if cause == "metadata":
                     continue
-                self._add(Edge(src, dst, "op", op.seq, cause, op.seq))
+                self._add(Edge(src, dst, "op", op.seq, cause, op.seq, gating=i in gating))
 
     def _add_state_edges(self) -> None:
         writes: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
