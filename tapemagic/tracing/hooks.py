@@ -86,6 +86,13 @@ class HostHooks:
         module = tfp.script_ops_module
         self._saved_module.append((module, "py_func_common", module.py_func_common))
         module.py_func_common = self._wrap_py_func(module.py_func_common)
+        keras_backend = tfp.keras_backend_module()
+        convert = getattr(keras_backend, "convert_to_numpy", None)
+        if convert is not None:
+            # np.array(tensor) inside it reads the buffer protocol: no hook of ours sees it
+            self._saved_module.append((keras_backend, "convert_to_numpy", convert))
+            keras_backend.convert_to_numpy = self._wrap_function_conversion(
+                convert, "keras.ops.convert_to_numpy")
 
     def remove(self) -> None:
         """Restore every patched attribute (deleting the ones that did not exist)."""
@@ -146,6 +153,29 @@ class HostHooks:
                 rec.variables_seen.setdefault(id(tensor), tensor) if handle is not None else None
                 value = None if kind == "bool" else result
                 rec.add_host_event(kind, where[1] or api, (source,), (), where[0], value)
+            finally:
+                rec.busy = False
+            return result
+
+        conversion.__name__ = getattr(original, "__name__", api)
+        conversion.__doc__ = getattr(original, "__doc__", None)
+        return conversion
+
+    def _wrap_function_conversion(self, original: Any, api: str) -> Any:
+        """Wrap a library function ``f(tensor) -> ndarray`` as a host round-trip of ``api``."""
+        hooks = self
+
+        def conversion(value: Any, *args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
+            result = original(value, *args, **kwargs)
+            where = hooks._caller()
+            if where is None or not isinstance(value, tfp.EagerTensorBase):
+                return result
+            rec = hooks.rec
+            rec.busy = True
+            try:
+                rec.add_host_event("numpy", where[1] or api, (rec.hold(value),), (), where[0],
+                                   result)
             finally:
                 rec.busy = False
             return result

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tapemagic.optypes import READ_OPS, WRITE_OPS
+from tapemagic.optypes import CREATE_OPS, READ_OPS, SATURATING, WRITE_OPS
 from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames
@@ -167,12 +167,21 @@ class Recorder:
             # the handle is long-lived: make sure it is held and indexed as a handle
             if inputs:
                 in_serials[0] = self.handle_serial(inputs[0])
-        out_serials = tuple(self.register(t, (seq, i), None) for i, t in enumerate(outputs))
+        if name in CREATE_OPS and outputs:
+            out_serials: tuple[int, ...] = (self.handle_serial(outputs[0]),)
+            if loc is not None:
+                self.trace.handle_created[out_serials[0]] = loc
+        else:
+            out_serials = tuple(self.register(t, (seq, i), None) for i, t in enumerate(outputs))
         op = OpRecord(
             seq, name, tuple(in_serials), out_serials, loc,
             api_key[0] if api_key else None, api_key[1] if api_key else None, layer,
             self.gradient_depth > 0, self.function_depth > 0,
         )
+        if user is not None and not tfp.could_possibly_record():
+            op.outer_loc = _call_site(user, loc)
+        if name in SATURATING and not op.in_gradient:
+            op.saturated = _saturated(name, inputs, outputs)
         self.trace.ops.append(op)
         if name not in self.trace.registry:
             self.trace.registry[name] = tfp.registry_entry(name)
@@ -279,7 +288,8 @@ class Recorder:
         trace.ops = list(self.trace.ops)
         trace.host_events = list(self.trace.host_events)
         trace.gradient_calls = self.trace.gradient_calls[first_call:]
-        trace.handle_names = _name_handles(self.handle_objects, self.variables_seen)
+        trace.handle_names, trace.handle_trainable = _name_handles(
+            self.handle_objects, self.variables_seen)
         trace.api_labels = {key: _api_label(key, g) for key, g in self.api_frames.items()}
         trace.versions = {"tensorflow": tfp.tf_version(), "keras": tfp.keras_version() or "",
                           "python": sys.version.split()[0]}
@@ -288,7 +298,8 @@ class Recorder:
     # -- end of run -------------------------------------------------------------------------------
     def finish(self) -> Trace:
         """Resolve names, drop every tensor reference, and return the trace."""
-        self.trace.handle_names = _name_handles(self.handle_objects, self.variables_seen)
+        self.trace.handle_names, self.trace.handle_trainable = _name_handles(
+            self.handle_objects, self.variables_seen)
         self.trace.api_labels = {key: _api_label(key, g) for key, g in self.api_frames.items()}
         self._strong.clear()
         self._refs.clear()
@@ -300,6 +311,31 @@ class Recorder:
         self.host_values.clear()
         self.api_frames.clear()
         return self.trace
+
+
+def _call_site(user: Any, loc: RawLocation | None) -> RawLocation | None:
+    """Return where the user's code called the function ``user`` runs in (None at top level)."""
+    if user.f_code.co_name == "<module>" or loc is None:
+        return None
+    caller, _ = frames.user_frame(user.f_back)
+    return frames.location_of(caller) if caller is not None else None
+
+
+def _saturated(op_type: str, inputs: Any, outputs: Any) -> bool:
+    """Return True when ``op_type``'s gradient to input 0 is zero at every element."""
+    try:
+        x = np.asarray(inputs[0]._numpy())  # noqa: SLF001 - a view on CPU, no op is run
+        if op_type == "Relu":
+            return not np.any(x > 0)
+        if op_type == "Relu6":
+            return bool(np.all((x <= 0) | (x >= 6)))
+        if op_type == "ClipByValue":
+            lo, hi = np.asarray(inputs[1]._numpy()), np.asarray(inputs[2]._numpy())  # noqa: SLF001
+            return bool(np.all((x < lo) | (x > hi)))
+        other = np.asarray(inputs[1]._numpy())  # noqa: SLF001
+        return bool(np.all(x < other) if op_type == "Maximum" else np.all(x > other))
+    except Exception:  # noqa: BLE001 - symbolic or remote tensors: unknown, so not saturated
+        return False
 
 
 def _host_value(tensor: Any) -> np.ndarray | None:
@@ -321,12 +357,18 @@ def _equal(a: np.ndarray | None, b: np.ndarray | None) -> bool:
         return False
 
 
-def _name_handles(handles: dict[int, Any], seen: dict[int, Any]) -> dict[int, str]:
-    """Name each handle: Keras ``path`` when a Keras variable wraps it, else the TF name."""
+def _name_handles(handles: dict[int, Any], seen: dict[int, Any],
+                  ) -> tuple[dict[int, str], dict[int, bool]]:
+    """Name each handle: Keras ``path`` when a Keras variable wraps it, else the TF name.
+
+    Also returns each named variable's ``trainable`` flag (the Keras variable's when one wraps
+    it: a frozen Keras layer leaves its inner tf.Variable trainable).
+    """
     import gc
 
     by_handle = {id(h): serial for serial, h in handles.items()}
     names: dict[int, str] = {}
+    trainable: dict[int, bool] = {}
     keras_cls = tfp.keras_variable_class()
 
     def visit(objects: list[Any]) -> None:
@@ -339,8 +381,10 @@ def _name_handles(handles: dict[int, Any], seen: dict[int, Any]) -> dict[int, st
                 continue
             if is_keras:  # a Keras path beats the inner tf.Variable's name
                 names[serial] = str(obj.path)
+                trainable[serial] = bool(obj.trainable)
             else:
                 names.setdefault(serial, str(obj.name).removesuffix(":0"))
+                trainable.setdefault(serial, bool(obj.trainable))
 
     visit(list(seen.values()))
     if len(names) < len(handles) or keras_cls is not None:
@@ -353,7 +397,7 @@ def _name_handles(handles: dict[int, Any], seen: dict[int, Any]) -> dict[int, st
         ])
     for serial in handles:
         names.setdefault(serial, f"variable#{serial}")
-    return names
+    return names, trainable
 
 
 def _api_label(key: tuple[str, str], module_globals: dict[str, Any]) -> str:

@@ -137,7 +137,12 @@ class TapeHooks:
         hooks = self
 
         def watch(tape: Any, tensor: Any) -> Any:
-            result = original(tape, tensor)  # record only a watch that succeeded
+            try:
+                result = original(tape, tensor)  # record only a watch that succeeded
+            except BaseException as error:
+                if not isinstance(error, KeyboardInterrupt):
+                    hooks._note_failed_watch(tape, tensor, error)
+                raise
             record = hooks.record_of(tape)
             rec = hooks.rec
             rec.busy = True
@@ -154,6 +159,28 @@ class TapeHooks:
             return result
 
         return watch
+
+    def _note_failed_watch(self, tape: Any, tensor: Any, error: BaseException) -> None:
+        """Remember a ``tape.watch`` that raised (a Keras 3 ``Variable``, a symbolic input)."""
+        rec = self.rec
+        rec.busy = True
+        try:
+            loc, _ = self._user_location(3)
+            what = type(tensor).__name__
+            path = getattr(tensor, "path", None)
+            if path is not None:
+                what = f"{what} `{path}`"
+                inner = getattr(tensor, "_value", None)
+                handle = getattr(inner, "handle", None)
+                if handle is not None:  # name it: the report says which weight it was
+                    rec.handle_serial(handle)
+                    rec.variables_seen.setdefault(id(tensor), tensor)
+            text = str(error).splitlines()[0] if str(error) else ""
+            message = type(error).__name__ + (
+                f": {text[:57]}..." if len(text) > 60 else f": {text}" if text else "")
+            self.record_of(tape).failed_watches.append((loc, message, what))
+        finally:
+            rec.busy = False
 
     def _make_stop_recording(self, original: Any) -> Any:
         hooks = self
@@ -213,7 +240,9 @@ class TapeHooks:
                 raise
             finally:
                 rec.gradient_depth -= 1
-            if call is not None:
+            if call is None:
+                hooks._check_later_run(tape, method, result)
+            else:
                 hooks._note_results(call, result, sources)
                 site = call.site or ("?", 0)
                 if (call.keras_fit and hooks.on_fit_analysed is not None
@@ -294,7 +323,30 @@ class TapeHooks:
         if len(flat) != len(call.sources):
             return
         for source, value in zip(call.sources, flat, strict=True):
-            source.result = _classify(value)
+            source.result, source.norm = _classify(value)
+
+    def _check_later_run(self, tape: Any, method: Method, result: Any) -> None:
+        """Check only the results of a run whose call site was analysed already (cheap).
+
+        When it returns None (or zeros) where the analysed run got a gradient (a loop that
+        replaces a ``tf.Variable`` by a tensor: ``x = x + 1``), note it on the analysed record
+        and let the next run of the site be analysed in full.
+        """
+        loc, _ = self._user_location(3)
+        site = (loc.file if loc else "?", loc.line if loc else 0, method)
+        first = self._site_calls.get(site)
+        flat = _flatten(result)
+        if first is None or len(flat) != len(first.sources):
+            return
+        results = tuple(_classify(v)[0] for v in flat)
+        if any(r != "ok" and s.result == "ok" for r, s in zip(results, first.sources,
+                                                               strict=True)):
+            first.regressions.append((first.calls, results))
+            if len(first.regressions) == 1:  # analyse the next run like it
+                self._site_analysed[site] = self._site_analysed.get(site, 1) - 1
+                creation = self.record_of(tape).creation_site
+                if creation is not None:
+                    self._site_done[creation] = self._site_done.get(creation, 1) - 1
 
     def _site_saturated(self, record: TapeRecord) -> bool:
         """Return True when tapes made where ``record``'s was made were analysed enough already."""
@@ -317,15 +369,20 @@ def _shape(value: Any) -> tuple[int | None, ...] | None:
         return None
 
 
-def _classify(value: Any) -> Literal["ok", "none", "zero"]:
+def _classify(value: Any) -> tuple[Literal["ok", "none", "zero"], float | None]:
+    """Return (result, L2 norm) of one gradient TensorFlow returned."""
     if value is None:
-        return "none"
+        return "none", None
     data = getattr(value, "values", value)  # IndexedSlices carry their values here
     try:
         array = np.asarray(data._numpy())  # noqa: SLF001 - reading a value runs no op
-    except Exception:  # noqa: BLE001
-        return "ok"
-    return "ok" if np.any(array) else "zero"
+    except Exception:  # noqa: BLE001 - symbolic (graph mode) or remote: no value to read
+        return "ok", None
+    if not np.any(array):
+        return "zero", 0.0
+    with np.errstate(all="ignore"):
+        norm = float(np.linalg.norm(array.astype(np.float64, copy=False).ravel()))
+    return "ok", norm
 
 
 def _call_node(loc: Any, user: Any) -> Any:
