@@ -98,6 +98,22 @@ def keras_variable_class() -> type | None:
     return Variable  # type: ignore[no-any-return]
 
 
+def keras_name_scopes() -> list[Any]:
+    """Return Keras 3's name-scope stack (entries with ``.name``, ``.caller``), or ``[]``.
+
+    ``Layer.__call__`` and the optimizers open ``backend.name_scope(self.name, caller=self)``
+    (keras/src/backend/common/name_scope.py); the stack is thread-local global state.
+    """
+    mod = sys.modules.get("keras.src.backend.common.global_state")
+    if mod is None:
+        return []
+    try:
+        stack = mod.get_global_attribute("name_scope_stack")
+    except Exception:  # noqa: BLE001 - never let naming break the user's cell
+        return []
+    return stack if isinstance(stack, list) else []
+
+
 def keras_layer_path() -> str:
     """Return the Keras name-scope path of the op being run (``sequential/dense``), or ``""``."""
     mod = sys.modules.get("keras.src.backend.common.name_scope")

@@ -4,7 +4,8 @@ Stdlib only (no TensorFlow import). A frame is *library* code when its file lies
 standard library or a site-packages directory, or its module belongs to a package listed in
 ``_LIBRARY_PACKAGES`` (which also covers editable installs of TensorFlow or Keras); everything
 else (notebook cells, scripts, the user's own modules) is user code. Results are cached per
-code object, so the walk costs a few dict look-ups per frame.
+code object, so the walk costs a few dict look-ups per frame; a location is resolved to lines
+and columns only when something reads it (:class:`LazyLocation`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import os
 import site
 import sys
 import sysconfig
+import weakref
 from types import CodeType, FrameType
+from typing import Any
 
 from tapemagic.trace import RawLocation
 
@@ -50,7 +53,10 @@ def _library_roots() -> tuple[str, ...]:
 
 _ROOTS = _library_roots()
 _is_library_cache: dict[CodeType, bool] = {}
-_position_cache: dict[tuple[CodeType, int], tuple[int, int | None, int | None, int | None]] = {}
+# code object -> its instructions' positions, built once per code object and only when a
+# location is resolved (a report names it); weak keys so a finished cell's table goes with it.
+_Position = tuple[int, int | None, int | None, int | None]
+_positions: weakref.WeakKeyDictionary[CodeType, list[Any]] = weakref.WeakKeyDictionary()
 
 
 def is_library(frame: FrameType) -> bool:
@@ -70,29 +76,98 @@ def is_library(frame: FrameType) -> bool:
     return result
 
 
+class LazyLocation(RawLocation):
+    """A :class:`RawLocation` that keeps only (code object, instruction offset) until read.
+
+    The op callback runs for every op, but only the few ops that end up in a report need their
+    line and columns: building them costs a walk of the code object's position table, so it is
+    done on first attribute access and then kept. Reads like a plain ``RawLocation`` (same
+    fields, equality and hash by value among lazy locations); copying or pickling gives a plain
+    ``RawLocation``.
+    """
+
+    __slots__ = ("_code", "_lasti", "_pos")
+    _code: CodeType
+    _lasti: int
+    _pos: _Position | None
+
+    def __init__(self, code: CodeType, lasti: int) -> None:  # noqa: D107 - no dataclass init
+        object.__setattr__(self, "_code", code)
+        object.__setattr__(self, "_lasti", lasti)
+        object.__setattr__(self, "_pos", None)
+
+    def _resolve(self) -> _Position:
+        pos = self._pos
+        if pos is None:
+            pos = _position(self._code, self._lasti)
+            object.__setattr__(self, "_pos", pos)
+        return pos
+
+    @property  # type: ignore[misc]
+    def file(self) -> str:  # type: ignore[override]
+        """The compiled file name."""
+        return self._code.co_filename
+
+    @property  # type: ignore[misc]
+    def function(self) -> str:  # type: ignore[override]
+        """The code object's name."""
+        return self._code.co_name
+
+    @property  # type: ignore[misc]
+    def line(self) -> int:  # type: ignore[override]
+        """1-based first line."""
+        return self._resolve()[0]
+
+    @property  # type: ignore[misc]
+    def end_line(self) -> int | None:  # type: ignore[override]
+        """1-based last line, or None."""
+        return self._resolve()[1]
+
+    @property  # type: ignore[misc]
+    def col(self) -> int | None:  # type: ignore[override]
+        """0-based first column, or None."""
+        return self._resolve()[2]
+
+    @property  # type: ignore[misc]
+    def end_col(self) -> int | None:  # type: ignore[override]
+        """0-based end column, or None."""
+        return self._resolve()[3]
+
+    def resolved(self) -> RawLocation:
+        """Return the plain :class:`RawLocation` this stands for."""
+        return RawLocation(self.file, self.line, self.end_line, self.col, self.end_col,
+                           self.function)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (RawLocation, (self.file, self.line, self.end_line, self.col, self.end_col,
+                              self.function))
+
+
+def _position(code: CodeType, lasti: int) -> _Position:
+    """Return (line, end_line, col, end_col) of the instruction at byte offset ``lasti``."""
+    table = _positions.get(code)
+    if table is None:
+        positions = getattr(code, "co_positions", None)  # Python 3.11+
+        table = list(positions()) if positions is not None else []
+        _positions[code] = table
+    if 0 <= lasti // 2 < len(table):
+        entry = table[lasti // 2]
+        if entry[0] is not None:
+            return (entry[0], entry[1], entry[2], entry[3])
+    for start, end, line in code.co_lines():  # 3.10, or an instruction with no position
+        if start <= lasti < end and line is not None:
+            return (line, None, None, None)
+    return (code.co_firstlineno, None, None, None)
+
+
 def location_of(frame: FrameType) -> RawLocation:
-    """Return the exact position ``frame`` is executing (lines 1-based, columns 0-based)."""
-    return location_at(frame, frame.f_lasti)
+    """Return the position ``frame`` is executing (lines 1-based, columns 0-based), lazily."""
+    return LazyLocation(frame.f_code, frame.f_lasti)
 
 
 def location_at(frame: FrameType, lasti: int) -> RawLocation:
-    """Return the position of instruction ``lasti`` in ``frame`` (e.g. a traceback's)."""
-    code = frame.f_code
-    key = (code, lasti)
-    pos = _position_cache.get(key)
-    if pos is None:
-        line, end_line, col, end_col = frame.f_lineno, None, None, None
-        positions = getattr(code, "co_positions", None)  # Python 3.11+
-        if positions is not None and lasti >= 0:
-            try:
-                entry = list(positions())[lasti // 2]
-                if entry[0] is not None:
-                    line, end_line, col, end_col = entry
-            except IndexError:
-                pass
-        pos = (line or 0, end_line, col, end_col)
-        _position_cache[key] = pos
-    return RawLocation(code.co_filename, pos[0], pos[1], pos[2], pos[3], code.co_name)
+    """Return the position of instruction ``lasti`` in ``frame`` (e.g. a traceback's), lazily."""
+    return LazyLocation(frame.f_code, lasti)
 
 
 def user_frame(start: FrameType | None) -> tuple[FrameType | None, FrameType | None]:
