@@ -112,14 +112,14 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int, nodes: dict[st
     op = graph.ops.get(record.producer[0])
     if op is None:
         return None
-    line = _line(cells, op.loc)
+    loc = cells.location(op.loc)
+    line = loc.line if loc else 0
     if op.layer and (op.api_module or "").startswith("keras."):
         # ops a Keras layer ran for the user: one node per layer. Ops the user's own code ran
         # inside a Keras scope (a custom loss under compile_loss) stay one node per line.
         node_id = f"layer:{op.layer}"
         nodes.setdefault(node_id, GraphNode(node_id, "group", op.layer, line, op.layer))
         return node_id
-    loc = cells.location(op.loc)
     where = f"In[{loc.execution_count}]" if loc and loc.execution_count else (
         loc.file.rsplit("/", 1)[-1] if loc else "?")
     node_id = f"line:{where}:{line}"

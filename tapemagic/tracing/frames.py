@@ -52,19 +52,20 @@ def _library_roots() -> tuple[str, ...]:
 
 
 _ROOTS = _library_roots()
-_is_library_cache: dict[CodeType, bool] = {}
-# code object -> its instructions' positions, built once per code object and only when a
-# location is resolved (a report names it); weak keys so a finished cell's table goes with it.
+# Both caches are keyed by id(code) and hold a weak reference to check it: hashing a code
+# object hashes its constants (no cached hash), which for a 5,000-line cell costs more than the
+# op itself; the weak reference also lets a finished cell's code and table go.
+_is_library_cache: dict[int, tuple[weakref.ref[CodeType], bool]] = {}
 _Position = tuple[int, int | None, int | None, int | None]
-_positions: weakref.WeakKeyDictionary[CodeType, list[Any]] = weakref.WeakKeyDictionary()
+_positions: dict[int, tuple[weakref.ref[CodeType], list[Any]]] = {}
 
 
 def is_library(frame: FrameType) -> bool:
     """Return True when ``frame`` runs library code rather than the user's."""
     code = frame.f_code
-    cached = _is_library_cache.get(code)
-    if cached is not None:
-        return cached
+    cached = _is_library_cache.get(id(code))
+    if cached is not None and cached[0]() is code:
+        return cached[1]
     name = frame.f_globals.get("__name__", "") or ""
     filename = code.co_filename
     result = (
@@ -72,7 +73,7 @@ def is_library(frame: FrameType) -> bool:
         or filename.startswith("<frozen")
         or os.path.realpath(filename).startswith(_ROOTS)
     )
-    _is_library_cache[code] = result
+    _is_library_cache[id(code)] = (weakref.ref(code), result)
     return result
 
 
@@ -145,11 +146,13 @@ class LazyLocation(RawLocation):
 
 def _position(code: CodeType, lasti: int) -> _Position:
     """Return (line, end_line, col, end_col) of the instruction at byte offset ``lasti``."""
-    table = _positions.get(code)
-    if table is None:
+    cached = _positions.get(id(code))
+    if cached is not None and cached[0]() is code:
+        table = cached[1]
+    else:
         positions = getattr(code, "co_positions", None)  # Python 3.11+
         table = list(positions()) if positions is not None else []
-        _positions[code] = table
+        _positions[id(code)] = (weakref.ref(code), table)
     if 0 <= lasti // 2 < len(table):
         entry = table[lasti // 2]
         if entry[0] is not None:
