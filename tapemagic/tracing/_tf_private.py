@@ -87,6 +87,21 @@ def dtype_name(dtype: Any) -> str:
         return str(dtype)
 
 
+def shape_tuple(tensor: Any) -> tuple[int | None, ...] | None:
+    """Return a tensor's static shape as a tuple (None when it has no known rank).
+
+    Eager tensors answer from C (``_EagerTensorBase._shape_tuple``), several times faster than
+    building a ``TensorShape``; symbolic and other tensors go through ``shape.as_list()``.
+    """
+    try:
+        return tuple(tensor._shape_tuple())  # noqa: SLF001
+    except Exception:  # noqa: BLE001 - not an eager tensor (or unknown rank): the public way
+        try:
+            return tuple(tensor.shape.as_list())
+        except (AttributeError, ValueError, TypeError):
+            return None
+
+
 def keras_variable_class() -> type | None:
     """Return Keras 3's ``Variable`` base class when Keras is already imported, else None."""
     if "keras" not in sys.modules:

@@ -52,29 +52,35 @@ def _library_roots() -> tuple[str, ...]:
 
 
 _ROOTS = _library_roots()
-# Both caches are keyed by id(code) and hold a weak reference to check it: hashing a code
-# object hashes its constants (no cached hash), which for a 5,000-line cell costs more than the
-# op itself; the weak reference also lets a finished cell's code and table go.
-_is_library_cache: dict[int, tuple[weakref.ref[CodeType], bool]] = {}
+# Both caches are keyed by id(code): hashing a code object hashes its constants (no cached
+# hash), which for a 5,000-line cell costs more than the op itself. The frame cache holds the
+# code object (so its id cannot be reused) and answers (is library, is a wrapper module); the
+# position tables are big, so they hold a weak reference and go with a finished cell's code.
+_frame_cache: dict[int, tuple[CodeType, bool, bool]] = {}
 _Position = tuple[int, int | None, int | None, int | None]
 _positions: dict[int, tuple[weakref.ref[CodeType], list[Any]]] = {}
 
 
-def is_library(frame: FrameType) -> bool:
-    """Return True when ``frame`` runs library code rather than the user's."""
+def _classify(frame: FrameType) -> tuple[CodeType, bool, bool]:
     code = frame.f_code
-    cached = _is_library_cache.get(id(code))
-    if cached is not None and cached[0]() is code:
-        return cached[1]
+    cached = _frame_cache.get(id(code))
+    if cached is not None and cached[0] is code:
+        return cached
     name = frame.f_globals.get("__name__", "") or ""
     filename = code.co_filename
-    result = (
+    library = (
         name.split(".", 1)[0] in _LIBRARY_PACKAGES
         or filename.startswith("<frozen")
         or os.path.realpath(filename).startswith(_ROOTS)
     )
-    _is_library_cache[id(code)] = (weakref.ref(code), result)
-    return result
+    entry = (code, library, name.startswith(_WRAPPER_MODULES))
+    _frame_cache[id(code)] = entry
+    return entry
+
+
+def is_library(frame: FrameType) -> bool:
+    """Return True when ``frame`` runs library code rather than the user's."""
+    return _classify(frame)[1]
 
 
 class LazyLocation(RawLocation):
@@ -183,10 +189,10 @@ def user_frame(start: FrameType | None) -> tuple[FrameType | None, FrameType | N
     frame = start
     api: FrameType | None = None
     while frame is not None:
-        if not is_library(frame):
+        _, library, wrapper = _classify(frame)
+        if not library:
             return frame, api
-        name = frame.f_globals.get("__name__", "") or ""
-        if not name.startswith(_WRAPPER_MODULES):
+        if not wrapper:
             api = frame
         frame = frame.f_back
     return None, api
@@ -205,3 +211,45 @@ def library_chain(start: FrameType | None) -> list[tuple[str, str]]:
         chain.append((frame_module(frame), frame.f_code.co_name))
         frame = frame.f_back
     return chain
+
+
+def _call_node(loc: RawLocation | None) -> Any:
+    """Return the ``ast.Call`` at ``loc`` in the user's source, or None."""
+    import ast
+    import linecache
+
+    if loc is None or loc.col is None or loc.end_col is None:
+        return None
+    lines = linecache.getlines(loc.file)[loc.line - 1:(loc.end_line or loc.line)]
+    if not lines:
+        return None
+    text = "".join(lines)
+    end = len(text) - len(lines[-1]) + loc.end_col
+    snippet = text[loc.col:end]
+    try:
+        node = ast.parse(snippet.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    return (node, snippet.strip()) if isinstance(node, ast.Call) else None
+
+
+def argument_text(loc: RawLocation | None, index: int) -> str | None:
+    """Return the source text of positional argument ``index`` of the call at ``loc``."""
+    import ast
+
+    found = _call_node(loc)
+    if found is None or len(found[0].args) <= index:
+        return None
+    return ast.get_source_segment(found[1], found[0].args[index])
+
+
+def argument_names(loc: RawLocation | None, index: int) -> list[str | None]:
+    """Return the source text of each element of argument ``index`` (a list literal or one name)."""
+    import ast
+
+    found = _call_node(loc)
+    if found is None or len(found[0].args) <= index:
+        return []
+    node = found[0].args[index]
+    elements = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
+    return [ast.get_source_segment(found[1], e) for e in elements]

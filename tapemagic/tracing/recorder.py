@@ -10,6 +10,7 @@ small host values are held strongly, and all of them are dropped by :meth:`finis
 from __future__ import annotations
 
 import sys
+import threading
 import weakref
 from typing import Any
 
@@ -63,6 +64,32 @@ class Recorder:
         self._scope_top: Any = None
         self._scope_depth = 0
         self._scope_path = ""
+        # The thread that runs the traced code: class-level patches (tensor dunders, tapes,
+        # `_trainable`) also run in other threads, which must never reach this recorder.
+        self.thread = threading.get_ident()
+        self.attached = False  # the op callback is registered (see attach / detach)
+
+    # -- attach / detach ------------------------------------------------------------------------
+    def attach(self) -> None:
+        """Register the op callback on this thread (ops are recorded from now on)."""
+        if not self.attached:
+            tfp.add_op_callback(self.on_op)
+            self.attached = True
+
+    def detach(self) -> None:
+        """Unregister the op callback: ops run as without tapemagic (no Python call per op)."""
+        if self.attached:
+            tfp.remove_op_callback(self.on_op)
+            self.attached = False
+            self.pending_reads.clear()
+
+    def mine(self) -> bool:
+        """Return True when the calling thread is the traced one."""
+        return threading.get_ident() == self.thread
+
+    def recording(self) -> bool:
+        """Return True when a hook on the calling thread should record (attached, not busy)."""
+        return self.attached and not self.busy and threading.get_ident() == self.thread
 
     # -- sequence and tensors ---------------------------------------------------------------
     def next_seq(self) -> int:
@@ -92,12 +119,9 @@ class Recorder:
         serial = self._next_serial
         self._next_serial += 1
         dtype = getattr(tensor, "dtype", None)
-        try:
-            shape: tuple[int | None, ...] | None = tuple(tensor.shape.as_list())
-        except (AttributeError, ValueError):
-            shape = None
         name, trainable = _dtype_info(dtype)
-        self.trace.tensors[serial] = TensorRecord(serial, name, shape, trainable, producer, leaf)
+        self.trace.tensors[serial] = TensorRecord(serial, name, tfp.shape_tuple(tensor), trainable,
+                                                  producer, leaf)
         key = id(tensor)
         self._serial_of[key] = serial
         if strong:
