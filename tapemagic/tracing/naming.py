@@ -20,6 +20,7 @@ def find_owner(handle: Any, seen: dict[int, Any], start: FrameType | None) -> No
     A read or write op runs inside the variable's own methods: a frame's ``self`` is the
     ``tf.Variable``, and for Keras 3 an outer frame's ``self`` is the ``keras.Variable`` whose
     ``_value`` it is. Only library frames below the user's are looked at (at most 64).
+    Reading ``f_locals`` of a running frame only copies its locals into a dict.
     """
     keras_cls = tfp.keras_variable_class()
     frame = start
@@ -29,9 +30,13 @@ def find_owner(handle: Any, seen: dict[int, Any], start: FrameType | None) -> No
         code = frame.f_code
         if code.co_argcount and code.co_varnames[0] == "self":
             owner = frame.f_locals.get("self")
-            inner = (getattr(owner, "_value", None)
-                     if keras_cls is not None and isinstance(owner, keras_cls) else owner)
-            if getattr(inner, "_handle", None) is handle:
+            is_keras = keras_cls is not None and isinstance(owner, keras_cls)
+            inner = getattr(owner, "_value", None) if is_keras else owner
+            found = getattr(inner, "_handle", None)
+            # A variable under construction has no handle attribute yet (its initial assign
+            # runs first): keep it, by the end of the run its handle tells.
+            if found is handle or (found is None and (
+                    is_keras or isinstance(owner, tfp.BaseResourceVariable))):
                 seen.setdefault(id(owner), owner)
         frame = frame.f_back
 
