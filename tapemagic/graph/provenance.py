@@ -13,30 +13,14 @@ import bisect
 from collections import defaultdict
 from dataclasses import dataclass
 
-from tapemagic.trace import HostEvent, OpRecord, Trace
-
-#: Ops whose registered gradient function returns None for every input
-#: (tensorflow/python/ops/math_grad.py: _ArgMaxGrad, _ArgMinGrad, _RoundGrad, _FloorGrad,
-#: _CeilGrad, _RintGrad, _FloorDivGrad, _TruncateDivGrad).
-RETURNS_NONE = frozenset(
-    {"ArgMax", "ArgMin", "Round", "Floor", "Ceil", "Rint", "FloorDiv", "TruncateDiv"}
+from tapemagic.optypes import (
+    GATING_INPUTS,
+    METADATA_OPS,
+    READ_OPS,
+    RETURNS_NONE,
+    is_function_call,
 )
-#: Shape metadata: never a cut and never a path (the loss may divide by a size).
-METADATA_OPS = frozenset({"Shape", "ShapeN", "Size", "Rank", "VariableShape", "BroadcastArgs",
-                          "BroadcastGradientArgs", "ZerosLike", "OnesLike"})
-READ_OPS = frozenset({"ReadVariableOp", "ResourceGather", "ResourceGatherNd"})
-WRITE_API = {
-    "AssignVariableOp": "Variable.assign",
-    "AssignAddVariableOp": "Variable.assign_add",
-    "AssignSubVariableOp": "Variable.assign_sub",
-}
-
-
-def _is_function_call(op_type: str) -> bool:
-    # A tf.function that was not run eagerly shows up as one call op: opaque, assume it passes
-    # gradients (its body was checked when traced, not here).
-    return op_type.startswith(("__inference", "__forward", "__backward")) or op_type in {
-        "PartitionedCall", "StatefulPartitionedCall"}
+from tapemagic.trace import HostEvent, OpRecord, Trace
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +39,7 @@ class Edge:
     cause: str | None
     seq: int
     last_event: int = 0
+    gating: bool = False  # the op's input only selects or indexes (optypes.GATING_INPUTS)
 
     @property
     def differentiable(self) -> bool:
@@ -87,13 +72,14 @@ class ProvenanceGraph:
         if op.op_type in READ_OPS and op.inputs:
             self.reads[op.inputs[0]].append(op)
         tensors = self.trace.tensors
+        gating = GATING_INPUTS.get(op.op_type, frozenset())
         for i, src in enumerate(op.inputs):
             for dst in op.outputs:
                 cause = classify(op, tensors[src].trainable, tensors[dst].trainable,
                                  self.trace.registry.get(op.op_type, "fn"), i)
                 if cause == "metadata":
                     continue
-                self._add(Edge(src, dst, "op", op.seq, cause, op.seq))
+                self._add(Edge(src, dst, "op", op.seq, cause, op.seq, gating=i in gating))
 
     def _add_state_edges(self) -> None:
         writes: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
@@ -167,7 +153,7 @@ def classify(op: OpRecord, in_trainable: bool, out_trainable: bool, registry: st
         return "metadata"
     if op_type == "StopGradient":
         return "stop-gradient"
-    if _is_function_call(op_type):
+    if is_function_call(op_type):
         return None
     if op_type in READ_OPS and index > 0:
         return "integer-dtype"  # gather indices

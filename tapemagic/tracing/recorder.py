@@ -16,19 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from tapemagic.graph.provenance import READ_OPS
+from tapemagic.optypes import READ_OPS, WRITE_OPS
 from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming
 
-#: Variable writes: input 0 is the handle, input 1 the value (absent for scatter-free ops).
-WRITE_OPS = frozenset(
-    {
-        "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
-        "ResourceScatterUpdate", "ResourceScatterAdd", "ResourceScatterSub",
-        "ResourceScatterNdUpdate", "ResourceScatterNdAdd",
-    }
-)
 #: Host values larger than this (bytes) are not kept for value matching, nor any once all the
 #: kept values reach the second bound: a training loop's metrics must not pin its memory.
 _MAX_HOST_VALUE_BYTES = 8 << 20
