@@ -54,7 +54,7 @@ def trace_of(cell: str, namespace: dict[str, Any] | None = None) -> Any:
     return session.trace
 
 
-# -- nothing kept alive ---------------------------------------------------------------------------
+# -- nothing kept alive -----------------------------------------------------------------------
 
 def test_no_tensor_or_variable_alive_after_the_check() -> None:
     namespace: dict[str, Any] = {"tf": tf, "np": __import__("numpy")}
@@ -78,7 +78,7 @@ def test_no_tensor_or_variable_alive_after_the_check() -> None:
     assert not alive, f"still alive after the check: {alive}"
 
 
-# -- threads ----------------------------------------------------------------------------------------
+# -- threads ------------------------------------------------------------------------------------
 
 BACKGROUND = """
 import threading
@@ -163,7 +163,7 @@ def test_a_check_in_another_thread_is_its_own_session() -> None:
     assert [s.variable for c in outer.report.gradient_calls for s in c.sources] == ["w_main"]
 
 
-# -- detach -----------------------------------------------------------------------------------------
+# -- detach -------------------------------------------------------------------------------------
 
 LOOP = """
 from tensorflow.python.eager import context
@@ -236,7 +236,7 @@ def test_max_steps_runs_are_analysed_before_detaching() -> None:
     assert session.trace is not None and len(session.trace.gradient_calls) == 2
 
 
-# -- lazy locations and names -----------------------------------------------------------------------
+# -- lazy locations and names -------------------------------------------------------------------
 
 def test_lazy_locations_read_like_resolved_ones() -> None:
     from tapemagic.tracing import frames

@@ -45,7 +45,6 @@ class TapeHooks:
         # lives, the recorder stays attached (its forward ops are still to come)
         self._pending: weakref.WeakSet[Any] = weakref.WeakSet()
         self._rearmed: set[tuple[str, int, str]] = set()
-        self._last_site: tuple[str, int, str] = ("?", 0, "gradient")
 
     def install(self) -> None:
         """Patch the tape methods."""
@@ -227,11 +226,8 @@ class TapeHooks:
                 # jacobian calls gradient: record the outer call; other threads: not ours
                 return original(tape, target, sources, *args, **kwargs)
             call = hooks._begin_call(tape, method, target, sources, args, kwargs)
-            if call is None:  # this site was analysed: look at the results only (cheap)
-                result = original(tape, target, sources, *args, **kwargs)
-                hooks._check_later_run(tape, result)
-                return result
-            rec.attach()  # a new call site, even on a tape made while detached
+            if call is not None:
+                rec.attach()  # a new call site, even on a tape made while detached
             rec.gradient_depth += 1
             try:
                 result = original(tape, target, sources, *args, **kwargs)
@@ -242,14 +238,17 @@ class TapeHooks:
                 raise
             finally:
                 rec.gradient_depth -= 1
-            hooks._note_results(call, result, sources)
-            site = call.site or ("?", 0)
-            if (call.keras_fit and hooks.on_fit_analysed is not None
-                    and hooks._site_analysed.get((site[0], site[1], method), 0)
-                    >= hooks.max_steps):
-                hooks.on_fit_analysed()
-            hooks._pending.discard(tape)
-            hooks._maybe_detach()
+            if call is None:  # this site was analysed: look at the results only (cheap)
+                hooks._check_later_run(tape, method, result)
+            else:
+                hooks._note_results(call, result, sources)
+                site = call.site or ("?", 0)
+                if (call.keras_fit and hooks.on_fit_analysed is not None
+                        and hooks._site_analysed.get((site[0], site[1], method), 0)
+                        >= hooks.max_steps):
+                    hooks.on_fit_analysed()
+                hooks._pending.discard(tape)
+                hooks._maybe_detach()
             return result
 
         differentiate.__name__ = method
@@ -268,7 +267,6 @@ class TapeHooks:
             first.calls += 1  # the first record counts every run of its call site
         analysed = self._site_analysed.get(site, 0)
         if analysed >= self.max_steps:
-            self._last_site = site
             return None
         self._site_analysed[site] = analysed + 1
         unconnected = kwargs.get("unconnected_gradients")
@@ -342,26 +340,25 @@ class TapeHooks:
                 and all(n >= self.max_steps for n in self._site_done.values())):
             self.rec.detach()
 
-    def _check_later_run(self, tape: Any, result: Any) -> None:
+    def _check_later_run(self, tape: Any, method: Method, result: Any) -> None:
         """Look at the result of a run that was not analysed (cheap: no op was recorded).
 
         A None the analysed run did not get (a loop that replaced a variable by a tensor) has
-        the site analysed once more, at its next run.
+        the site analysed once more, at its next run (its tape attaches the recorder again).
         """
-        site = self._last_site  # set by _begin_call for this very call
+        loc, _ = self._user_location(3)
+        site = (loc.file if loc else "?", loc.line if loc else 0, method)
         first = self._site_calls.get(site)
-        if first is None or site in self._rearmed:
-            return
         flat = _flatten(result)
-        if len(flat) != len(first.sources):
+        if first is None or site in self._rearmed or len(flat) != len(first.sources):
             return
         if any(value is None and source.result != "none"
                for source, value in zip(first.sources, flat, strict=True)):
             self._rearmed.add(site)
-            self._site_analysed[site] = self.max_steps - 1
-            creation = self._tapes[tape].creation_site if tape in self._tapes else None
+            self._site_analysed[site] = self._site_analysed.get(site, 1) - 1
+            creation = self.record_of(tape).creation_site
             if creation is not None:
-                self._site_done[creation] = self.max_steps - 1
+                self._site_done[creation] = self._site_done.get(creation, 1) - 1
 
 
 def _flatten(value: Any) -> list[Any]:
