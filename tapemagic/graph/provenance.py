@@ -9,6 +9,7 @@ ops whose registered gradient returns None, and dtypes (``backprop_util.IsTraina
 
 from __future__ import annotations
 
+import bisect
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -85,17 +86,21 @@ class ProvenanceGraph:
         for seq, (handle, value, _api) in sorted(self.trace.state_writes.items()):
             writes[handle].append((seq, value))
         for handle, history in writes.items():
+            seqs = [s for s, _ in history]  # sorted: state_writes was walked in seq order
             for read in self.reads.get(handle, []):
-                earlier = [(s, v) for s, v in history if s < read.seq]
-                if not earlier or earlier[-1][1] is None:
+                last = bisect.bisect_left(seqs, read.seq) - 1  # the newest write before the read
+                if last < 0 or history[last][1] is None:
                     continue
-                seq, value = earlier[-1]
+                seq, value = history[last]
                 for dst in read.outputs:
                     self._add(Edge(value, dst, "state", seq, "variable-assign", seq))  # type: ignore[arg-type]
 
     def _add_host_edges(self) -> None:
+        roots: dict[int, list[tuple[int, tuple[int, ...]]]] = {}  # many leaves share an event
         for leaf, link in self.trace.host_links.items():
-            for root, sources in self._roots(link.event):
+            if link.event not in roots:
+                roots[link.event] = self._roots(link.event)
+            for root, sources in roots[link.event]:
                 event = self.events[root]
                 cause = "numpy-function" if event.kind == "numpy_function" else "host-round-trip"
                 for src in sources:

@@ -10,6 +10,7 @@ small host values are held strongly, and all of them are dropped by :meth:`finis
 from __future__ import annotations
 
 import sys
+import threading
 import weakref
 from typing import Any
 
@@ -18,7 +19,8 @@ import numpy as np
 from tapemagic.optypes import CREATE_OPS, READ_OPS, SATURATING, WRITE_OPS
 from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames
+from tapemagic.tracing import frames, naming
+from tapemagic.tracing.values import call_site, host_value, same_value, saturated
 
 #: Host values larger than this (bytes) are not kept for value matching, nor any once all the
 #: kept values reach the second bound: a training loop's metrics must not pin its memory.
@@ -49,6 +51,38 @@ class Recorder:
         self.host_values: list[tuple[int, np.ndarray]] = []  # (event id, value), oldest first
         self._host_bytes = 0
         self.api_frames: dict[tuple[str, str], Any] = {}
+        # Keras layers and optimizers whose name scope an op ran in: their variables name the
+        # handles at the end (instead of a scan of the whole heap)
+        self.scope_callers: dict[int, Any] = {}
+        self._scope_top: Any = None
+        self._scope_depth = 0
+        self._scope_path = ""
+        # The thread that runs the traced code: class-level patches (tensor dunders, tapes,
+        # `_trainable`) also run in other threads, which must never reach this recorder.
+        self.thread = threading.get_ident()
+        self.attached = False  # the op callback is registered (see attach / detach)
+
+    # -- attach / detach ------------------------------------------------------------------------
+    def attach(self) -> None:
+        """Register the op callback on this thread (ops are recorded from now on)."""
+        if not self.attached:
+            tfp.add_op_callback(self.on_op)
+            self.attached = True
+
+    def detach(self) -> None:
+        """Unregister the op callback: ops run as without tapemagic (no Python call per op)."""
+        if self.attached:
+            tfp.remove_op_callback(self.on_op)
+            self.attached = False
+            self.pending_reads.clear()
+
+    def mine(self) -> bool:
+        """Return True when the calling thread is the traced one."""
+        return threading.get_ident() == self.thread
+
+    def recording(self) -> bool:
+        """Return True when a hook on the calling thread should record (attached, not busy)."""
+        return self.attached and not self.busy and threading.get_ident() == self.thread
 
     # -- sequence and tensors ---------------------------------------------------------------
     def next_seq(self) -> int:
@@ -78,18 +112,9 @@ class Recorder:
         serial = self._next_serial
         self._next_serial += 1
         dtype = getattr(tensor, "dtype", None)
-        try:
-            shape: tuple[int | None, ...] | None = tuple(tensor.shape.as_list())
-        except (AttributeError, ValueError):
-            shape = None
-        self.trace.tensors[serial] = TensorRecord(
-            serial,
-            tfp.dtype_name(dtype),
-            shape,
-            bool(dtype is not None and tfp.is_trainable_dtype(dtype)),
-            producer,
-            leaf,
-        )
+        name, trainable = _dtype_info(dtype)
+        self.trace.tensors[serial] = TensorRecord(serial, name, tfp.shape_tuple(tensor), trainable,
+                                                  producer, leaf)
         key = id(tensor)
         self._serial_of[key] = serial
         if strong:
@@ -110,14 +135,61 @@ class Recorder:
             self._strong[serial] = tensor
         return serial
 
-    def handle_serial(self, handle: Any) -> int:
-        """Return the serial of a variable's resource handle, registering it once."""
+    def handle_serial(self, handle: Any, find_owner: bool = False) -> int:
+        """Return the serial of a variable's resource handle, registering it once.
+
+        ``find_owner``: the caller has only the handle (an op input), so look for the variable
+        that owns it on the stack, once per handle, to name it at the end.
+        """
         serial = self._handle_serial_by_id.get(id(handle))
         if serial is None:
             serial = self.register(handle, None, "handle", strong=True)
             self.handle_objects[serial] = handle
             self._handle_serial_by_id[id(handle)] = serial
+            if find_owner:
+                naming.find_owner(handle, self.variables_seen, sys._getframe(1))
         return serial
+
+    def note_trainable(self) -> None:
+        """Remember which Keras variables are frozen now (at an analysed gradient call).
+
+        A frozen Keras 3 layer (``trainable=False``) leaves its inner ``tf.Variable`` trainable,
+        so the tape still watches it; its Keras flag is what says it is meant to stay fixed.
+        A variable frozen at any analysed call counts as frozen.
+        """
+        keras_cls = tfp.keras_variable_class()
+        if keras_cls is None:
+            return
+        frozen = self.trace.handle_trainable
+        objects: list[Any] = [*self.variables_seen.values()]
+        for caller in self.scope_callers.values():
+            try:
+                objects.extend(caller.variables)
+            except Exception:  # noqa: BLE001 - an unbuilt layer or a foreign object
+                continue
+        for obj in objects:
+            if not isinstance(obj, keras_cls):
+                continue
+            handle = getattr(getattr(obj, "_value", None), "_handle", None)
+            serial = self._handle_serial_by_id.get(id(handle)) if handle is not None else None
+            if serial is not None:
+                frozen[serial] = frozen.get(serial, True) and bool(getattr(obj, "trainable", True))
+
+    def _keras_layer(self) -> str:
+        """Return the Keras name-scope path of the current op and note the scopes' owners."""
+        stack = tfp.keras_name_scopes()
+        if not stack:
+            return ""
+        top = stack[-1]
+        if top is self._scope_top and len(stack) == self._scope_depth:
+            return self._scope_path  # same layer call as the previous op
+        for entry in stack:
+            caller = getattr(entry, "caller", None)
+            if caller is not None:
+                self.scope_callers.setdefault(id(caller), caller)
+        self._scope_top, self._scope_depth = top, len(stack)
+        self._scope_path = tfp.keras_layer_path()
+        return self._scope_path
 
     # -- the op callback ----------------------------------------------------------------------
     def on_op(
@@ -155,7 +227,7 @@ class Recorder:
         if api is not None:
             api_key = (frames.frame_module(api), api.f_code.co_name)
             self.api_frames.setdefault(api_key, api.f_globals)
-        layer = tfp.keras_layer_path()
+        layer = self._keras_layer()
         in_serials = []
         for index, tensor in enumerate(inputs):
             serial = self.serial_of(tensor)
@@ -166,9 +238,9 @@ class Recorder:
         if name in READ_OPS or name in WRITE_OPS:
             # the handle is long-lived: make sure it is held and indexed as a handle
             if inputs:
-                in_serials[0] = self.handle_serial(inputs[0])
+                in_serials[0] = self.handle_serial(inputs[0], find_owner=True)
         if name in CREATE_OPS and outputs:
-            out_serials: tuple[int, ...] = (self.handle_serial(outputs[0]),)
+            out_serials: tuple[int, ...] = (self.handle_serial(outputs[0], find_owner=True),)
             if loc is not None:
                 self.trace.handle_created[out_serials[0]] = loc
         else:
@@ -179,9 +251,9 @@ class Recorder:
             self.gradient_depth > 0, self.function_depth > 0,
         )
         if user is not None and not tfp.could_possibly_record():
-            op.outer_loc = _call_site(user, loc)
+            op.outer_loc = call_site(user, loc)
         if name in SATURATING and not op.in_gradient:
-            op.saturated = _saturated(name, inputs, outputs)
+            op.saturated = saturated(name, inputs, outputs)
         self.trace.ops.append(op)
         if name not in self.trace.registry:
             self.trace.registry[name] = tfp.registry_entry(name)
@@ -193,8 +265,8 @@ class Recorder:
         self, tensor: Any, consumer: str, index: int, loc: RawLocation | None, layer: str
     ) -> int:
         dtype = getattr(tensor, "dtype", None)
-        if dtype is not None and tfp.dtype_name(dtype) == "resource":
-            return self.handle_serial(tensor)
+        if dtype is not None and _dtype_info(dtype)[0] == "resource":
+            return self.handle_serial(tensor, find_owner=True)
         variable = self._match_pending(tensor)
         if variable is not None:
             # TensorFlow's C fast path read this variable with no op callback
@@ -225,8 +297,8 @@ class Recorder:
         if not candidates:
             return None
         if len(candidates) > 1:
-            value = _host_value(tensor)
-            exact = [v for v in candidates if _equal(_host_value(v), value)]
+            value = host_value(tensor)
+            exact = [v for v in candidates if same_value(host_value(v), value)]
             candidates = exact or candidates
         chosen = candidates[0]
         self.pending_reads.remove(chosen)
@@ -266,13 +338,13 @@ class Recorder:
     def _link_host_value(self, tensor: Any, serial: int) -> None:
         # tf.constant(ndarray) copies, so a NumPy result re-enters TensorFlow only by value:
         # the newest recorded host value equal to this leaf is its probable origin.
-        value = _host_value(tensor)
+        value = host_value(tensor)
         if value is None:
             return
         for event_id, host in reversed(self.host_values):
             if host.shape != value.shape:
                 continue
-            if _equal(host, value):
+            if same_value(host, value):
                 trivial = bool(value.size <= 1 or not np.any(value) or np.all(value == 1))
                 self.trace.host_links[serial] = HostLink(serial, event_id, probable=trivial)
                 return
@@ -288,9 +360,9 @@ class Recorder:
         trace.ops = list(self.trace.ops)
         trace.host_events = list(self.trace.host_events)
         trace.gradient_calls = self.trace.gradient_calls[first_call:]
-        trace.handle_names, trace.handle_trainable = _name_handles(
-            self.handle_objects, self.variables_seen)
-        trace.api_labels = {key: _api_label(key, g) for key, g in self.api_frames.items()}
+        trace.handle_names = naming.name_handles(self.handle_objects, self.variables_seen,
+                                                 self.scope_callers)
+        trace.api_labels = {k: naming.api_label(k, g) for k, g in self.api_frames.items()}
         trace.versions = {"tensorflow": tfp.tf_version(), "keras": tfp.keras_version() or "",
                           "python": sys.version.split()[0]}
         return trace
@@ -298,9 +370,9 @@ class Recorder:
     # -- end of run -------------------------------------------------------------------------------
     def finish(self) -> Trace:
         """Resolve names, drop every tensor reference, and return the trace."""
-        self.trace.handle_names, self.trace.handle_trainable = _name_handles(
-            self.handle_objects, self.variables_seen)
-        self.trace.api_labels = {key: _api_label(key, g) for key, g in self.api_frames.items()}
+        self.trace.handle_names = naming.name_handles(self.handle_objects, self.variables_seen,
+                                                      self.scope_callers)
+        self.trace.api_labels = {k: naming.api_label(k, g) for k, g in self.api_frames.items()}
         self._strong.clear()
         self._refs.clear()
         self._serial_of.clear()
@@ -310,103 +382,21 @@ class Recorder:
         self.pending_reads.clear()
         self.host_values.clear()
         self.api_frames.clear()
+        self.scope_callers.clear()
+        self._scope_top = None
         return self.trace
 
 
-def _call_site(user: Any, loc: RawLocation | None) -> RawLocation | None:
-    """Return where the user's code called the function ``user`` runs in (None at top level)."""
-    if user.f_code.co_name == "<module>" or loc is None:
-        return None
-    caller, _ = frames.user_frame(user.f_back)
-    return frames.location_of(caller) if caller is not None else None
+_DTYPES: dict[Any, tuple[str, bool]] = {}
 
 
-def _saturated(op_type: str, inputs: Any, outputs: Any) -> bool:
-    """Return True when ``op_type``'s gradient to input 0 is zero at every element."""
+def _dtype_info(dtype: Any) -> tuple[str, bool]:
+    """Return (name, trainable) of a dtype, computed once per dtype."""
     try:
-        x = np.asarray(inputs[0]._numpy())  # noqa: SLF001 - a view on CPU, no op is run
-        if op_type == "Relu":
-            return not np.any(x > 0)
-        if op_type == "Relu6":
-            return bool(np.all((x <= 0) | (x >= 6)))
-        if op_type == "ClipByValue":
-            lo, hi = np.asarray(inputs[1]._numpy()), np.asarray(inputs[2]._numpy())  # noqa: SLF001
-            return bool(np.all((x < lo) | (x > hi)))
-        other = np.asarray(inputs[1]._numpy())  # noqa: SLF001
-        return bool(np.all(x < other) if op_type == "Maximum" else np.all(x > other))
-    except Exception:  # noqa: BLE001 - symbolic or remote tensors: unknown, so not saturated
-        return False
-
-
-def _host_value(tensor: Any) -> np.ndarray | None:
-    try:
-        return np.asarray(tensor._numpy())  # noqa: SLF001 - no op is run, unlike tf.identity
-    except Exception:  # noqa: BLE001 - symbolic, remote or unreadable tensors have no value
-        try:
-            return np.asarray(tensor.read_value()._numpy())  # noqa: SLF001
-        except Exception:  # noqa: BLE001
-            return None
-
-
-def _equal(a: np.ndarray | None, b: np.ndarray | None) -> bool:
-    if a is None or b is None or a.shape != b.shape:
-        return False
-    try:
-        return bool(np.array_equal(a.astype(b.dtype, copy=False), b))
-    except (TypeError, ValueError):
-        return False
-
-
-def _name_handles(handles: dict[int, Any], seen: dict[int, Any],
-                  ) -> tuple[dict[int, str], dict[int, bool]]:
-    """Name each handle: Keras ``path`` when a Keras variable wraps it, else the TF name.
-
-    Also returns each named variable's ``trainable`` flag (the Keras variable's when one wraps
-    it: a frozen Keras layer leaves its inner tf.Variable trainable).
-    """
-    import gc
-
-    by_handle = {id(h): serial for serial, h in handles.items()}
-    names: dict[int, str] = {}
-    trainable: dict[int, bool] = {}
-    keras_cls = tfp.keras_variable_class()
-
-    def visit(objects: list[Any]) -> None:
-        for obj in objects:
-            is_keras = keras_cls is not None and isinstance(obj, keras_cls)
-            inner = getattr(obj, "_value", None) if is_keras else obj
-            handle = getattr(inner, "_handle", None)
-            serial = by_handle.get(id(handle)) if handle is not None else None
-            if serial is None:
-                continue
-            if is_keras:  # a Keras path beats the inner tf.Variable's name
-                names[serial] = str(obj.path)
-                trainable[serial] = bool(obj.trainable)
-            else:
-                names.setdefault(serial, str(obj.name).removesuffix(":0"))
-                trainable.setdefault(serial, bool(obj.trainable))
-
-    visit(list(seen.values()))
-    if len(names) < len(handles) or keras_cls is not None:
-        # Variables the run never handed us directly (a Keras layer's weights read inside
-        # `fit`, a variable assigned but never a source): one scan of the heap names them.
-        visit([
-            o for o in gc.get_objects()
-            if isinstance(o, tfp.BaseResourceVariable)
-            or (keras_cls is not None and isinstance(o, keras_cls))
-        ])
-    for serial in handles:
-        names.setdefault(serial, f"variable#{serial}")
-    return names, trainable
-
-
-def _api_label(key: tuple[str, str], module_globals: dict[str, Any]) -> str:
-    """Name the API the user called: its public ``tf.*`` name when it has one."""
-    module, function = key
-    public = tfp.public_api_names().get(key)
-    if public:
-        return public
-    if function.startswith("__") and function.endswith("__"):
-        return f"Tensor.{function}"
-    short = module.rsplit(".", 1)[-1]
-    return f"{short}.{function}"
+        info = _DTYPES.get(dtype)
+    except TypeError:  # an unhashable stand-in: no caching
+        return tfp.dtype_name(dtype), bool(tfp.is_trainable_dtype(dtype))
+    if info is None:
+        info = (tfp.dtype_name(dtype), bool(dtype is not None and tfp.is_trainable_dtype(dtype)))
+        _DTYPES[dtype] = info
+    return info

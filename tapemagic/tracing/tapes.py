@@ -15,16 +15,17 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
-import numpy as np
-
 from tapemagic.trace import GradientCallRecord, SourceRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames
 from tapemagic.tracing.recorder import Recorder
+from tapemagic.tracing.results import classify, flatten, later_result, shape_of
 
 _MISSING = object()
 Method = Literal["gradient", "jacobian", "batch_jacobian"]
 _FIT_MODULES = ("keras.src.backend.tensorflow.trainer",)
+#: Later runs: at most this many regressions kept per call site.
+_MAX_REGRESSIONS = 10
 
 
 class TapeHooks:
@@ -41,6 +42,10 @@ class TapeHooks:
         self._saturated_tapes: weakref.WeakSet[Any] = weakref.WeakSet()
         self._site_done: dict[tuple[str, int], int] = {}
         self._site_analysed: dict[tuple[str, int, str], int] = {}
+        # tapes made where the analysis is not done yet, and not yet differentiated: while one
+        # lives, the recorder stays attached (its forward ops are still to come)
+        self._pending: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._rearmed: set[tuple[str, int, str]] = set()
 
     def install(self) -> None:
         """Patch the tape methods."""
@@ -81,6 +86,8 @@ class TapeHooks:
 
         def __init__(tape: Any, *args: Any, **kwargs: Any) -> None:
             original(tape, *args, **kwargs)
+            if not hooks.rec.mine():
+                return
             record = hooks.record_of(tape)
             loc, user = hooks._user_location()
             record.loc = loc
@@ -88,6 +95,9 @@ class TapeHooks:
             record.creation_site = (loc.file, loc.line) if loc else None
             if any(m.startswith(_FIT_MODULES) for m, _ in chain):
                 record.creation_site = ("keras-fit", 0)
+            if not hooks._site_saturated(record):
+                hooks._pending.add(tape)  # a new call site is coming: record its ops
+                hooks.rec.attach()
 
         return __init__
 
@@ -96,6 +106,8 @@ class TapeHooks:
 
         def __enter__(tape: Any) -> Any:
             result = original(tape)
+            if not hooks.rec.mine():
+                return result
             record = hooks.record_of(tape)
             record.spans.append([hooks.rec.next_seq(), -1])
             if hooks._site_saturated(record):
@@ -109,6 +121,8 @@ class TapeHooks:
         hooks = self
 
         def __exit__(tape: Any, typ: Any, value: Any, traceback: Any) -> Any:
+            if not hooks.rec.mine():
+                return original(tape, typ, value, traceback)
             record = hooks.record_of(tape)
             if record.spans and record.spans[-1][1] < 0:
                 record.spans[-1][1] = hooks.rec.next_seq()
@@ -116,7 +130,8 @@ class TapeHooks:
                 hooks._saturated_tapes.discard(tape)
                 hooks.rec.saturated_depth -= 1
             result = original(tape, typ, value, traceback)
-            hooks._note_watched(tape, record)
+            if hooks.rec.attached:
+                hooks._note_watched(tape, record)
             return result
 
         return __exit__
@@ -140,14 +155,16 @@ class TapeHooks:
             try:
                 result = original(tape, tensor)  # record only a watch that succeeded
             except BaseException as error:
-                if not isinstance(error, KeyboardInterrupt):
+                if not isinstance(error, KeyboardInterrupt) and hooks.rec.recording():
                     hooks._note_failed_watch(tape, tensor, error)
                 raise
-            record = hooks.record_of(tape)
             rec = hooks.rec
+            if not rec.recording():
+                return result
+            record = hooks.record_of(tape)
             rec.busy = True
             try:
-                for item in _flatten(tensor):
+                for item in flatten(tensor):
                     handle = getattr(item, "handle", None)
                     if handle is not None and tfp.dtype_name(handle.dtype) == "resource":
                         record.watched_handles.add(rec.handle_serial(handle))
@@ -187,6 +204,10 @@ class TapeHooks:
 
         @contextlib.contextmanager
         def stop_recording(tape: Any) -> Iterator[None]:
+            if not hooks.rec.mine():
+                with original(tape):
+                    yield
+                return
             record = hooks.record_of(tape)
             with original(tape):
                 if record.spans and record.spans[-1][1] < 0:
@@ -203,6 +224,8 @@ class TapeHooks:
 
         def reset(tape: Any) -> None:
             original(tape)
+            if not hooks.rec.mine():
+                return
             record = hooks.record_of(tape)
             now = hooks.rec.next_seq()
             open_span = bool(record.spans) and record.spans[-1][1] < 0
@@ -227,9 +250,12 @@ class TapeHooks:
         def differentiate(tape: Any, target: Any, sources: Any, *args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
             rec = hooks.rec
-            if rec.gradient_depth or rec.busy:  # jacobian calls gradient: record the outer call
+            if rec.gradient_depth or rec.busy or not rec.mine():
+                # jacobian calls gradient: record the outer call; other threads: not ours
                 return original(tape, target, sources, *args, **kwargs)
             call = hooks._begin_call(tape, method, target, sources, args, kwargs)
+            if call is not None:
+                rec.attach()  # a new call site, even on a tape made while detached
             rec.gradient_depth += 1
             try:
                 result = original(tape, target, sources, *args, **kwargs)
@@ -240,7 +266,7 @@ class TapeHooks:
                 raise
             finally:
                 rec.gradient_depth -= 1
-            if call is None:
+            if call is None:  # this site was analysed: look at the results only (cheap)
                 hooks._check_later_run(tape, method, result)
             else:
                 hooks._note_results(call, result, sources)
@@ -249,6 +275,8 @@ class TapeHooks:
                         and hooks._site_analysed.get((site[0], site[1], method), 0)
                         >= hooks.max_steps):
                     hooks.on_fit_analysed()
+                hooks._pending.discard(tape)
+                hooks._maybe_detach()
             return result
 
         differentiate.__name__ = method
@@ -278,22 +306,27 @@ class TapeHooks:
             "zero" if str(getattr(unconnected, "value", unconnected)) == "zero" else "none")
         rec.busy = True
         try:
-            targets = tuple(rec.hold(t) for t in _flatten(target) if hasattr(t, "dtype"))
-            sources_list = [self._source(s) for s in _flatten(sources)]
+            targets = tuple(rec.hold(t) for t in flatten(target) if hasattr(t, "dtype"))
+            sources_list = [self._source(s) for s in flatten(sources)]
         finally:
             rec.busy = False
         call = GradientCallRecord(
             f"grad{len(rec.trace.gradient_calls) + 1}", record.id, method, loc, rec.next_seq(),
-            targets, "loss" if keras_fit else _argument_text(loc, user, 0) or "target",
+            targets, "loss" if keras_fit else frames.argument_text(loc, 0) or "target",
             sources_list, mode, keras_fit=keras_fit, site=(site[0], site[1]),
         )
         if not keras_fit:
-            names = _argument_names(loc, user, 1)
+            names = frames.argument_names(loc, 1)
             for source, name in zip(call.sources, names, strict=False):
                 if source.kind == "tensor" and name:
                     source.name = name
         rec.trace.gradient_calls.append(call)
         self._site_calls.setdefault(site, call)
+        rec.busy = True
+        try:
+            rec.note_trainable()
+        finally:
+            rec.busy = False
         if record.creation_site is not None:
             done = self._site_done.get(record.creation_site, 0)
             self._site_done[record.creation_site] = done + 1
@@ -312,115 +345,55 @@ class TapeHooks:
         if handle is not None and isinstance(source, tfp.BaseResourceVariable):
             rec.variables_seen.setdefault(id(source), source)
             return SourceRecord(str(source.name).removesuffix(":0"), "variable",
-                                tfp.dtype_name(source.dtype), _shape(source),
+                                tfp.dtype_name(source.dtype), shape_of(source),
                                 bool(source.trainable), rec.handle_serial(handle), None)
         serial = rec.hold(source) if hasattr(source, "dtype") else None
         return SourceRecord(f"tensor#{serial}", "tensor", tfp.dtype_name(getattr(
-            source, "dtype", None)), _shape(source), True, None, serial)
+            source, "dtype", None)), shape_of(source), True, None, serial)
 
     def _note_results(self, call: GradientCallRecord, result: Any, sources: Any) -> None:
-        flat = _flatten(result)
+        flat = flatten(result)
         if len(flat) != len(call.sources):
             return
         for source, value in zip(call.sources, flat, strict=True):
-            source.result, source.norm = _classify(value)
-
-    def _check_later_run(self, tape: Any, method: Method, result: Any) -> None:
-        """Check only the results of a run whose call site was analysed already (cheap).
-
-        When it returns None (or zeros) where the analysed run got a gradient (a loop that
-        replaces a ``tf.Variable`` by a tensor: ``x = x + 1``), note it on the analysed record
-        and let the next run of the site be analysed in full.
-        """
-        loc, _ = self._user_location(3)
-        site = (loc.file if loc else "?", loc.line if loc else 0, method)
-        first = self._site_calls.get(site)
-        flat = _flatten(result)
-        if first is None or len(flat) != len(first.sources):
-            return
-        results = tuple(_classify(v)[0] for v in flat)
-        if any(r != "ok" and s.result == "ok" for r, s in zip(results, first.sources,
-                                                               strict=True)):
-            first.regressions.append((first.calls, results))
-            if len(first.regressions) == 1:  # analyse the next run like it
-                self._site_analysed[site] = self._site_analysed.get(site, 1) - 1
-                creation = self.record_of(tape).creation_site
-                if creation is not None:
-                    self._site_done[creation] = self._site_done.get(creation, 1) - 1
+            source.result, source.norm = classify(value)
 
     def _site_saturated(self, record: TapeRecord) -> bool:
         """Return True when tapes made where ``record``'s was made were analysed enough already."""
         site = record.creation_site
         return site is not None and self._site_done.get(site, 0) >= self.max_steps
 
+    def _maybe_detach(self) -> None:
+        """Stop per-op recording once every call site seen was analysed ``max_steps`` times.
 
-def _flatten(value: Any) -> list[Any]:
-    if isinstance(value, dict):
-        return [x for k in sorted(value, key=str) for x in _flatten(value[k])]
-    if isinstance(value, (list, tuple)):
-        return [x for v in value for x in _flatten(v)]
-    return [value]
+        Later steps of a loop then cost what a plain step costs; a tape made at a new site
+        (``__init__``) or a gradient call at a new site attaches the recorder again.
+        """
+        if (not self._pending and self._site_done
+                and all(n >= self.max_steps for n in self._site_done.values())):
+            self.rec.detach()
 
+    def _check_later_run(self, tape: Any, method: Method, result: Any) -> None:
+        """Look at the result of a run that was not analysed (cheap: no op was recorded).
 
-def _shape(value: Any) -> tuple[int | None, ...] | None:
-    try:
-        return tuple(value.shape.as_list())
-    except (AttributeError, ValueError):
-        return None
-
-
-def _classify(value: Any) -> tuple[Literal["ok", "none", "zero"], float | None]:
-    """Return (result, L2 norm) of one gradient TensorFlow returned."""
-    if value is None:
-        return "none", None
-    data = getattr(value, "values", value)  # IndexedSlices carry their values here
-    try:
-        array = np.asarray(data._numpy())  # noqa: SLF001 - reading a value runs no op
-    except Exception:  # noqa: BLE001 - symbolic (graph mode) or remote: no value to read
-        return "ok", None
-    if not np.any(array):
-        return "zero", 0.0
-    with np.errstate(all="ignore"):
-        norm = float(np.linalg.norm(array.astype(np.float64, copy=False).ravel()))
-    return "ok", norm
-
-
-def _call_node(loc: Any, user: Any) -> Any:
-    """Return the ``ast.Call`` at ``loc`` in the user's source, or None."""
-    import ast
-    import linecache
-
-    if loc is None or loc.col is None or loc.end_col is None:
-        return None
-    lines = linecache.getlines(loc.file)[loc.line - 1:(loc.end_line or loc.line)]
-    if not lines:
-        return None
-    text = "".join(lines)
-    end = len(text) - len(lines[-1]) + loc.end_col
-    snippet = text[loc.col:end]
-    try:
-        node = ast.parse(snippet.strip(), mode="eval").body
-    except SyntaxError:
-        return None
-    return (node, snippet.strip()) if isinstance(node, ast.Call) else None
-
-
-def _argument_text(loc: Any, user: Any, index: int) -> str | None:
-    import ast
-
-    found = _call_node(loc, user)
-    if found is None or len(found[0].args) <= index:
-        return None
-    return ast.get_source_segment(found[1], found[0].args[index])
-
-
-def _argument_names(loc: Any, user: Any, index: int) -> list[str | None]:
-    """Return the source text of each element of argument ``index`` (a list literal or one name)."""
-    import ast
-
-    found = _call_node(loc, user)
-    if found is None or len(found[0].args) <= index:
-        return []
-    node = found[0].args[index]
-    elements = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
-    return [ast.get_source_segment(found[1], e) for e in elements]
+        A None the analysed run did not get (a loop that replaced a variable by a tensor) has
+        the site analysed once more, at its next run (its tape attaches the recorder again).
+        """
+        loc, _ = self._user_location(3)
+        site = (loc.file if loc else "?", loc.line if loc else 0, method)
+        first = self._site_calls.get(site)
+        flat = flatten(result)
+        if first is None or len(flat) != len(first.sources):
+            return
+        results = tuple(later_result(v) for v in flat)
+        if any(r != "ok" and source.result == "ok"
+               for source, r in zip(first.sources, results, strict=True)):
+            if len(first.regressions) < _MAX_REGRESSIONS:
+                first.regressions.append((first.calls, results))
+            if site in self._rearmed:
+                return
+            self._rearmed.add(site)
+            self._site_analysed[site] = self._site_analysed.get(site, 1) - 1
+            creation = self.record_of(tape).creation_site
+            if creation is not None:
+                self._site_done[creation] = self._site_done.get(creation, 1) - 1
