@@ -39,4 +39,4 @@ class ZeroGradient(RuleModule):
             yield Match((place(op.loc), op.op_type), op.loc, True,
                         {"api": api, "op": op.op_type,
                          "reason": _REASONS.get(op.op_type, "its gradient is zero here")},
-                        hit, api=api, op_type=op.op_type)
+                        hit, api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0))
