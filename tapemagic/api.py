@@ -14,6 +14,11 @@ from typing import Any
 from tapemagic.locations import CellMap
 from tapemagic.report.model import CellInfo, Report
 
+#: Whether ``tf.function`` and Keras ``fit`` run eagerly for the analysis when no door option
+#: says otherwise: the one default behind ``gradcheck(force_eager=...)``, ``%%gradcheck
+#: --eager/--graph-mode`` and ``python -m tapemagic run --eager/--graph-mode`` (and their help).
+FORCE_EAGER_DEFAULT = True
+
 
 class GradcheckError(RuntimeError):
     """Raised by ``strict`` checks when the report has at least one error finding."""
@@ -45,7 +50,7 @@ class Check:
 @contextlib.contextmanager
 def gradcheck(
     *,
-    force_eager: bool = True,
+    force_eager: bool | None = None,
     max_steps: int = 1,
     strict: bool = False,
     cells: CellMap | None = None,
@@ -57,15 +62,17 @@ def gradcheck(
     the block is analysed: for each (loss, weight) the verdict, and for each severed weight the
     op or API that cut it, with its line and a quick fix from the rule catalog. What it changes
     while the block runs: TensorFlow op callbacks, a few ``EagerTensor``/``GradientTape``/
-    ``ResourceVariable`` methods, ``tf.numpy_function``'s eager path, and
-    ``tf.config.run_functions_eagerly(True)`` so ``tf.function`` and ``fit`` bodies are visible.
+    ``ResourceVariable`` methods, ``tf.numpy_function``'s eager path, and, when
+    ``force_eager``, ``tf.config.run_functions_eagerly(True)`` so ``tf.function`` and ``fit``
+    bodies are visible.
     All of it is undone when the block ends, also on an exception or KeyboardInterrupt.
     Tracing is per thread (TensorFlow op callbacks are thread-local).
 
     Parameters
     ----------
-    force_eager : bool
-        Run ``tf.function`` and ``fit`` eagerly for the analysis (default True).
+    force_eager : bool, optional
+        Run ``tf.function`` and ``fit`` eagerly for the analysis; None (the default) means
+        :data:`FORCE_EAGER_DEFAULT`.
     max_steps : int
         Runs of each gradient call site to analyse (a training loop repeats one site).
     strict : bool
@@ -107,6 +114,8 @@ def gradcheck(
     __tracebackhide__ = True
     result = Check()
     problems = self_test()  # once per process; each failed hook becomes a note in the report
+    if force_eager is None:
+        force_eager = FORCE_EAGER_DEFAULT
     session = TraceSession(force_eager=force_eager, max_steps=max_steps)
     try:
         with session:
