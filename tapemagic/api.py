@@ -28,7 +28,9 @@ class Check:
     """The result of a :func:`gradcheck` block; ``report`` is set when the block ends.
 
     Attribute access falls through to the report, so ``check.codes`` and ``check.findings`` work
-    like ``check.report.codes``.
+    like ``check.report.codes``. ``error`` is the exception the block ended with; code that
+    catches the traced code's exception itself may set it inside the block, so the report
+    names it.
     """
 
     def __init__(self) -> None:
@@ -124,8 +126,11 @@ def gradcheck(
         result.error = error
         _finish(result, session, cells, cell, error, problems)
         raise
-    _finish(result, session, cells, cell, None, problems)
-    if strict and result.report is not None and result.report.has_errors:
+    # a door whose runner shows the code's exception itself (the magic, through IPython's
+    # run_code) records it in `error` before the block ends: the report still carries it
+    _finish(result, session, cells, cell, result.error, problems)
+    if strict and result.error is None and result.report is not None \
+            and result.report.has_errors:
         count = sum(f.severity == "error" for f in result.report.findings)
         raise GradcheckError(f"gradcheck: {count} error finding(s): {result.report.headline}")
 

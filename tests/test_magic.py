@@ -180,7 +180,7 @@ def test_strict_raises_after_showing_the_report(run_cell) -> None:
 
 # -- exceptions ----------------------------------------------------------------------------------
 
-def test_exception_is_reraised_after_the_report(run_cell, shell) -> None:
+def test_exception_is_shown_by_ipython_then_the_report(run_cell, shell) -> None:
     body = "before = 1\nw = tf.Variable(2.0)\nraise ValueError('boom')\nafter = 2\n"
     plain = run_cell(body)
     assert "after" not in shell.user_ns
@@ -189,7 +189,9 @@ def test_exception_is_reraised_after_the_report(run_cell, shell) -> None:
     assert type(traced.error) is type(plain.error) is ValueError
     assert str(traced.error) == str(plain.error) == "boom"
     assert traced.result.error_in_exec is traced.error
-    assert traced.events == ["display", "traceback"]  # the report comes first
+    # IPython's run_code shows the traceback, as for a plain cell; the report follows it
+    assert traced.events == ["traceback", "display"]
+    assert traced.stdout.count("ValueError: boom") == plain.stdout.count("ValueError: boom") == 1
     assert shell.user_ns["before"] == 1 and "after" not in shell.user_ns
     rep = shell.user_ns["rep"]
     assert rep.exception is not None and rep.exception.type == "ValueError"
@@ -226,7 +228,7 @@ def test_keyboard_interrupt_propagates_and_everything_is_restored(run_cell, shel
     traced = run_cell(magic(body, "rep"))
     assert isinstance(plain.error, KeyboardInterrupt)
     assert isinstance(traced.error, KeyboardInterrupt)
-    assert traced.events == ["display", "traceback"]
+    assert traced.events == ["traceback", "display"]
     assert float(shell.user_ns["before"]) == 2.0 and "after" not in shell.user_ns
     assert shell.user_ns["rep"].exception.type == "KeyboardInterrupt"
     assert patch_state() == []
@@ -682,14 +684,72 @@ def test_numpy_function_works(run_cell, shell) -> None:
     assert repr(shell.user_ns["out"]) == expected
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "magic.py compiles the cell itself and never awaits: top-level `await` (IPython autoawait) "
-    "is a SyntaxError under the magic"))
 def test_top_level_await_works(run_cell) -> None:
     body = "import asyncio\nawait asyncio.sleep(0)\n'done'\n"
     assert run_cell(body).value == "done"
     traced = run_cell(magic(body))
     assert traced.error is None and traced.value == "done"
+
+
+def test_top_level_await_with_a_tape_gives_the_report(run_cell, shell) -> None:
+    body = ("import asyncio\nw = tf.Variable([1.0, 2.0])\nawait asyncio.sleep(0)\n"
+            "with tf.GradientTape() as tape:\n    loss = tf.reduce_sum(tf.round(w))\n"
+            "await asyncio.sleep(0)\ngrads = tape.gradient(loss, [w])\ngrads\n")
+    plain = run_cell(body)
+    traced = run_cell(magic(body, "rep"))
+    assert plain.error is None and traced.error is None, traced.stdout
+    assert traced.value == plain.value == [None]
+    rep = single_report(traced)
+    assert rep.codes == ["TM201"] and shell.user_ns["rep"].codes == ["TM201"]
+    assert [f.location.line for f in rep.findings] == [6]  # the tf.round line, %%gradcheck is 1
+
+
+def test_top_level_await_error_and_semicolon(run_cell) -> None:
+    body = "import asyncio\nawait asyncio.sleep(0)\nraise ValueError('late')\n"
+    plain, traced = run_cell(body), run_cell(magic(body))
+    assert type(traced.error) is type(plain.error) is ValueError
+    assert traced.events == ["traceback", "display"]
+    quiet = "import asyncio\nawait asyncio.sleep(0)\n41 + 1;\n"
+    plain, traced = run_cell(quiet), run_cell(magic(quiet))
+    assert plain.value is None and traced.value is None
+    assert traced.normalized_stdout() == plain.normalized_stdout()
+
+
+def test_await_transformer_leaves_other_cells_alone(shell) -> None:
+    assert shell.transform_cell("%%gradcheck\nx = 1\n").startswith(
+        "get_ipython().run_cell_magic('gradcheck'")
+    assert shell.transform_cell("%%gradcheck rep\nawait f()\n").startswith("await ")
+    assert shell.transform_cell("%%time\nawait f()\n").startswith(
+        "get_ipython().run_cell_magic('time'")
+    shell.autoawait = False
+    try:
+        assert not shell.transform_cell("%%gradcheck\nawait f()\n").startswith("await ")
+    finally:
+        shell.autoawait = True
+
+
+@pytest.mark.parametrize("mode", ["all", "last_expr_or_assign", "none", "last"])
+def test_ast_node_interactivity_modes_and_semicolon(run_cell, shell, mode: str) -> None:
+    shell.ast_node_interactivity = mode
+    try:
+        for body in ("1\nx = 2\nx + 1\n", "1\n2;\n", "y = 5\n", "print('p')\n3\n"):
+            plain = run_cell(body)
+            traced = run_cell(magic(body))
+            assert traced.normalized_stdout() == plain.normalized_stdout(), (mode, body)
+            assert traced.value == plain.value, (mode, body)
+    finally:
+        shell.ast_node_interactivity = "last_expr"
+
+
+def test_eager_flag_forces_eager_mode(run_cell, shell) -> None:
+    body = ("w = tf.Variable([1.0, 2.0])\n@tf.function\ndef step():\n"
+            "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(tf.round(w))\n"
+            "    return tape.gradient(loss, [w])\nout = step()\n")
+    assert run_cell(magic(body, "rep --eager")).error is None
+    eager = shell.user_ns["rep"]
+    assert eager.mode == "forced-eager" and eager.codes == ["TM201"]
+    assert run_cell(magic(body, "rep --graph-mode")).error is None
+    assert shell.user_ns["rep"].mode == "graph"
 
 
 def test_ast_node_interactivity_is_honoured(run_cell, shell) -> None:
@@ -774,6 +834,9 @@ def test_magic_twice_in_a_row_gives_the_same_findings(run_cell, shell) -> None:
     ("%%gradcheck --steps 0\nnot_run = 1\n", "--steps must be at least 1"),
     ("%%gradcheck --bogus\nnot_run = 1\n", "unrecognized arguments: --bogus"),
     ("%%gradcheck 1abc\nnot_run = 1\n", "not a valid Python identifier"),
+    ("%%gradcheck class\nnot_run = 1\n", "not a valid Python identifier"),
+    ("%%gradcheck \"rep\nnot_run = 1\n", "No closing quotation"),
+    ("%%gradcheck --eager --graph-mode\nnot_run = 1\n", "cannot be used together"),
     ("%gradcheck --explain TM999", "TM999"),
     ("%gradcheck", "--explain"),
 ])
