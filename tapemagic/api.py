@@ -7,12 +7,14 @@ CLI are thin wrappers over :func:`gradcheck`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import warnings
 from collections.abc import Iterator
 from typing import Any
 
 from tapemagic.locations import CellMap
 from tapemagic.report.model import CellInfo, Report
+from tapemagic.trace import Trace
 
 #: Whether ``tf.function`` and Keras ``fit`` run eagerly for the analysis when no door option
 #: says otherwise: the one default behind ``gradcheck(force_eager=...)``, ``%%gradcheck
@@ -139,11 +141,46 @@ def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo |
             error: BaseException | None, problems: tuple[str, ...] = ()) -> None:
     from tapemagic.engine import build_report
 
-    if session.trace is None:
+    trace = session.trace
+    if trace is None:
         return
+    if isinstance(error, KeyboardInterrupt):
+        trace, dropped = _until_last_gradient_call(trace)
+        if dropped:
+            problems += (f"Interrupted: the report covers the run up to the last analysed "
+                         f"gradient call; the {dropped} ops recorded after it were not "
+                         "analysed.",)
     try:
-        result.report = build_report(session.trace, cells or CellMap(),
+        result.report = build_report(trace, cells or CellMap(),
                                      cell or CellInfo("", "<gradcheck>"), error, problems)
     except Exception as failure:  # noqa: BLE001 - the user's code and error come first
         warnings.warn(f"tapemagic could not build its report: {type(failure).__name__}: "
                       f"{failure}", RuntimeWarning, stacklevel=3)
+
+
+def _until_last_gradient_call(trace: Trace) -> tuple[Trace, int]:
+    """Return ``trace`` cut after the last analysed gradient call's own ops, and how many ops
+    were cut.
+
+    After a Ctrl-C the user wants control back, and a long eager loop records ops outside the
+    analysed tapes up to the recorder's cap (400,000 ops, seconds of analysis). No verdict
+    depends on what ran after the last analysed call ended, so the analysis stops there.
+    """
+    calls = trace.gradient_calls
+    last = max((c.seq for c in calls), default=None)
+    cut = 0
+    for index, op in enumerate(trace.ops):
+        if last is not None and (op.seq < last or op.in_gradient):
+            cut = index + 1
+        else:
+            break
+    if cut == len(trace.ops):
+        return trace, 0
+    end = trace.ops[cut].seq
+    events = [e for e in trace.host_events if e.seq < end]
+    ids = {e.id for e in events}
+    kept = dataclasses.replace(
+        trace, ops=trace.ops[:cut], host_events=events,
+        host_links={leaf: link for leaf, link in trace.host_links.items() if link.event in ids},
+        state_writes={seq: w for seq, w in trace.state_writes.items() if seq < end})
+    return kept, len(trace.ops) - cut

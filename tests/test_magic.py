@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -234,6 +235,31 @@ def test_keyboard_interrupt_propagates_and_everything_is_restored(run_cell, shel
     assert patch_state() == []
     assert run_cell(magic(ROUND_CELL, "rep")).error is None
     assert shell.user_ns["rep"].codes == ["TM201"]
+
+
+LONG_LOOP_INTERRUPTED = """\
+w = tf.Variable([1.0, 2.0])
+opt = keras.optimizers.SGD(0.01)
+for step in range(40):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.round(w * 3.0))
+    grads = tape.gradient(loss, [w])
+    w.assign_sub(0.01 * w)  # ops outside the tape, recorded on every step
+    if step == 39:
+        raise KeyboardInterrupt
+"""
+
+
+def test_ctrl_c_analyses_only_up_to_the_last_analysed_gradient_call(run_cell, shell) -> None:
+    traced = run_cell(magic(LONG_LOOP_INTERRUPTED, "rep"))
+    assert isinstance(traced.error, KeyboardInterrupt)
+    rep = shell.user_ns["rep"]
+    assert rep.codes == ["TM201"]  # the first step's finding is still reported
+    assert rep.exception is not None and rep.exception.type == "KeyboardInterrupt"
+    [note] = [n for n in rep.notes if n.startswith("Interrupted:")]
+    dropped = int(re.search(r"the (\d+) ops recorded after it", note).group(1))
+    assert dropped >= 39 * 3  # the assign_sub ops of the 39 later steps, at least
+    assert [c.calls for c in rep.gradient_calls] == [40]
 
 
 INTERRUPT_DURING_CLEANUP = """\
