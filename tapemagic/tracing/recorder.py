@@ -301,7 +301,12 @@ class Recorder:
             exact = [v for v in candidates if same_value(host_value(v), value)]
             candidates = exact or candidates
         chosen = candidates[0]
-        self.pending_reads.remove(chosen)
+        # by identity: list.remove compares with ==, which on variables is an elementwise TF op
+        # (it raised InvalidArgumentError for variables of different dtypes)
+        for index, pending in enumerate(self.pending_reads):
+            if pending is chosen:
+                del self.pending_reads[index]
+                break
         return chosen
 
     # -- host values ----------------------------------------------------------------------------
