@@ -88,7 +88,7 @@ class Diagnoser:
     def _finding(self, fid: str, draft: Draft) -> Finding:
         rule = rules.get_rule(draft.code)
         params = dict(draft.params)
-        params["variables"] = _names(draft.variables)
+        params["variables"] = _names(draft.variables) or "the weights"
         params = {p: params.get(p, "?") for p in rule.params}
         location = self.index.location(draft.raw)
         edits: tuple = ()

@@ -37,6 +37,10 @@ _EXPLANATIONS = (
     ("gradient registry has no entry",
      "An op on the path has no registered gradient, so TensorFlow cannot differentiate it "
      "(rule TM201)."),
+    ("not tf.Tensor or tf.Variable or ExtensionType",
+     "`tape.watch` takes tensors and `tf.Variable`s: a Keras 3 `Variable` (watch its `.value`) "
+     "or a symbolic Keras tensor (`model.inputs`: watch the batch you feed) raises this "
+     "(rule TM108)."),
     ("'SymbolicTensor' object has no attribute 'numpy'",
      "`.numpy()` was called while a tf.function was being traced (graph mode), where tensors "
      "have no value yet; it is also a host round-trip that cuts the gradient (rule TM301)."),
@@ -188,6 +192,8 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
     in a later run that was not analysed.
     """
     if not calls:
+        if any(f.severity == "error" for f in findings):
+            return "No gradient call ran: the code stopped before one (see the findings)"
         return "No gradient call ran: nothing to check"
     verdicts: dict[str, str] = {}
     for call in calls:

@@ -123,6 +123,11 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
             causes.append(Cause("not-watched", True))
         elif source.result in ("none", "zero"):
             causes.extend(_runtime_causes(graph, node, bd, source.result))
+            if not causes and source.result == "zero":
+                # the differentiable part of the loss is zero (`mse * 0.0 + penalty`), and the
+                # part that matters went through the host: a probable host round-trip
+                hosts, _ = _host_events_reached(graph, node, tape)
+                causes.extend(Cause("host-round-trip", True, event=e.id) for e in hosts[:1])
     elif node in bd_all:
         op_seq = _first_op_outside(graph, node, bd_all, tape)
         causes.append(Cause("outside-tape", True, op_seq=op_seq))

@@ -2,7 +2,9 @@
 
 Matcher: a variable source marked ``not-watched`` whose tape saw a ``tape.watch`` call raise
 (Keras 3: ``tape.watch(keras_variable)`` raises ValueError, since a Keras ``Variable`` is not a
-``tf.Variable``; the user's code often catches it). Points at that ``watch`` line. Fix: watch
+``tf.Variable``; the user's code often catches it), or a watch that raised and ended the run
+before any gradient call (``tape.watch(model.inputs)``: symbolic Keras tensors). Points at that
+``watch`` line. Fix: watch
 the backing ``tf.Variable`` (``v.value``), or keep ``watch_accessed_variables`` at its default.
 """
 
@@ -10,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+from tapemagic.trace import TapeRecord
 
 
 @register
@@ -26,8 +29,17 @@ class FailedWatch(RuleModule):
                 continue
             if not source.trainable and tape.watch_accessed_variables:
                 continue  # TM107
-            raw, error, what = tape.failed_watches[0]
-            tape_loc = ctx.index.location(tape.loc)
-            yield Match((place(raw),), raw, hit.cause.primary,
-                        {"error": error, "what": what,
-                         "tape_line": str(tape_loc.line) if tape_loc else "?"}, hit)
+            yield _match(ctx, tape, hit)
+        # a watch that raised and ended the run: no gradient call of its tape ever ran
+        called = {a.call.tape for a in ctx.analyses}
+        for tape in ctx.trace.tapes:
+            if tape.failed_watches and tape.id not in called:
+                yield _match(ctx, tape, None)
+
+
+def _match(ctx: RuleContext, tape: TapeRecord, hit: Hit | None) -> Match:
+    raw, error, what = tape.failed_watches[0]
+    tape_loc = ctx.index.location(tape.loc)
+    return Match((place(raw),), raw, True if hit is None else hit.cause.primary,
+                 {"error": error, "what": what,
+                  "tape_line": str(tape_loc.line) if tape_loc else "?"}, hit)

@@ -184,6 +184,10 @@ class TapeHooks:
         try:
             loc, _ = self._user_location(3)
             what = type(tensor).__name__
+            items = flatten(tensor)
+            if isinstance(tensor, (list, tuple, dict)) and items:
+                what = f"a {what} of {type(items[0]).__name__}"
+                tensor = items[0]
             path = getattr(tensor, "path", None)
             if path is not None:
                 what = f"{what} `{path}`"
