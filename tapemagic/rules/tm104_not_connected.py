@@ -5,14 +5,16 @@ it to the target), unless the call raised Keras 3's ``_type_enum`` error, which 
 or the source is a stale copy of a variable made again (TM111). Points where the connection
 ends: the last line computed from the weight inside the tape when the loss never used it (a
 prediction left dangling, a second forward pass), else the line that created a weight the step
-never read, else the gradient call.
+never read, else, for a target built from Python values, the line that built it, else the
+gradient call.
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable
 
-from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
 
@@ -30,7 +32,20 @@ class NotConnected(RuleModule):
             dangling = ctx.dangling(hit)
             if dangling is not None:
                 raw = dangling.loc
-            elif hit.source.source.handle is not None:
-                raw = ctx.trace.handle_created.get(hit.source.source.handle, raw)
+            elif hit.source.source.handle is not None and (
+                    hit.source.source.handle in ctx.trace.handle_created):
+                raw = ctx.trace.handle_created[hit.source.source.handle]
+            elif _constant_target(ctx, hit) and call.loc is not None:
+                # the target is a constant built from Python values: where it was built
+                node = ctx.index.call_at(call.loc)
+                argument = node.args[0] if node is not None and node.args else None
+                if isinstance(argument, ast.Name):
+                    raw = ctx.index.assignment(call.loc, argument.id) or raw
             yield Match((place(raw),), raw, hit.cause.primary,
                         {"target": call.target_label}, hit)
+
+
+def _constant_target(ctx: RuleContext, hit: Hit) -> bool:
+    """Return True when every target of the call is a tensor no recorded op produced."""
+    tensors = ctx.trace.tensors
+    return all(t in tensors and tensors[t].producer is None for t in hit.analysis.call.targets)

@@ -2,8 +2,9 @@
 
 Matcher: a cut edge of cause ``integer-dtype`` (``backprop_util.IsTrainable`` is False for the
 edge's input or output dtype: an int cast, ``tf.argsort``'s TopKV2 indices, an int variable).
-An integer variable passed as a source is reported at the gradient call, where the source list
-is made (inside a ``tf.distribute`` strategy too).
+An integer variable passed as a source is reported where it was created (an integer initial
+value: ``tf.Variable(2)``) when the run created it, else at the gradient call, where the source
+list is passed (inside a ``tf.distribute`` strategy too).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ class IntegerDtype(EdgeRule):
         for hit in ctx.hits("integer-dtype"):
             if hit.cause.edge is None:  # the source itself holds integers
                 call, source = hit.analysis.call, hit.source.source
-                yield Match((place(call.loc), "source"), call.loc, True,
+                # where it was made an integer (when the run made it), else the source list
+                raw = ctx.trace.handle_created.get(source.handle or -1, call.loc)
+                yield Match((place(raw), "source"), raw, True,
                             {"api": f"tf.Variable(dtype={source.dtype})", "op": "ReadVariableOp",
                              "dtype": source.dtype}, hit, op_type="ReadVariableOp")
