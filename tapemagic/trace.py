@@ -176,9 +176,12 @@ class Trace:
     state_writes: dict[int, tuple[int, int | None, str]] = field(default_factory=dict)
     #: handle serial -> display name (Keras path, else tf.Variable name without ``:0``)
     handle_names: dict[int, str] = field(default_factory=dict)
-    #: handle serial -> the variable's own ``trainable`` flag (a Keras variable's, which a
-    #: frozen layer sets False while its tf.Variable may still read True)
+    #: handle serial -> a Keras variable's own ``trainable`` flag at the analysed gradient calls
+    #: (a frozen layer sets it False while its tf.Variable still reads True); Keras only
     handle_trainable: dict[int, bool] = field(default_factory=dict)
+    #: handle serial -> seq of its last ``assign``/``assign_add``/``assign_sub`` call (recorded
+    #: also while per-op recording is detached)
+    variable_writes: dict[int, int] = field(default_factory=dict)
     #: handle serial -> where the variable was created (its VarHandleOp ran during the run)
     handle_created: dict[int, RawLocation] = field(default_factory=dict)
     #: op type -> "fn" | "none" (NotDifferentiable) | "missing" (LookupError), from the registry

@@ -225,6 +225,45 @@ CLEAN = {
 }
 
 
+CLEAN.update({
+    "saliency map and an optimised input image": """
+        image = tf.Variable(tf.ones((1, 4)), name="image")
+        opt = tf.keras.optimizers.SGD(0.1)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(model(image))
+        opt.apply_gradients(zip(tape.gradient(loss, [image]), [image]))
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            out = model(x)
+        saliency = tape.gradient(out, x)
+        """,
+    "target network read in the tape and updated by a moving average": """
+        target = tf.keras.models.clone_model(model)
+        target.set_weights(model.get_weights())
+        opt = tf.keras.optimizers.SGD(0.1)
+        for step in range(2):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((model(x) - (y + 0.9 * target(x))) ** 2)
+            grads = tape.gradient(loss, model.trainable_weights)
+            opt.apply_gradients(zip(grads, model.trainable_weights))
+            for t, o in zip(target.weights, model.weights):
+                t.assign(0.99 * t + 0.01 * o)
+        """,
+})
+
+
+def test_a_generator_step_alone_is_not_an_error() -> None:
+    # the discriminator is on the generator's loss path and trains in another cell: a hint
+    report = run("""
+        gen = tf.keras.Sequential([tf.keras.layers.Input((4,)), tf.keras.layers.Dense(4)])
+        disc = tf.keras.Sequential([tf.keras.layers.Input((4,)), tf.keras.layers.Dense(1)])
+        with tf.GradientTape() as tape:
+            g_loss = -tf.reduce_mean(disc(gen(x)))
+        grads = tape.gradient(g_loss, gen.trainable_weights)
+        """).report
+    assert [f.severity for f in report.findings] == ["info"], report.codes
+
+
 @pytest.mark.parametrize("name", sorted(CLEAN))
 def test_correct_code_yields_no_finding(name: str) -> None:
     report = run(CLEAN[name]).report

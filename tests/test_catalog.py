@@ -36,7 +36,7 @@ EXPECTED = {
     "TM108": ("failed-watch", "not-watched", "error", ["error", "what", "tape_line", "variables"],
               "display-only"),
     "TM109": ("empty-sources", "sources-mismatch", "error", ["sources"], "display-only"),
-    "TM110": ("weights-never-trained", "sources-mismatch", "warning", ["variables"],
+    "TM110": ("weights-never-trained", "sources-mismatch", "info", ["variables"],
               "display-only"),
     "TM111": ("stale-variable", "not-connected", "error", ["name", "variables"], "display-only"),
     "TM203": ("custom-gradient-none", "custom-gradient", "error", ["api", "variables"],

@@ -5,7 +5,11 @@ differentiable path to a gradient call's target, but that are a source of no gra
 the run and are never written (an encoder left out of ``sources``). Not a finding: frozen layers
 (``trainable=False``: the tape does not watch them), weights that another gradient call of the
 run takes as sources (a GAN discriminator on the generator's loss path), and weights the run
-writes (a target network updated by an EMA or a copy). A warning at the gradient call.
+writes (a target network updated by an EMA or a copy), and calls whose sources are inputs, not
+weights of the same kind (a saliency map or an adversarial example takes the gradient with
+respect to the image: a tensor, or a plain ``tf.Variable`` next to Keras weights). Information
+at the gradient call: a notebook cell may train one part on purpose (a generator step whose
+discriminator trains in another cell).
 """
 
 from __future__ import annotations
@@ -26,19 +30,27 @@ class WeightsNeverTrained(RuleModule):
         first_read = {h: min(op.seq for op in reads) for h, reads in ctx.graph.reads.items()
                       if reads}
         # updated after use (an initial value assigned at creation is no update)
-        written = {handle for seq, (handle, _, _) in ctx.trace.state_writes.items()
-                   if seq > first_read.get(handle, seq)}
+        writes = [*((h, seq) for seq, (h, _, _) in ctx.trace.state_writes.items()),
+                  *ctx.trace.variable_writes.items()]
+        written = {handle for handle, seq in writes if seq > first_read.get(handle, seq)}
         reported: set[int] = set()
         for analysis in ctx.analyses:
             tape, call = analysis.tape, analysis.call
             if tape is None or call.error_type or not any(
                     s.verdict == "connected" for s in analysis.sources):
                 continue
+            kinds = {s.source.kind for s in analysis.sources if s.source.handle is not None}
             left = sorted(h for h in (tape.watched_handles_at_exit & analysis.connected)
                           - sources - written - reported
-                          if ctx.trace.handle_trainable.get(h, True))
+                          if ctx.trace.handle_trainable.get(h, True)
+                          and _kind(ctx, h) in kinds)
             if not left:
                 continue
             reported.update(left)
-            yield Match((place(call.loc),), call.loc, False, {},
+            yield Match((place(call.loc),), call.loc, True, {},
                         variables=tuple(ctx.handle_name(h) for h in left))
+
+
+def _kind(ctx: RuleContext, handle: int) -> str:
+    """Return the source kind a variable would have (the trace has a Keras flag for Keras's)."""
+    return "keras-variable" if handle in ctx.trace.handle_trainable else "variable"

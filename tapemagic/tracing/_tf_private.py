@@ -24,6 +24,7 @@ GradientTape = backprop.GradientTape
 EagerTensorBase = ops._EagerTensorBase  # noqa: SLF001 - dunders patched for host round-trips
 TensorBase = tensor_lib.Tensor  # __iter__ lives here
 BaseResourceVariable = resource_variable_ops.BaseResourceVariable
+ResourceVariable = resource_variable_ops.ResourceVariable  # overrides assign*
 VariableWatcher = record.VariableWatcher
 Function = polymorphic_function.Function
 run_functions_eagerly_module = eager_function_run  # tf.config.run_functions_eagerly lives here

@@ -64,6 +64,13 @@ class HostHooks:
         self._patch(base, "__array_ufunc__", self._array_ufunc)
         self._patch(base, "__array_function__", self._array_function)
         self._patch(tfp.BaseResourceVariable, "_trainable", self._trainable_property())
+        for cls in (variable, tfp.ResourceVariable):
+            for name in ("assign", "assign_add", "assign_sub"):
+                # cheap, and on while the op callback is detached: which variables a run
+                # updates (a target network's moving average is an update, not a weight left
+                # untrained)
+                if name in cls.__dict__:
+                    self._patch(cls, name, self._wrap_write(cls.__dict__[name]))
         module = tfp.script_ops_module
         self._saved_module.append((module, "py_func_common", module.py_func_common))
         module.py_func_common = self._wrap_py_func(module.py_func_common)
@@ -141,6 +148,24 @@ class HostHooks:
         conversion.__name__ = getattr(original, "__name__", api)
         conversion.__doc__ = getattr(original, "__doc__", None)
         return conversion
+
+    def _wrap_write(self, original: Any) -> Any:
+        rec = self.rec
+
+        def write(variable: Any, *args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
+            if rec.mine() and not rec.busy:
+                rec.busy = True
+                try:
+                    rec.trace.variable_writes[rec.handle_serial(variable.handle)] = \
+                        rec.next_seq()
+                finally:
+                    rec.busy = False
+            return original(variable, *args, **kwargs)
+
+        write.__name__ = original.__name__
+        write.__doc__ = original.__doc__
+        return write
 
     def _wrap_function_conversion(self, original: Any, api: str) -> Any:
         """Wrap a library function ``f(tensor) -> ndarray`` as a host round-trip of ``api``."""
