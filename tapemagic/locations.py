@@ -140,6 +140,27 @@ class SourceIndex:
         return RawLocation(raw.file, found.lineno, found.end_lineno, found.col_offset,
                            found.end_col_offset, raw.function)
 
+    def returns_of(self, raw: RawLocation) -> RawLocation | None:
+        """Return the last ``return`` of the function defined at ``raw`` (its def line), if any.
+
+        ``raw.line`` is a code object's ``co_firstlineno``: the def line, or its first
+        decorator's. Returns of functions nested inside it are not its own.
+        """
+        tree = self.tree(raw.file)
+        if tree is None:
+            return None
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            if min([node.lineno, *(d.lineno for d in node.decorator_list)]) != raw.line:
+                continue
+            found = [n for n in ast.walk(node)
+                     if isinstance(n, ast.Return) and _owner(node, n) is node]
+            target: ast.stmt = max(found, key=lambda n: n.lineno) if found else node
+            return RawLocation(raw.file, target.lineno, target.end_lineno, target.col_offset,
+                               target.end_col_offset, node.name)
+        return None
+
     def numpy_chain(self, raw: RawLocation | None) -> tuple[Link, ...]:
         """Return the NumPy calls fed by the conversion at ``raw`` (see ``graph.numpy_chain``)."""
         if raw is None:
@@ -151,6 +172,16 @@ class SourceIndex:
             found = self._chains[key] = (
                 tuple(numpy_chain_in(tree, raw.line, raw.col)) if tree is not None else ())
         return found
+
+
+def _owner(function: ast.AST, node: ast.AST) -> ast.AST:
+    """Return the innermost function inside ``function`` (or itself) that contains ``node``."""
+    best = function
+    for inner in ast.walk(function):
+        if (inner is not function and isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and inner.lineno <= getattr(node, "lineno", 0) <= (inner.end_lineno or 0)):
+            best = inner
+    return best
 
 
 #: The name the doors use when they register cells; one object per report either way.

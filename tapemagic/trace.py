@@ -179,6 +179,8 @@ class Trace:
     #: handle serial -> a Keras variable's own ``trainable`` flag at the analysed gradient calls
     #: (a frozen layer sets it False while its tf.Variable still reads True); Keras only
     handle_trainable: dict[int, bool] = field(default_factory=dict)
+    #: op seq of a ``tf.custom_gradient`` output -> (function name, its gradient function's def)
+    custom_gradients: dict[int, tuple[str, RawLocation]] = field(default_factory=dict)
     #: handle serial -> seq of its last ``assign``/``assign_add``/``assign_sub`` call (recorded
     #: also while per-op recording is detached)
     variable_writes: dict[int, int] = field(default_factory=dict)

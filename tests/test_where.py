@@ -144,6 +144,18 @@ WHERE = {
             loss = tf.reduce_sum(u)
         g = tape.gradient(loss, v)
         """),
+    "a custom gradient that returns None for its variable": ("TM203", """
+        import tensorflow as tf
+        w = tf.Variable(2.0, name="w")
+        @tf.custom_gradient
+        def scaled(x):
+            def grad(dy, variables=None):
+                return dy * w, [None for _ in variables]  # <-
+            return x * w, grad
+        with tf.GradientTape() as tape:
+            loss = scaled(tf.constant(3.0))
+        g = tape.gradient(loss, [w])
+        """),
     "a dead ReLU layer": ("TM501", """
         import tensorflow as tf
         import keras

@@ -3,8 +3,9 @@
 Matcher: a source with a differentiable, watched path whose gradient TensorFlow returned as
 None, where the path crosses the op ``tf.custom_gradient`` records for the decorated function
 (``Identity``/``IdentityN`` made in ``tensorflow/python/ops/custom_gradient.py``): its gradient
-function returned None (or too few values) for that input or variable. Points at the call of
-the decorated function.
+function returned None (or too few values) for that input or variable. Points at the
+gradient function's ``return`` (the line to change) when the tracer saw which function it was,
+else at the call of the decorated function.
 """
 
 from __future__ import annotations
@@ -26,5 +27,10 @@ class CustomGradientNone(RuleModule):
             if op is None:
                 continue
             api = ctx.index.snippet(op.loc) or op.op_type
-            yield Match((place(op.loc),), op.loc, hit.cause.primary, {"api": api}, hit,
+            raw = op.loc
+            found = ctx.trace.custom_gradients.get(op.seq)
+            if found is not None:
+                api = found[0]
+                raw = ctx.index.returns_of(found[1]) or found[1]
+            yield Match((place(raw),), raw, hit.cause.primary, {"api": api}, hit,
                         api=api, op_type=op.op_type)

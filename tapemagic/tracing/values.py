@@ -58,3 +58,28 @@ def same_value(a: np.ndarray | None, b: np.ndarray | None) -> bool:
         return bool(np.array_equal(a.astype(b.dtype, copy=False), b))
     except (TypeError, ValueError):
         return False
+
+
+_CUSTOM_GRADIENT_FRAMES = ("_eager_mode_decorator", "_graph_mode_decorator")
+
+
+def custom_gradient_of(start: Any) -> tuple[str, RawLocation] | None:
+    """Return (function name, gradient function's definition) of a ``tf.custom_gradient``.
+
+    The decorator's frame on the stack from ``start`` holds ``f`` and ``grad_fn`` as locals
+    (tensorflow/python/ops/custom_gradient.py); None when there is no such frame.
+    """
+    frame = start
+    for _ in range(16):
+        if frame is None:
+            return None
+        if frame.f_code.co_name in _CUSTOM_GRADIENT_FRAMES:
+            f, grad_fn = frame.f_locals.get("f"), frame.f_locals.get("grad_fn")
+            code = getattr(grad_fn, "__code__", None)
+            if code is None:
+                return None
+            return (str(getattr(f, "__name__", "?")),
+                    RawLocation(code.co_filename, code.co_firstlineno, None, None, None,
+                                code.co_name))
+        frame = frame.f_back
+    return None
