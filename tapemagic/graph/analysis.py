@@ -72,7 +72,7 @@ def _analyse_call(graph: ProvenanceGraph, call: GradientCallRecord,
     anc = _backward(graph, targets, lambda e: True)
 
     def in_span(edge: Edge) -> bool:
-        return tape is None or tape.recording_at(edge.seq)
+        return tape is None or graph.trace.recorded_by(tape, edge.seq)
 
     bd_all = _backward(graph, targets, lambda e: e.differentiable)
     bd = _backward(graph, targets, lambda e: e.differentiable and in_span(e))
@@ -226,7 +226,8 @@ def _first_op_outside(graph: ProvenanceGraph, node: int, bd_all: set[int],
     reach = _forward(graph, node, bd_all, diff_only=True)
     outside = sorted(
         e.seq for n in reach for e in graph.out_edges.get(n, ())
-        if e.kind == "op" and e.dst in reach and tape is not None and not tape.recording_at(e.seq)
+        if e.kind == "op" and e.dst in reach and tape is not None
+        and not graph.trace.recorded_by(tape, e.seq)
     )
     return outside[0] if outside else None
 

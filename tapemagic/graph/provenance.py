@@ -24,6 +24,9 @@ RETURNS_NONE = frozenset(
 METADATA_OPS = frozenset({"Shape", "ShapeN", "Size", "Rank", "VariableShape", "BroadcastArgs",
                           "BroadcastGradientArgs", "ZerosLike", "OnesLike"})
 READ_OPS = frozenset({"ReadVariableOp", "ResourceGather", "ResourceGatherNd"})
+#: tf.numpy_function / tf.py_function as graph ops (a traced function): Python code, no gradient
+#: for numpy_function (registered NotDifferentiable, tensorflow/python/ops/script_ops.py).
+NUMPY_FUNCTION_OPS = frozenset({"PyFunc", "PyFuncStateless"})
 WRITE_API = {
     "AssignVariableOp": "Variable.assign",
     "AssignAddVariableOp": "Variable.assign_add",
@@ -166,6 +169,8 @@ def classify(op: OpRecord, in_trainable: bool, out_trainable: bool, registry: st
         return None
     if op_type in READ_OPS and index > 0:
         return "integer-dtype"  # gather indices
+    if op_type in NUMPY_FUNCTION_OPS:
+        return "numpy-function"
     if registry in ("none", "missing") or op_type in RETURNS_NONE:
         return "non-differentiable-op"
     if not in_trainable or not out_trainable:

@@ -13,6 +13,7 @@ import os
 import site
 import sys
 import sysconfig
+from collections.abc import Callable
 from types import CodeType, FrameType
 
 from tapemagic.trace import RawLocation
@@ -49,6 +50,12 @@ def _library_roots() -> tuple[str, ...]:
 
 
 _ROOTS = _library_roots()
+#: Autograph (tf.function) runs converted copies of the user's functions from generated files.
+GENERATED_MARK = "__autograph_generated_file"
+#: Set by the tracing session while it runs: maps (generated file, line) to the user's
+#: (file, line, function), or None. Generated frames must be resolved while the function is
+#: being traced, when autograph's source map is in force.
+remap_generated: Callable[[str, int], tuple[str, int, str] | None] | None = None
 _is_library_cache: dict[CodeType, bool] = {}
 _position_cache: dict[tuple[CodeType, int], tuple[int, int | None, int | None, int | None]] = {}
 
@@ -92,6 +99,10 @@ def location_at(frame: FrameType, lasti: int) -> RawLocation:
                 pass
         pos = (line or 0, end_line, col, end_col)
         _position_cache[key] = pos
+    if GENERATED_MARK in code.co_filename and remap_generated is not None:
+        origin = remap_generated(code.co_filename, pos[0])
+        if origin is not None:  # the user's line; autograph's map has no columns
+            return RawLocation(origin[0], origin[1], None, None, None, origin[2])
     return RawLocation(code.co_filename, pos[0], pos[1], pos[2], pos[3], code.co_name)
 
 

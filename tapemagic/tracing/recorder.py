@@ -19,6 +19,7 @@ from tapemagic.graph.provenance import READ_OPS
 from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames
+from tapemagic.tracing.graphs import GraphTracer, is_call
 
 #: Variable writes: input 0 is the handle, input 1 the value (absent for scatter-free ops).
 WRITE_OPS = frozenset(
@@ -57,6 +58,10 @@ class Recorder:
         self.host_values: list[tuple[int, np.ndarray]] = []  # (event id, value), oldest first
         self._host_bytes = 0
         self.api_frames: dict[tuple[str, str], Any] = {}
+        self.trace_graphs = False  # record trace-time ops of tf.function graphs (graph mode)
+        self.graphs = GraphTracer(self)
+        self._aliases: list[Any] = []  # capture placeholders mapped to outer handles (pinned)
+        self.failed_events: list[tuple[BaseException, HostEvent]] = []  # symbolic.failed_event
 
     # -- sequence and tensors ---------------------------------------------------------------
     def next_seq(self) -> int:
@@ -83,8 +88,7 @@ class Recorder:
         self, tensor: Any, producer: tuple[int, int] | None, leaf: str | None, strong: bool = False
     ) -> int:
         """Give ``tensor`` a new serial and record its dtype and shape."""
-        serial = self._next_serial
-        self._next_serial += 1
+        serial = self.new_serial()
         dtype = getattr(tensor, "dtype", None)
         try:
             shape: tuple[int | None, ...] | None = tuple(tensor.shape.as_list())
@@ -109,6 +113,11 @@ class Recorder:
                 self._strong[serial] = tensor
         return serial
 
+    def new_serial(self) -> int:
+        """Return a fresh tensor serial (for a value that has no tensor object)."""
+        self._next_serial += 1
+        return self._next_serial - 1
+
     def hold(self, tensor: Any) -> int:
         """Return the serial of ``tensor`` (registering it if new) and keep it alive for the run."""
         serial = self.serial_of(tensor)
@@ -119,9 +128,19 @@ class Recorder:
         return serial
 
     def handle_serial(self, handle: Any) -> int:
-        """Return the serial of a variable's resource handle, registering it once."""
+        """Return the serial of a variable's resource handle, registering it once.
+
+        A tf.function reads a variable through a placeholder capturing its handle: the
+        placeholder gets the outer handle's serial (a graph read is a read of that variable).
+        """
         serial = self._handle_serial_by_id.get(id(handle))
         if serial is None:
+            external = self.graphs.external_of(handle)
+            if external is not None:
+                serial = self.handle_serial(external)
+                self._aliases.append(handle)
+                self._handle_serial_by_id[id(handle)] = serial
+                return serial
             serial = self.register(handle, None, "handle", strong=True)
             self.handle_objects[serial] = handle
             self._handle_serial_by_id[id(handle)] = serial
@@ -137,26 +156,44 @@ class Recorder:
         op_name: Any = None,
         graph: Any = None,
     ) -> None:
-        """Record one eager op (``op_callbacks`` signature); graph-building events are counted."""
+        """Record one op (``op_callbacks`` signature).
+
+        Eager ops are recorded as they run. In graph mode (``trace_graphs``) an op created
+        while a tf.function is traced is recorded once, with symbolic tensors and the user's
+        line (at trace time the Python frame is the line that created it); tf.data graphs
+        are only counted. A function call op run inside ``AtomicFunction.call_flat`` is left
+        to :meth:`GraphTracer.link_call`, which ties the call to the traced graph.
+        """
         if self.busy:
             return None
         if graph is not None:
             self.trace.graph_events += 1
-            return None
+            if not self.trace_graphs or not tfp.is_traced_graph(graph):
+                return None
         if self.saturated_depth or len(self.trace.ops) >= MAX_OPS:
             self.trace.truncated = self.trace.truncated or len(self.trace.ops) >= MAX_OPS
             self.pending_reads.clear()
             return None
+        name = op_type.decode() if isinstance(op_type, bytes) else str(op_type)
+        if graph is not None and name == "Placeholder":
+            return None  # a function input or capture: resolved when an op consumes it
         self.busy = True
         try:
-            self._record_op(op_type, inputs or (), outputs or ())
+            function = None
+            if graph is None and self.trace_graphs and is_call(name):
+                self.trace.function_calls += 1
+                if not self.gradient_depth:  # a backward function adds nothing to the forward
+                    function = tfp.calling_function(sys._getframe(1))
+            if function is not None:
+                self.graphs.link_call(function, tuple(inputs or ()), tuple(outputs or ()), 0)
+            else:
+                self._record_op(name, inputs or (), outputs or (), graph)
         finally:
             self.busy = False
             self.pending_reads.clear()
         return None
 
-    def _record_op(self, op_type: Any, inputs: Any, outputs: Any) -> None:
-        name = op_type.decode() if isinstance(op_type, bytes) else str(op_type)
+    def _record_op(self, name: str, inputs: Any, outputs: Any, graph: Any = None) -> None:
         user, api = frames.user_frame(sys._getframe(1))
         loc = frames.location_of(user) if user is not None else None
         api_key = None
@@ -164,11 +201,13 @@ class Recorder:
             api_key = (frames.frame_module(api), api.f_code.co_name)
             self.api_frames.setdefault(api_key, api.f_globals)
         layer = tfp.keras_layer_path()
+        number = self.graphs.graph_id(graph) if graph is not None else 0
         in_serials = []
         for index, tensor in enumerate(inputs):
             serial = self.serial_of(tensor)
             if serial is None:
-                serial = self._new_leaf(tensor, name, index, loc, layer)
+                serial = (self.graphs.leaf(tensor, number, layer) if number
+                          else self._new_leaf(tensor, name, index, loc, layer))
             in_serials.append(serial)
         seq = self.next_seq()
         if name in READ_OPS or name in WRITE_OPS:
@@ -179,7 +218,7 @@ class Recorder:
         op = OpRecord(
             seq, name, tuple(in_serials), out_serials, loc,
             api_key[0] if api_key else None, api_key[1] if api_key else None, layer,
-            self.gradient_depth > 0, self.function_depth > 0,
+            self.gradient_depth > 0, self.function_depth > 0 or number > 0, graph=number,
         )
         self.trace.ops.append(op)
         if name not in self.trace.registry:
@@ -298,6 +337,7 @@ class Recorder:
         """Resolve names, drop every tensor reference, and return the trace."""
         self.trace.handle_names = _name_handles(self.handle_objects, self.variables_seen)
         self.trace.api_labels = {key: _api_label(key, g) for key, g in self.api_frames.items()}
+        self.failed_events.clear()
         self._strong.clear()
         self._refs.clear()
         self._serial_of.clear()
@@ -307,6 +347,8 @@ class Recorder:
         self.pending_reads.clear()
         self.host_values.clear()
         self.api_frames.clear()
+        self.graphs.clear()
+        self._aliases.clear()
         return self.trace
 
 

@@ -19,6 +19,7 @@ import tensorflow as tf
 
 from tapemagic.trace import Trace
 from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing import frames, symbolic
 from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.tapes import TapeHooks
@@ -35,16 +36,19 @@ class TraceSession:
     ----------
     force_eager : bool
         Run ``tf.function`` bodies and Keras ``fit`` steps eagerly so every op is visible
-        (``tf.config.run_functions_eagerly(True)``, restored on exit).
+        (``tf.config.run_functions_eagerly(True)``, restored on exit). When False (graph
+        mode) they run as written and are analysed from the ops TensorFlow reports while it
+        traces them (``op_callbacks`` with a ``graph`` argument), each call tied to its trace.
     max_steps : int
         How many runs of each gradient call site (and each Keras train step) to analyse.
     """
 
-    def __init__(self, force_eager: bool = True, max_steps: int = 1) -> None:
+    def __init__(self, force_eager: bool = False, max_steps: int = 1) -> None:
         self.force_eager = force_eager
         self.max_steps = max_steps
         self.recorder = Recorder()
         self.recorder.trace.forced_eager = force_eager
+        self.recorder.trace_graphs = not force_eager
         self.trace: Trace | None = None
         self.nested = False
         self._stack = contextlib.ExitStack()
@@ -69,7 +73,12 @@ class TraceSession:
             tapes = TapeHooks(rec, self.max_steps, self._fit_analysed)
             tapes.install()
             stack.callback(tapes.remove)
-            self._patch_function_call(stack)
+            if self.force_eager:
+                self._patch_function_call(stack)
+            else:
+                # Graph mode wraps no function call (a wrapper's frame would show in the
+                # user's tracebacks): the recorder sees each call op and ties it to its trace.
+                self._patch_attr(stack, frames, "remap_generated", tfp.autograph_origin)
             watcher = tfp.VariableWatcher()
             stack.enter_context(watcher)
             if self.force_eager:
@@ -83,6 +92,7 @@ class TraceSession:
     def __exit__(self, *exc: Any) -> None:
         if self.nested:
             self.trace = self._outer.recorder.snapshot(self._first_call)
+            symbolic.name_unreached_sources(self.trace)
             return None
         try:
             self._stack.close()
@@ -96,6 +106,7 @@ class TraceSession:
                 "python": sys.version.split()[0],
             }
             self.trace = rec.finish()
+            symbolic.name_unreached_sources(self.trace)
         return None
 
     def _force_eager(self, stack: contextlib.ExitStack) -> None:

@@ -19,7 +19,7 @@ import numpy as np
 
 from tapemagic.trace import GradientCallRecord, SourceRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames
+from tapemagic.tracing import frames, symbolic
 from tapemagic.tracing.recorder import Recorder
 
 _MISSING = object()
@@ -67,6 +67,7 @@ class TapeHooks:
                 bool(getattr(tape, "_persistent", False)),
                 bool(getattr(tape, "_watch_accessed_variables", True)),
             )
+            record.graph = self.rec.graphs.current_graph()
             self._tapes[tape] = record
             self.rec.trace.tapes.append(record)
         return record
@@ -110,6 +111,7 @@ class TapeHooks:
 
         def __exit__(tape: Any, typ: Any, value: Any, traceback: Any) -> Any:
             record = hooks.record_of(tape)
+            failed = symbolic.failed_event(hooks.rec, value) if value is not None else None
             if record.spans and record.spans[-1][1] < 0:
                 record.spans[-1][1] = hooks.rec.next_seq()
             if tape in hooks._saturated_tapes:
@@ -117,6 +119,8 @@ class TapeHooks:
                 hooks.rec.saturated_depth -= 1
             result = original(tape, typ, value, traceback)
             hooks._note_watched(tape, record)
+            if failed is not None:
+                symbolic.note_unreached(hooks.rec, tape, record, failed, hooks._source)
             return result
 
         return __exit__
@@ -257,6 +261,7 @@ class TapeHooks:
             f"grad{len(rec.trace.gradient_calls) + 1}", record.id, method, loc, rec.next_seq(),
             targets, "loss" if keras_fit else _argument_text(loc, user, 0) or "target",
             sources_list, mode, keras_fit=keras_fit, site=(site[0], site[1]),
+            in_function=not tfp.executing_eagerly(),
         )
         if not keras_fit:
             names = _argument_names(loc, user, 1)
@@ -321,6 +326,8 @@ def _classify(value: Any) -> Literal["ok", "none", "zero"]:
     if value is None:
         return "none"
     data = getattr(value, "values", value)  # IndexedSlices carry their values here
+    if isinstance(data, tfp.SymbolicTensor):
+        return "ok"  # a gradient tensor of a traced function: its value is not known yet
     try:
         array = np.asarray(data._numpy())  # noqa: SLF001 - reading a value runs no op
     except Exception:  # noqa: BLE001

@@ -1,0 +1,164 @@
+"""Graph mode: ops of tf.function graphs recorded at trace time, and each call tied to them.
+
+Imports TensorFlow (through ``_tf_private``). While a ``tf.function`` (or Keras ``fit``'s train
+function) is traced, op callbacks get every op created in its FuncGraph with symbolic tensors;
+the :class:`~tapemagic.tracing.recorder.Recorder` records them once, numbering each graph. This
+module resolves what a graph tensor stands for: a captured variable handle is the outer handle
+(same serial, same name), another capture is joined to the outer tensor, a nested function's
+call op is joined to the inner graph, and each later call of a traced function (eagerly, or in
+an outer graph) links its arguments and results to the graph's inputs and outputs.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from tapemagic.trace import OpRecord
+from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing import frames
+
+if TYPE_CHECKING:
+    from tapemagic.tracing.recorder import Recorder
+
+
+class GraphTracer:
+    """The FuncGraphs one :class:`Recorder` saw, and how their tensors map to the run's."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.rec = recorder
+        self._graph_ids: dict[int, int] = {}  # id(FuncGraph) -> graph number
+        self._graphs: list[Any] = []  # the FuncGraphs numbered (strong: ids stay unique)
+        self._captures: dict[int, tuple[int, dict[int, Any]]] = {}  # graph number -> captures
+
+    def clear(self) -> None:
+        """Drop every graph reference (end of the run)."""
+        self._graph_ids.clear()
+        self._graphs.clear()
+        self._captures.clear()
+
+    def graph_id(self, graph: Any) -> int:
+        """Return the number of a FuncGraph (1, 2, ... in first-seen order)."""
+        number = self._graph_ids.get(id(graph))
+        if number is None:
+            number = len(self._graphs) + 1
+            self._graphs.append(graph)
+            self._graph_ids[id(graph)] = number
+            self.rec.trace.graph_names[number] = str(graph.name)
+        return number
+
+    def current_graph(self) -> int:
+        """Return 0 when running eagerly, else the number of the graph being traced."""
+        if tfp.executing_eagerly():
+            return 0
+        graph = tfp.get_default_graph()
+        return self.graph_id(graph) if tfp.is_traced_graph(graph) else 0
+
+    def external_of(self, tensor: Any) -> Any:
+        """Return what a capture placeholder stands for (outer tensor or handle), or None."""
+        graph = getattr(tensor, "graph", None) if not isinstance(
+            tensor, tfp.EagerTensorBase) else None
+        if graph is None or id(graph) not in self._graph_ids:
+            return None
+        number = self._graph_ids[id(graph)]
+        size, table = self._captures.get(number, (-1, {}))
+        found = table.get(id(tensor))
+        if found is None:
+            pairs = tfp.graph_captures(graph)
+            if len(pairs) != size:  # captures only grow while a graph is traced
+                table = {id(internal): external for external, internal in pairs}
+                self._captures[number] = (len(pairs), table)
+                found = table.get(id(tensor))
+        return found
+
+    def leaf(self, tensor: Any, number: int, layer: str) -> int:
+        """Give a serial to a graph tensor no recorded op produced.
+
+        A resource is a variable handle (a capture resolves to the outer handle). Another
+        capture is joined to the outer tensor it stands for by an ``Identity`` op; anything
+        else is a function input or a tensor of an op TensorFlow did not report.
+        """
+        if tfp.dtype_name(getattr(tensor, "dtype", None)) == "resource":
+            return self.rec.handle_serial(tensor)
+        op = getattr(tensor, "op", None)
+        if op is not None and op.type in ("PartitionedCall", "StatefulPartitionedCall"):
+            # a nested tf.function: its call op is not reported to op callbacks
+            function = tfp.nested_function(op)
+            if function is not None:
+                self.link_call(function, tuple(op.inputs), tuple(op.outputs), number)
+                serial = self.rec.serial_of(tensor)
+                if serial is not None:
+                    return serial
+        external = self.external_of(tensor)
+        if external is None:
+            return self.rec.register(tensor, None, "placeholder")
+        outer = self.rec.serial_of(external)
+        if outer is None:
+            outer_graph = 0 if isinstance(external, tfp.EagerTensorBase) else self.graph_id(
+                external.graph)
+            outer = (self.leaf(external, outer_graph, layer) if outer_graph
+                     else self.rec.register(external, None, "constant"))
+        return self._identity(outer, tensor, None, layer, number)
+
+    def _identity(self, src: int, dst: Any, loc: Any, layer: str, graph: int) -> int:
+        """Record an ``Identity`` op from serial ``src`` to ``dst`` (a serial or a new tensor)."""
+        seq = self.rec.next_seq()
+        serial = dst if isinstance(dst, int) else self.rec.register(dst, (seq, 0), None)
+        self.rec.trace.ops.append(OpRecord(seq, "Identity", (src,), (serial,), loc, layer=layer,
+                                           in_function=graph > 0, graph=graph))
+        self.rec.trace.registry.setdefault("Identity", "fn")
+        return serial
+
+    def link_call(self, function: Any, args: tuple[Any, ...], outputs: tuple[Any, ...],
+                  caller: int) -> None:
+        """Tie one call of a traced function to its graph: args -> inputs, outputs -> results.
+
+        ``caller`` is the graph the call was made in (0: eagerly). Each argument flows into the
+        graph's input placeholder and each graph output into the call's result through an
+        ``Identity`` op numbered now, so the body traced once serves every call and a tape's
+        span is checked at the call. A function traced before the run began has no recorded
+        ops: the call is one opaque op.
+        """
+        graph = tfp.cached_function_graph(function)
+        user, _ = frames.user_frame(sys._getframe(2))
+        loc = frames.location_of(user) if user is not None else None
+        layer = tfp.keras_layer_path()
+        if graph is None or id(graph) not in self._graph_ids:
+            self.rec.trace.opaque_calls += 1
+            name = function.name.decode() if isinstance(function.name, bytes) else str(
+                function.name)
+            in_serials = tuple(self.serial_for(t, caller, layer) for t in args)
+            seq = self.rec.next_seq()
+            outs = tuple(self.rec.register(t, (seq, i), None) for i, t in enumerate(outputs))
+            self.rec.trace.ops.append(OpRecord(
+                seq, name, in_serials, outs, loc, layer=layer,
+                in_gradient=self.rec.gradient_depth > 0, in_function=True, graph=caller))
+            self.rec.trace.registry.setdefault(name, "fn")  # a pass-through (provenance)
+            return
+        for arg, placeholder in zip(args, graph.inputs, strict=False):
+            if tfp.dtype_name(getattr(placeholder, "dtype", None)) == "resource":
+                continue  # variable handles: the graph reads the outer handle's serial
+            inner = self.rec.serial_of(placeholder)
+            if inner is not None:  # else the body never used this input
+                self._identity(self.serial_for(arg, caller, layer), inner, loc, layer, caller)
+        for inner_out, result in zip(graph.outputs, outputs, strict=False):
+            inner = self.rec.serial_of(inner_out)
+            if inner is not None and result is not None:
+                self._identity(inner, result, loc, layer, caller)
+
+    def serial_for(self, tensor: Any, number: int, layer: str) -> int:
+        """Return the serial of a call argument (of graph ``number``; 0: eager), new if unseen."""
+        serial = self.rec.serial_of(tensor)
+        if serial is not None:
+            return serial
+        if number and not isinstance(tensor, tfp.EagerTensorBase):
+            return self.leaf(tensor, number, layer)
+        if tfp.dtype_name(getattr(tensor, "dtype", None)) == "resource":
+            return self.rec.handle_serial(tensor)
+        return self.rec.register(tensor, None, "constant")
+
+
+def is_call(op_type: str) -> bool:
+    """Return True for the op that runs a whole function (the runtime's call of a graph)."""
+    return op_type.startswith(("__inference", "__forward", "__backward")) or op_type in {
+        "PartitionedCall", "StatefulPartitionedCall"}
