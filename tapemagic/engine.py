@@ -52,9 +52,7 @@ def build_report(trace: Trace, cells: CellMap, cell: CellInfo,
     """Analyse ``trace`` and return the :class:`Report` (findings, verdicts, graph, DOT)."""
     graph = ProvenanceGraph(trace)
     analyses = analyse(graph)
-    diagnoser = Diagnoser(graph, cells)
-    for analysis in analyses:
-        diagnoser.add_call(analysis)
+    diagnoser = Diagnoser(graph, cells, analyses)
     findings, ids = diagnoser.findings()
     edge_ids = {edge: ids[key] for edge, key in diagnoser.edge_findings.items() if key in ids}
     picture = collapse(graph, analyses, cells, edge_ids)

@@ -1,55 +1,134 @@
-"""Map compiled filenames and lines to what the user sees: ``In[N]`` line L, or ``script.py:L``.
+"""The source index: every "where" question about the user's code, answered from one place.
 
 TF-free. A ``%%gradcheck`` body is compiled with one blank line in front, so its line numbers
 already equal the editor's (line 1 is the magic line). Earlier cells are found through
 IPython's ``CachingCompiler._filename_map`` (filename → execution count); their lines are the
 cell's own. Anything else (a script, the user's module) keeps its file and line.
+
+One :class:`SourceIndex` serves one report: it reads each file's text once (from ``linecache``,
+where IPython registers cells), parses it once, and answers the cell/line mapping, snippets, the
+expression at a position, the call around a position and the NumPy chain after a conversion.
+Stages never re-read ``linecache`` or re-parse on their own; positions travel as
+:class:`~tapemagic.trace.RawLocation` / :class:`~tapemagic.report.model.Location` objects.
 """
 
 from __future__ import annotations
 
+import ast
 import linecache
 from dataclasses import dataclass, field
 
+from tapemagic.graph.numpy_chain import Link, numpy_chain_in
 from tapemagic.report.model import Location
 from tapemagic.trace import RawLocation
 
 
 @dataclass
-class CellMap:
-    """What the mapper knows: compiled filename → (execution count, cell id)."""
+class SourceIndex:
+    """What the doors registered (compiled filename → execution count, cell id), plus caches."""
 
     cells: dict[str, tuple[int | None, str | None]] = field(default_factory=dict)
+    _lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _trees: dict[str, ast.Module | None] = field(default_factory=dict, repr=False)
+    _locations: dict[RawLocation, Location] = field(default_factory=dict, repr=False)
+    _chains: dict[tuple[str, int, int | None], tuple[Link, ...]] = field(
+        default_factory=dict, repr=False)
 
     def add(self, filename: str, execution_count: int | None, cell_id: str | None) -> None:
         """Register a compiled cell."""
         self.cells[filename] = (execution_count, cell_id)
 
+    # -- text ------------------------------------------------------------------------------------
+    def lines(self, file: str) -> list[str]:
+        """Return the lines of ``file`` as compiled (with line ends), read once; [] if unknown."""
+        found = self._lines.get(file)
+        if found is None:
+            found = self._lines[file] = list(linecache.getlines(file))
+        return found
+
+    def line(self, file: str, number: int) -> str:
+        """Return line ``number`` (1-based) of ``file`` without its line end ('' if unknown)."""
+        lines = self.lines(file)
+        return lines[number - 1].rstrip("\n") if 0 < number <= len(lines) else ""
+
+    def tree(self, file: str) -> ast.Module | None:
+        """Return the parsed module of ``file`` (None when unknown or not valid Python)."""
+        if file not in self._trees:
+            source = "".join(self.lines(file))
+            try:
+                self._trees[file] = ast.parse(source) if source else None
+            except SyntaxError:
+                self._trees[file] = None
+        return self._trees[file]
+
+    # -- positions ---------------------------------------------------------------------------------
     def location(self, raw: RawLocation | None) -> Location | None:
         """Return the user-facing :class:`Location` of a raw frame position."""
         if raw is None:
             return None
-        count, cell_id = self.cells.get(raw.file, (None, None))
-        source_line = linecache.getline(raw.file, raw.line).rstrip("\n")
-        return Location(
-            file=raw.file,
-            line=raw.line,
-            end_line=raw.end_line,
-            col=raw.col,
-            end_col=raw.end_col,
-            source_line=source_line,
-            function=None if raw.function == "<module>" else raw.function,
-            execution_count=count,
-            cell_id=cell_id,
-        )
+        found = self._locations.get(raw)
+        if found is None:
+            count, cell_id = self.cells.get(raw.file, (None, None))
+            found = self._locations[raw] = Location(
+                file=raw.file,
+                line=raw.line,
+                end_line=raw.end_line,
+                col=raw.col,
+                end_col=raw.end_col,
+                source_line=self.line(raw.file, raw.line),
+                function=None if raw.function == "<module>" else raw.function,
+                execution_count=count,
+                cell_id=cell_id,
+            )
+        return found
 
     def snippet(self, raw: RawLocation | None, limit: int = 60) -> str | None:
         """Return the source text of the expression at ``raw`` (first line only), if known."""
         if raw is None or raw.col is None:
             return None
-        line = linecache.getline(raw.file, raw.line).rstrip("\n")
+        line = self.line(raw.file, raw.line)
         end = raw.end_col if raw.end_line in (None, raw.line) and raw.end_col else len(line)
         text = line[raw.col:end].strip()
         if not text:
             return None
         return text if len(text) <= limit else text[: limit - 3] + "..."
+
+    def text(self, location: Location) -> str | None:
+        """Return the exact source text of a one-line ``location`` range (None otherwise)."""
+        if location.col is None or location.end_col is None:
+            return None
+        if location.end_line not in (None, location.line):
+            return None
+        return self.line(location.file, location.line)[location.col:location.end_col]
+
+    def call_at(self, raw: RawLocation | None) -> ast.Call | None:
+        """Return the innermost call expression spanning ``raw``'s range, if the source has one."""
+        if raw is None or raw.col is None:
+            return None
+        tree = self.tree(raw.file)
+        if tree is None:
+            return None
+        best: ast.Call | None = None
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and node.lineno == raw.line
+                    and node.col_offset <= raw.col
+                    and (raw.end_col is None or (node.end_col_offset or 0) >= raw.end_col)):
+                if best is None or node.col_offset >= best.col_offset:
+                    best = node
+        return best
+
+    def numpy_chain(self, raw: RawLocation | None) -> tuple[Link, ...]:
+        """Return the NumPy calls fed by the conversion at ``raw`` (see ``graph.numpy_chain``)."""
+        if raw is None:
+            return ()
+        key = (raw.file, raw.line, raw.col)
+        found = self._chains.get(key)
+        if found is None:
+            tree = self.tree(raw.file)
+            found = self._chains[key] = (
+                tuple(numpy_chain_in(tree, raw.line, raw.col)) if tree is not None else ())
+        return found
+
+
+#: The name the doors use when they register cells; one object per report either way.
+CellMap = SourceIndex

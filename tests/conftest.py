@@ -210,3 +210,18 @@ def run_cell(shell: Any, baseline: dict[str, Any]) -> Iterator[Callable[[str], C
     tf.config.run_functions_eagerly(False)
     left = diff_snapshots(baseline, patch_snapshot())
     assert not left, f"tapemagic left patches behind: {left}"
+
+
+@pytest.fixture(autouse=True)
+def every_cause_has_a_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail any test whose report drops a cause of the cut analysis that no rule claimed."""
+    from tapemagic import diagnosis
+
+    original = diagnosis.Diagnoser.__init__
+
+    def checked(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        left = self.unclaimed()
+        assert not left, f"causes no rule claimed: {[h.cause for h in left]}"
+
+    monkeypatch.setattr(diagnosis.Diagnoser, "__init__", checked)

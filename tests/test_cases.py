@@ -117,6 +117,49 @@ def test_cut_is_named(name: str) -> None:
     assert set(finding.variables) <= weights and finding.variables
 
 
+NOISE_FREE = {
+    # DCGAN: the discriminator's optimizer step before the generator tape, and the comparison
+    # inside the logits BCE (a select condition), carry no gradient by design: one finding.
+    "GAN with .numpy() in the generator loss": """
+        gen = tf.keras.Sequential([tf.keras.layers.Input((4,)), tf.keras.layers.Dense(4)])
+        disc = tf.keras.Sequential([tf.keras.layers.Input((4,)), tf.keras.layers.Dense(1)])
+        g_opt, d_opt = tf.keras.optimizers.Adam(), tf.keras.optimizers.Adam()
+        bce = tf.keras.losses.BinaryCrossentropy(from_logits=True)
+        for step in range(2):
+            with tf.GradientTape() as d_tape:
+                fake, real = disc(gen(x)), disc(x)
+                d_loss = bce(tf.ones_like(real), real) + bce(tf.zeros_like(fake), fake)
+            d_grads = d_tape.gradient(d_loss, disc.trainable_weights)
+            d_opt.apply_gradients(zip(d_grads, disc.trainable_weights))
+            with tf.GradientTape() as g_tape:
+                fake = disc(gen(x))
+                g_loss = bce(tf.ones_like(fake), fake.numpy())
+            g_grads = g_tape.gradient(g_loss, gen.trainable_weights)
+        """,
+    "mask from a comparison next to a .numpy() cut": """
+        with tf.GradientTape() as tape:
+            pred = model(x)
+            mask = tf.cast(pred > 0.0, tf.float32)
+            loss = tf.reduce_sum(mask * tf.constant(pred.numpy()) ** 2)
+        g = tape.gradient(loss, model.trainable_weights)
+        """,
+    "gather by argmax next to a round cut": """
+        with tf.GradientTape() as tape:
+            pred = model(x)
+            best = tf.argmax(pred[:, 0])
+            loss = tf.gather(tf.round(pred[:, 0]), best)
+        g = tape.gradient(loss, model.trainable_weights)
+        """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOISE_FREE))
+def test_only_the_cut_is_reported(name: str) -> None:
+    report = run(NOISE_FREE[name]).report
+    assert len(report.findings) == 1, [f.message for f in report.findings]
+    assert report.findings[0].primary
+
+
 CLEAN = {
     "custom training loop": """
         opt = tf.keras.optimizers.SGD(0.1)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 import json
+import sys
 from importlib import resources
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -233,3 +235,22 @@ def test_format_message():
 def test_format_message_rejects_wrong_params(params):
     with pytest.raises(ValueError, match="TM301"):
         format_message("TM301", params)
+
+
+def test_every_catalog_rule_has_one_rule_module_and_back() -> None:
+    from tapemagic.rules.base import registry
+
+    modules = registry()
+    assert sorted(modules) == sorted(load_catalog().codes)
+    for code, module in modules.items():
+        file = sys.modules[type(module).__module__].__file__ or ""
+        assert Path(file).name.startswith(code.lower() + "_"), (code, file)
+        assert Path(file).stem.removeprefix(code.lower() + "_").replace("_", "-") == \
+            get_rule(code).name, f"{code}'s module is not named after its rule"
+
+
+def test_every_cause_of_the_cut_analysis_is_claimed_by_a_rule() -> None:
+    from tapemagic.rules.base import registry
+
+    claimed = set().union(*(m.causes for m in registry().values()))
+    assert set(CAUSES) - claimed <= OPTIONAL_CAUSES

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import linecache
 
-from tapemagic.fixes import edits_for
 from tapemagic.graph.numpy_chain import numpy_chain
-from tapemagic.report.model import Location
+from tapemagic.graph.provenance import ProvenanceGraph
+from tapemagic.locations import SourceIndex
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, registry
+from tapemagic.rules.context import RuleContext
+from tapemagic.trace import RawLocation, Trace
 
 SOURCE = """\
 def energy(out):
@@ -22,6 +26,16 @@ def energy(out):
 
 def _register(name: str, text: str) -> None:
     linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+
+
+def edits_for(code: str, location: Location, links: tuple = ()) -> tuple[Edit, ...]:
+    """The quick-fix edits rule ``code``'s module builds for a finding at ``location``."""
+    index = SourceIndex()
+    if location.file not in linecache.cache:
+        _register(location.file, "\n" * (location.line - 1) + location.source_line + "\n")
+    ctx = RuleContext(ProvenanceGraph(Trace()), [], index)
+    draft = Draft(code, (), None, False, {}, links=links)
+    return registry()[code].fix(draft, location, ctx)
 
 
 def test_chain_follows_names_and_wrapping_calls_in_order() -> None:
@@ -40,10 +54,9 @@ def test_host_round_trip_fix_rewrites_the_chain() -> None:
     line = SOURCE.splitlines()[1]
     col = line.index("out.numpy()")
     location = Location("<fix-test>", 2, 2, col, col + len("out.numpy()"), line)
-    links = numpy_chain("<fix-test>", 2, col)
-    context = {"numpy_links": ";".join(
-        f"{k.label}:{k.line}:{k.col}:{k.func_end_col}" for k in links)}
-    edits = edits_for("TM301", location, context)
+    links = SourceIndex().numpy_chain(RawLocation("<fix-test>", 2, 2, col, None, "energy"))
+    assert list(links) == numpy_chain("<fix-test>", 2, col)
+    edits = edits_for("TM301", location, links)
     assert edits[0].text == "out" and (edits[0].line, edits[0].col) == (2, col)
     replaced = {(e.line, e.text) for e in edits[1:]}
     assert replaced == {(2, "tf.math.real"), (3, "tf.sqrt"), (5, "tf.identity"),
@@ -54,15 +67,15 @@ def test_tape_flag_fix_and_unwrap() -> None:
     line = "with tf.GradientTape(persistent=True, watch_accessed_variables=False) as tape:"
     start = line.index("tf.GradientTape")
     end = line.index(" as tape")
-    (edit,) = edits_for("TM101", Location("<x>", 3, 3, start, end, line), {})
+    (edit,) = edits_for("TM101", Location("<x3>", 3, 3, start, end, line))
     assert edit.text == "tf.GradientTape(persistent=True)"
     line = "    q = tf.stop_gradient(target(x))"
     start = line.index("tf.stop")
-    (edit,) = edits_for("TM401", Location("<x>", 4, 4, start, len(line), line), {})
+    (edit,) = edits_for("TM401", Location("<x4>", 4, 4, start, len(line), line))
     assert edit.text == "target(x)"
 
 
 def test_no_edit_when_the_code_has_another_shape() -> None:
     line = "loss = custom(y)"
-    assert edits_for("TM301", Location("<x>", 1, 1, 7, 16, line), {}) == ()
-    assert edits_for("TM402", Location("<x>", 1, 1, 0, 4, line), {}) == ()
+    assert edits_for("TM301", Location("<x1>", 1, 1, 7, 16, line)) == ()
+    assert edits_for("TM402", Location("<x1>", 1, 1, 0, 4, line)) == ()

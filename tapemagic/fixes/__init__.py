@@ -1,18 +1,23 @@
-"""Quick-fix edits for findings, computed on the user's source with LibCST.
+"""Quick-fix edits, computed on the user's source with LibCST: the building blocks rules use.
 
-TF-free. Each fixer receives the finding's location (cell coordinates: 1-based lines, 0-based
-columns) and rewrites only the expression there; it returns no edit when the code does not have
-the expected shape, so a fix is never a guess. Edits are offered as quick fixes, applied only on
-a click (their applicability comes from the catalog).
+TF-free. A rule module's ``fix`` picks a transform below and calls :func:`rewrite` on its
+finding's location (cell coordinates: 1-based lines, 0-based columns); the transform rewrites
+only the expression there and returns None when the code does not have the expected shape, so a
+fix is never a guess. Edits are offered as quick fixes, applied only on a click (their
+applicability comes from the catalog).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import libcst as cst
 
+from tapemagic.graph.numpy_chain import Link
+from tapemagic.locations import SourceIndex
 from tapemagic.report.model import Edit, Location
+
+Transform = Callable[[cst.BaseExpression], cst.BaseExpression | None]
 
 # NumPy functions with a TensorFlow twin of the same meaning (used for the chain after .numpy()).
 NUMPY_TO_TF = {
@@ -25,71 +30,78 @@ _UNWRAP_CALLS = ("tf.keras.backend.eval", "tf.keras.backend.get_value", "tf.stop
                  "keras.ops.convert_to_numpy", "K.eval", "K.get_value")
 
 
-def edits_for(rule: str, location: Location, context: dict[str, str]) -> tuple[Edit, ...]:
-    """Return the quick-fix edits for a finding of ``rule`` at ``location`` (maybe none)."""
-    fixer = _FIXERS.get(rule)
-    if fixer is None or location.col is None or location.end_col is None:
-        return ()
-    if location.end_line not in (None, location.line):
-        return ()  # multi-line expressions are left to the user
-    text = location.source_line[location.col:location.end_col]
+def rewrite(location: Location, index: SourceIndex, transform: Transform) -> Edit | None:
+    """Return the edit replacing the one-line expression at ``location`` by ``transform``'s.
+
+    None when the location spans several lines, does not parse as one expression, or the
+    transform does not apply (returns None or the same code).
+    """
+    text = index.text(location)
+    if text is None:
+        return None
     try:
         node = cst.parse_expression(text)
     except cst.ParserSyntaxError:
-        return ()
-    new = fixer(node)
+        return None
+    new = transform(node)
     if new is None:
-        return ()
+        return None
     code = cst.Module([]).code_for_node(new)
     if code == text:
-        return ()
-    edit = Edit(location.line, location.col, location.line, location.end_col, code)
-    return (edit, *_numpy_link_edits(location, context.get("numpy_links", ""), edit))
+        return None
+    assert location.col is not None and location.end_col is not None
+    return Edit(location.line, location.col, location.line, location.end_col, code)
 
 
-def _numpy_link_edits(location: Location, links: str, root: Edit) -> list[Edit]:
-    """``np.sqrt`` → ``tf.sqrt`` for each NumPy call the converted value went through."""
-    import linecache
+def numpy_link_edits(links: Sequence[Link], index: SourceIndex, file: str,
+                     root: Edit) -> list[Edit]:
+    """``np.sqrt`` → ``tf.sqrt`` for each NumPy call the converted value went through.
 
+    Links that overlap the ``root`` edit, have no TensorFlow twin, or no longer match the
+    source text are skipped.
+    """
     edits = []
-    for link in filter(None, links.split(";")):
-        label, line, col, func_end = link.rsplit(":", 3)
-        replacement = NUMPY_TO_TF.get(label)
-        start, end, number = int(col), int(func_end), int(line)
+    for link in links:
+        replacement = NUMPY_TO_TF.get(link.label)
         if replacement is None:
             continue
-        if number == root.line and start < root.end_col and root.col < end:
+        if link.line == root.line and link.col < root.end_col and root.col < link.func_end_col:
             continue  # overlaps the root edit
-        text = linecache.getline(location.file, number)[start:end]
-        if _dotted(cst.parse_expression(text)) .split(".")[-1] != label.split(".")[-1]:
+        text = index.line(file, link.line)[link.col:link.func_end_col]
+        try:
+            name = dotted(cst.parse_expression(text))
+        except cst.ParserSyntaxError:
+            continue
+        if name.split(".")[-1] != link.label.split(".")[-1]:
             continue  # the source changed since the run
-        edits.append(Edit(number, start, number, end, replacement))
+        edits.append(Edit(link.line, link.col, link.line, link.func_end_col, replacement))
     return edits
 
 
-def _drop_numpy(node: cst.BaseExpression) -> cst.BaseExpression | None:
-    # `y.numpy()` -> `y`;  `tf.keras.backend.eval(y)` -> `y`;  `np.sqrt(t)` -> `tf.sqrt(t)`
+def drop_numpy(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``y.numpy()`` → ``y``; ``K.eval(y)`` → ``y``; ``np.sqrt(t)`` → ``tf.sqrt(t)``."""
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
         if node.func.attr.value == "numpy" and not node.args:
             return node.func.value
-    unwrapped = _unwrap(node)
+    unwrapped = unwrap(node)
     if unwrapped is not None:
         return unwrapped
     if isinstance(node, cst.Call):
-        name = _dotted(node.func)
+        name = dotted(node.func)
         if name in NUMPY_TO_TF:
             return node.with_changes(func=cst.parse_expression(NUMPY_TO_TF[name]))
     return None
 
 
-def _unwrap(node: cst.BaseExpression) -> cst.BaseExpression | None:
-    if isinstance(node, cst.Call) and _dotted(node.func) in _UNWRAP_CALLS and len(node.args) == 1:
+def unwrap(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``tf.stop_gradient(y)`` (or a Keras eval/get_value/convert_to_numpy) → ``y``."""
+    if isinstance(node, cst.Call) and dotted(node.func) in _UNWRAP_CALLS and len(node.args) == 1:
         return node.args[0].value
     return None
 
 
-def _drop_watch_flag(node: cst.BaseExpression) -> cst.BaseExpression | None:
-    # `tf.GradientTape(watch_accessed_variables=False)` -> `tf.GradientTape()`
+def drop_watch_flag(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``tf.GradientTape(watch_accessed_variables=False)`` → ``tf.GradientTape()``."""
     if not isinstance(node, cst.Call):
         return None
     kept = [a for a in node.args
@@ -101,16 +113,10 @@ def _drop_watch_flag(node: cst.BaseExpression) -> cst.BaseExpression | None:
     return node.with_changes(args=kept)
 
 
-def _dotted(node: cst.BaseExpression) -> str:
+def dotted(node: cst.BaseExpression) -> str:
+    """Return ``a.b.c`` for a name/attribute chain ('' for anything else)."""
     if isinstance(node, cst.Name):
         return node.value
     if isinstance(node, cst.Attribute):
-        return f"{_dotted(node.value)}.{node.attr.value}"
+        return f"{dotted(node.value)}.{node.attr.value}"
     return ""
-
-
-_FIXERS: dict[str, Callable[[cst.BaseExpression], cst.BaseExpression | None]] = {
-    "TM101": _drop_watch_flag,
-    "TM301": _drop_numpy,
-    "TM401": _unwrap,
-}

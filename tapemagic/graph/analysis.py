@@ -21,6 +21,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
+from tapemagic.optypes import COMPARISON_OPS
 from tapemagic.trace import GradientCallRecord, HostEvent, SourceRecord, TapeRecord
 
 
@@ -69,25 +70,41 @@ def analyse(graph: ProvenanceGraph) -> list[CallAnalysis]:
 def _analyse_call(graph: ProvenanceGraph, call: GradientCallRecord,
                   tape: TapeRecord | None) -> CallAnalysis:
     targets = set(call.targets)
-    anc = _backward(graph, targets, lambda e: True)
 
     def in_span(edge: Edge) -> bool:
         return tape is None or graph.trace.recorded_by(tape, edge.seq)
 
-    bd_all = _backward(graph, targets, lambda e: e.differentiable)
-    bd = _backward(graph, targets, lambda e: e.differentiable and in_span(e))
-    results = [
-        _analyse_source(graph, call, tape, source, anc, bd, bd_all, in_span)
-        for source in call.sources
-    ]
+    # A variable written before the tape started recording (another model's optimizer step
+    # earlier in the same train step) is a leaf of this tape like any variable: the path
+    # through that write carries no gradient by design, so it is not part of this call's
+    # dataflow.
+    anc = _backward(graph, targets, lambda e: e.kind != "state" or in_span(e))
+    sets = _Sets(
+        anc=anc,
+        bd_all=_backward(graph, targets, lambda e: e.differentiable),
+        bd=_backward(graph, targets, lambda e: e.differentiable and in_span(e)),
+        # tensors whose *value* reaches the target, not only as a condition, index or shape
+        value=_backward(graph, targets, lambda e: not e.gating and e.src in anc),
+    )
+    results = [_analyse_source(graph, call, tape, source, sets) for source in call.sources]
     zero_error = bool(call.error_type == "AttributeError" and "_type_enum" in (
         call.error_message or ""))
     return CallAnalysis(call, tape, results, zero_error)
 
 
+@dataclass(frozen=True, slots=True)
+class _Sets:
+    """Tensor sets of one gradient call (see the module docstring); ``value``: see _cuts."""
+
+    anc: set[int]
+    bd: set[int]
+    bd_all: set[int]
+    value: set[int]
+
+
 def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: TapeRecord | None,
-                    source: SourceRecord, anc: set[int], bd: set[int], bd_all: set[int],
-                    in_span: object) -> SourceAnalysis:
+                    source: SourceRecord, sets: _Sets) -> SourceAnalysis:
+    anc, bd, bd_all = sets.anc, sets.bd, sets.bd_all
     node = source.handle if source.handle is not None else source.tensor
     result = SourceAnalysis(source, node, "connected")
     if node is None:
@@ -104,7 +121,7 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
         if not watched:
             causes.append(Cause("not-watched", True))
     elif node in anc:
-        causes.extend(_cuts(graph, node, anc))
+        causes.extend(_cuts(graph, node, anc, sets.value))
         if not watched:  # a tape-level cause: it alone would leave the gradient None
             causes.append(Cause("not-watched", True))
         _, bools = _host_events_reached(graph, node, tape)
@@ -178,11 +195,18 @@ def _forward(graph: ProvenanceGraph, start: int, within: set[int], diff_only: bo
     return seen
 
 
-def _cuts(graph: ProvenanceGraph, node: int, anc: set[int]) -> list[Cause]:
+def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int]) -> list[Cause]:
+    """Return the cut edges between source ``node`` and the target, primary ones first.
+
+    A cut is *gated* when it carries no gradient by design: the input of a condition, index
+    or shape (``Edge.gating``), a comparison (a mask), or an edge whose output reaches the
+    target only through such inputs (not in ``value``). Gated cuts are reported only when no
+    other cut explains the source (a loss built from comparisons alone is a real cut).
+    """
     reach = _forward(graph, node, anc, diff_only=False)
     diff_reach = _forward(graph, node, anc, diff_only=True)
     tensors = graph.trace.tensors
-    found: list[Cause] = []
+    found: list[tuple[bool, Cause]] = []
     for src in sorted(reach):
         for edge in graph.out_edges.get(src, ()):
             if edge.differentiable or edge.dst not in anc:
@@ -190,9 +214,14 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int]) -> list[Cause]:
             primary = src in diff_reach
             if not primary and edge.cause == "integer-dtype" and not tensors[src].trainable:
                 continue  # integer plumbing after an earlier cut is not news
-            found.append(Cause(edge.cause or "", primary, edge=edge))
+            op = graph.ops.get(edge.ref) if edge.kind == "op" else None
+            gated = edge.gating or edge.dst not in value or (
+                op is not None and op.op_type in COMPARISON_OPS)
+            found.append((gated, Cause(edge.cause or "", primary, edge=edge)))
+    if any(not gated for gated, _ in found):
+        found = [(gated, cause) for gated, cause in found if not gated]
     unique: dict[tuple[str, int, int], Cause] = {}
-    for cause in found:
+    for _, cause in found:
         assert cause.edge is not None
         key = (cause.edge.kind, cause.edge.ref, cause.edge.last_event)
         if key not in unique or (cause.primary and not unique[key].primary):

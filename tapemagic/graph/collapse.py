@@ -8,10 +8,10 @@ same cell gives the same ids on every run.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from tapemagic.graph.analysis import CallAnalysis, _backward, _forward, _path
-from tapemagic.graph.provenance import Edge, ProvenanceGraph
+from tapemagic.graph.analysis import CallAnalysis, _backward, _path
+from tapemagic.graph.provenance import ProvenanceGraph
 from tapemagic.locations import CellMap
 from tapemagic.report.model import Graph, GraphEdge, GraphNode
 
@@ -23,6 +23,13 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
     """Build the collapsed graph of every analysed call; ``edge_findings`` names the cut edges."""
     nodes: dict[str, GraphNode] = {}
     edges: dict[tuple[str, str], GraphEdge] = {}
+    memo: dict[int, str | None] = {}  # tensor serial -> its node id (a pure function of it)
+
+    def node_of(serial: int) -> str | None:
+        if serial not in memo:
+            memo[serial] = _node_of(graph, cells, serial, nodes)
+        return memo[serial]
+
     for analysis in analyses:
         call = analysis.call
         loss_id = f"loss:{call.target_label}@{_line(cells, call.loc)}"
@@ -30,32 +37,27 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
                                             _line(cells, call.loc)))
         targets = set(call.targets)
         anc = _backward(graph, targets, lambda e: True)
+        # Tensors whose outgoing edges were drawn already (from an earlier source's walk):
+        # everything downstream of them was drawn too, so each edge is looked at once per
+        # call instead of once per source (linear in the ops, not in ops × sources).
+        drawn: set[int] = set()
         for source in analysis.sources:
             if source.node is None:
                 continue
             var_id = f"var:{source.source.name}"
             nodes.setdefault(var_id, GraphNode(var_id, "variable", source.source.name))
-            keep = _forward(graph, source.node, anc, diff_only=False)
-            for src in keep:
-                for edge in graph.out_edges.get(src, ()):
-                    if edge.dst not in keep:
-                        continue
-                    a = var_id if src == source.node else _node_of(graph, cells, src, nodes)
-                    b = _node_of(graph, cells, edge.dst, nodes, edge)
-                    if edge.dst in targets and b is not None:
-                        _connect(edges, b, loss_id, None, "connected")
-                    if a is None or b is None or a == b:
-                        continue
-                    finding = edge_findings.get((edge.kind, edge.ref, edge.last_event))
-                    state = "connected" if edge.differentiable else "severed"
-                    if edge.kind == "host":
-                        event = graph.events[edge.ref]
-                        host = f"host:{_line(cells, event.loc)}:{event.api}"
-                        _connect(edges, a, host, finding, state)
-                        if host != b:
-                            _connect(edges, host, b, None, "connected")
-                        continue
-                    _connect(edges, a, b, finding, state)
+            _draw_out(graph, cells, source.node, var_id, anc, targets, loss_id, edges,
+                      edge_findings, node_of)
+            queue = [dst for dst in _children(graph, source.node, anc) if dst not in drawn]
+            drawn.update(queue)
+            while queue:
+                src = queue.pop()
+                _draw_out(graph, cells, src, node_of(src), anc, targets, loss_id, edges,
+                          edge_findings, node_of)
+                for dst in _children(graph, src, anc):
+                    if dst not in drawn:
+                        drawn.add(dst)
+                        queue.append(dst)
             for cause in source.causes:
                 if cause.cause == "host-round-trip" and cause.edge is None and cause.event:
                     _probable_host(graph, cells, source.node, var_id, cause.event, loss_id,
@@ -66,6 +68,35 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
     kept_nodes = [n for n in nodes.values() if n.id in used or n.kind in ("variable", "loss")]
     return Graph(tuple(sorted(kept_nodes, key=lambda n: (_rank(n.kind), n.line or 0, n.id))),
                  tuple(sorted(edges.values(), key=lambda e: (e.source, e.target))))
+
+
+def _children(graph: ProvenanceGraph, src: int, anc: set[int]) -> list[int]:
+    return [edge.dst for edge in graph.out_edges.get(src, ()) if edge.dst in anc]
+
+
+def _draw_out(graph: ProvenanceGraph, cells: CellMap, src: int, a: str | None, anc: set[int],
+              targets: set[int], loss_id: str, edges: dict[tuple[str, str], GraphEdge],
+              edge_findings: dict[tuple[str, int, int], str],
+              node_of: Callable[[int], str | None]) -> None:
+    """Draw the edges out of tensor ``src`` (drawn as node ``a``) that stay on a path."""
+    for edge in graph.out_edges.get(src, ()):
+        if edge.dst not in anc:
+            continue
+        b = node_of(edge.dst)
+        if edge.dst in targets and b is not None:
+            _connect(edges, b, loss_id, None, "connected")
+        if a is None or b is None or a == b:
+            continue
+        finding = edge_findings.get((edge.kind, edge.ref, edge.last_event))
+        state = "connected" if edge.differentiable else "severed"
+        if edge.kind == "host":
+            event = graph.events[edge.ref]
+            host = f"host:{_line(cells, event.loc)}:{event.api}"
+            _connect(edges, a, host, finding, state)
+            if host != b:
+                _connect(edges, host, b, None, "connected")
+            continue
+        _connect(edges, a, b, finding, state)
 
 
 def _probable_host(graph: ProvenanceGraph, cells: CellMap, node: int, var_id: str, event_id: int,
@@ -95,8 +126,8 @@ def _connect(edges: dict[tuple[str, str], GraphEdge], a: str, b: str, finding: s
     edges[(a, b)] = GraphEdge(a, b, state, finding)  # type: ignore[arg-type]
 
 
-def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int, nodes: dict[str, GraphNode],
-             via: Edge | None = None) -> str | None:
+def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int,
+             nodes: dict[str, GraphNode]) -> str | None:
     record = graph.trace.tensors.get(serial)
     if record is None:
         return None
@@ -112,14 +143,14 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int, nodes: dict[st
     op = graph.ops.get(record.producer[0])
     if op is None:
         return None
-    line = _line(cells, op.loc)
+    loc = cells.location(op.loc)
+    line = loc.line if loc else 0
     if op.layer and (op.api_module or "").startswith("keras."):
         # ops a Keras layer ran for the user: one node per layer. Ops the user's own code ran
         # inside a Keras scope (a custom loss under compile_loss) stay one node per line.
         node_id = f"layer:{op.layer}"
         nodes.setdefault(node_id, GraphNode(node_id, "group", op.layer, line, op.layer))
         return node_id
-    loc = cells.location(op.loc)
     where = f"In[{loc.execution_count}]" if loc and loc.execution_count else (
         loc.file.rsplit("/", 1)[-1] if loc else "?")
     node_id = f"line:{where}:{line}"

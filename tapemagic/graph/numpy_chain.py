@@ -42,6 +42,11 @@ def numpy_chain(file: str, line: int, col: int | None = None) -> list[Link]:
         tree = ast.parse(source)
     except SyntaxError:
         return []
+    return numpy_chain_in(tree, line, col)
+
+
+def numpy_chain_in(tree: ast.Module, line: int, col: int | None = None) -> list[Link]:
+    """Like :func:`numpy_chain`, over an already parsed module (the source index's)."""
     scope = _innermost_scope(tree, line)
     statements = sorted(
         (s for s in ast.walk(scope) if isinstance(s, ast.stmt) and s is not scope

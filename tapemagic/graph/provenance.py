@@ -9,36 +9,19 @@ ops whose registered gradient returns None, and dtypes (``backprop_util.IsTraina
 
 from __future__ import annotations
 
+import bisect
 from collections import defaultdict
 from dataclasses import dataclass
 
-from tapemagic.trace import HostEvent, OpRecord, Trace
-
-#: Ops whose registered gradient function returns None for every input
-#: (tensorflow/python/ops/math_grad.py: _ArgMaxGrad, _ArgMinGrad, _RoundGrad, _FloorGrad,
-#: _CeilGrad, _RintGrad, _FloorDivGrad, _TruncateDivGrad).
-RETURNS_NONE = frozenset(
-    {"ArgMax", "ArgMin", "Round", "Floor", "Ceil", "Rint", "FloorDiv", "TruncateDiv"}
+from tapemagic.optypes import (
+    GATING_INPUTS,
+    METADATA_OPS,
+    NUMPY_FUNCTION_OPS,
+    READ_OPS,
+    RETURNS_NONE,
+    is_function_call,
 )
-#: Shape metadata: never a cut and never a path (the loss may divide by a size).
-METADATA_OPS = frozenset({"Shape", "ShapeN", "Size", "Rank", "VariableShape", "BroadcastArgs",
-                          "BroadcastGradientArgs", "ZerosLike", "OnesLike"})
-READ_OPS = frozenset({"ReadVariableOp", "ResourceGather", "ResourceGatherNd"})
-#: tf.numpy_function / tf.py_function as graph ops (a traced function): Python code, no gradient
-#: for numpy_function (registered NotDifferentiable, tensorflow/python/ops/script_ops.py).
-NUMPY_FUNCTION_OPS = frozenset({"PyFunc", "PyFuncStateless"})
-WRITE_API = {
-    "AssignVariableOp": "Variable.assign",
-    "AssignAddVariableOp": "Variable.assign_add",
-    "AssignSubVariableOp": "Variable.assign_sub",
-}
-
-
-def _is_function_call(op_type: str) -> bool:
-    # A tf.function that was not run eagerly shows up as one call op: opaque, assume it passes
-    # gradients (its body was checked when traced, not here).
-    return op_type.startswith(("__inference", "__forward", "__backward")) or op_type in {
-        "PartitionedCall", "StatefulPartitionedCall"}
+from tapemagic.trace import HostEvent, OpRecord, Trace
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +40,7 @@ class Edge:
     cause: str | None
     seq: int
     last_event: int = 0
+    gating: bool = False  # the op's input only selects or indexes (optypes.GATING_INPUTS)
 
     @property
     def differentiable(self) -> bool:
@@ -89,30 +73,35 @@ class ProvenanceGraph:
         if op.op_type in READ_OPS and op.inputs:
             self.reads[op.inputs[0]].append(op)
         tensors = self.trace.tensors
+        gating = GATING_INPUTS.get(op.op_type, frozenset())
         for i, src in enumerate(op.inputs):
             for dst in op.outputs:
                 cause = classify(op, tensors[src].trainable, tensors[dst].trainable,
                                  self.trace.registry.get(op.op_type, "fn"), i)
                 if cause == "metadata":
                     continue
-                self._add(Edge(src, dst, "op", op.seq, cause, op.seq))
+                self._add(Edge(src, dst, "op", op.seq, cause, op.seq, gating=i in gating))
 
     def _add_state_edges(self) -> None:
         writes: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
         for seq, (handle, value, _api) in sorted(self.trace.state_writes.items()):
             writes[handle].append((seq, value))
         for handle, history in writes.items():
+            seqs = [s for s, _ in history]  # sorted: state_writes was walked in seq order
             for read in self.reads.get(handle, []):
-                earlier = [(s, v) for s, v in history if s < read.seq]
-                if not earlier or earlier[-1][1] is None:
+                last = bisect.bisect_left(seqs, read.seq) - 1  # the newest write before the read
+                if last < 0 or history[last][1] is None:
                     continue
-                seq, value = earlier[-1]
+                seq, value = history[last]
                 for dst in read.outputs:
                     self._add(Edge(value, dst, "state", seq, "variable-assign", seq))  # type: ignore[arg-type]
 
     def _add_host_edges(self) -> None:
+        roots: dict[int, list[tuple[int, tuple[int, ...]]]] = {}  # many leaves share an event
         for leaf, link in self.trace.host_links.items():
-            for root, sources in self._roots(link.event):
+            if link.event not in roots:
+                roots[link.event] = self._roots(link.event)
+            for root, sources in roots[link.event]:
                 event = self.events[root]
                 cause = "numpy-function" if event.kind == "numpy_function" else "host-round-trip"
                 for src in sources:
@@ -165,7 +154,7 @@ def classify(op: OpRecord, in_trainable: bool, out_trainable: bool, registry: st
         return "metadata"
     if op_type == "StopGradient":
         return "stop-gradient"
-    if _is_function_call(op_type):
+    if is_function_call(op_type):
         return None
     if op_type in READ_OPS and index > 0:
         return "integer-dtype"  # gather indices

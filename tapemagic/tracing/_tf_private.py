@@ -190,6 +190,21 @@ def dtype_name(dtype: Any) -> str:
         return str(dtype)
 
 
+def shape_tuple(tensor: Any) -> tuple[int | None, ...] | None:
+    """Return a tensor's static shape as a tuple (None when it has no known rank).
+
+    Eager tensors answer from C (``_EagerTensorBase._shape_tuple``), several times faster than
+    building a ``TensorShape``; symbolic and other tensors go through ``shape.as_list()``.
+    """
+    try:
+        return tuple(tensor._shape_tuple())  # noqa: SLF001
+    except Exception:  # noqa: BLE001 - not an eager tensor (or unknown rank): the public way
+        try:
+            return tuple(tensor.shape.as_list())
+        except (AttributeError, ValueError, TypeError):
+            return None
+
+
 def keras_variable_class() -> type | None:
     """Return Keras 3's ``Variable`` base class when Keras is already imported, else None."""
     if "keras" not in sys.modules:
@@ -199,6 +214,22 @@ def keras_variable_class() -> type | None:
     except ImportError:  # Keras 2 (tf_keras) has no such class
         return None
     return Variable  # type: ignore[no-any-return]
+
+
+def keras_name_scopes() -> list[Any]:
+    """Return Keras 3's name-scope stack (entries with ``.name``, ``.caller``), or ``[]``.
+
+    ``Layer.__call__`` and the optimizers open ``backend.name_scope(self.name, caller=self)``
+    (keras/src/backend/common/name_scope.py); the stack is thread-local global state.
+    """
+    mod = sys.modules.get("keras.src.backend.common.global_state")
+    if mod is None:
+        return []
+    try:
+        stack = mod.get_global_attribute("name_scope_stack")
+    except Exception:  # noqa: BLE001 - never let naming break the user's cell
+        return []
+    return stack if isinstance(stack, list) else []
 
 
 def keras_layer_path() -> str:

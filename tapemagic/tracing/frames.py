@@ -4,7 +4,8 @@ Stdlib only (no TensorFlow import). A frame is *library* code when its file lies
 standard library or a site-packages directory, or its module belongs to a package listed in
 ``_LIBRARY_PACKAGES`` (which also covers editable installs of TensorFlow or Keras); everything
 else (notebook cells, scripts, the user's own modules) is user code. Results are cached per
-code object, so the walk costs a few dict look-ups per frame.
+code object, so the walk costs a few dict look-ups per frame; a location is resolved to lines
+and columns only when something reads it (:class:`LazyLocation`).
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ import os
 import site
 import sys
 import sysconfig
+import weakref
 from collections.abc import Callable
 from types import CodeType, FrameType
+from typing import Any
 
 from tapemagic.trace import RawLocation
 
@@ -50,60 +53,142 @@ def _library_roots() -> tuple[str, ...]:
 
 
 _ROOTS = _library_roots()
+# Both caches are keyed by id(code): hashing a code object hashes its constants (no cached
+# hash), which for a 5,000-line cell costs more than the op itself. The frame cache holds the
+# code object (so its id cannot be reused) and answers (is library, is a wrapper module); the
+# position tables are big, so they hold a weak reference and go with a finished cell's code.
+_frame_cache: dict[int, tuple[CodeType, bool, bool]] = {}
 #: Autograph (tf.function) runs converted copies of the user's functions from generated files.
 GENERATED_MARK = "__autograph_generated_file"
 #: Set by the tracing session while it runs: maps (generated file, line) to the user's
-#: (file, line, function), or None. Generated frames must be resolved while the function is
-#: being traced, when autograph's source map is in force.
+#: (file, line, function), or None. Generated frames are resolved at once (not lazily): the
+#: map is autograph's, in force only while the function is being traced.
 remap_generated: Callable[[str, int], tuple[str, int, str] | None] | None = None
-_is_library_cache: dict[CodeType, bool] = {}
-_position_cache: dict[tuple[CodeType, int], tuple[int, int | None, int | None, int | None]] = {}
+_Position = tuple[int, int | None, int | None, int | None]
+_positions: dict[int, tuple[weakref.ref[CodeType], list[Any]]] = {}
 
 
-def is_library(frame: FrameType) -> bool:
-    """Return True when ``frame`` runs library code rather than the user's."""
+def _classify(frame: FrameType) -> tuple[CodeType, bool, bool]:
     code = frame.f_code
-    cached = _is_library_cache.get(code)
-    if cached is not None:
+    cached = _frame_cache.get(id(code))
+    if cached is not None and cached[0] is code:
         return cached
     name = frame.f_globals.get("__name__", "") or ""
     filename = code.co_filename
-    result = (
+    library = (
         name.split(".", 1)[0] in _LIBRARY_PACKAGES
         or filename.startswith("<frozen")
         or os.path.realpath(filename).startswith(_ROOTS)
     )
-    _is_library_cache[code] = result
-    return result
+    entry = (code, library, name.startswith(_WRAPPER_MODULES))
+    _frame_cache[id(code)] = entry
+    return entry
+
+
+def is_library(frame: FrameType) -> bool:
+    """Return True when ``frame`` runs library code rather than the user's."""
+    return _classify(frame)[1]
+
+
+class LazyLocation(RawLocation):
+    """A :class:`RawLocation` that keeps only (code object, instruction offset) until read.
+
+    The op callback runs for every op, but only the few ops that end up in a report need their
+    line and columns: building them costs a walk of the code object's position table, so it is
+    done on first attribute access and then kept. Reads like a plain ``RawLocation`` (same
+    fields, equality and hash by value among lazy locations); copying or pickling gives a plain
+    ``RawLocation``.
+    """
+
+    __slots__ = ("_code", "_lasti", "_pos")
+    _code: CodeType
+    _lasti: int
+    _pos: _Position | None
+
+    def __init__(self, code: CodeType, lasti: int) -> None:  # noqa: D107 - no dataclass init
+        object.__setattr__(self, "_code", code)
+        object.__setattr__(self, "_lasti", lasti)
+        object.__setattr__(self, "_pos", None)
+
+    def _resolve(self) -> _Position:
+        pos = self._pos
+        if pos is None:
+            pos = _position(self._code, self._lasti)
+            object.__setattr__(self, "_pos", pos)
+        return pos
+
+    @property  # type: ignore[misc]
+    def file(self) -> str:  # type: ignore[override]
+        """The compiled file name."""
+        return self._code.co_filename
+
+    @property  # type: ignore[misc]
+    def function(self) -> str:  # type: ignore[override]
+        """The code object's name."""
+        return self._code.co_name
+
+    @property  # type: ignore[misc]
+    def line(self) -> int:  # type: ignore[override]
+        """1-based first line."""
+        return self._resolve()[0]
+
+    @property  # type: ignore[misc]
+    def end_line(self) -> int | None:  # type: ignore[override]
+        """1-based last line, or None."""
+        return self._resolve()[1]
+
+    @property  # type: ignore[misc]
+    def col(self) -> int | None:  # type: ignore[override]
+        """0-based first column, or None."""
+        return self._resolve()[2]
+
+    @property  # type: ignore[misc]
+    def end_col(self) -> int | None:  # type: ignore[override]
+        """0-based end column, or None."""
+        return self._resolve()[3]
+
+    def resolved(self) -> RawLocation:
+        """Return the plain :class:`RawLocation` this stands for."""
+        return RawLocation(self.file, self.line, self.end_line, self.col, self.end_col,
+                           self.function)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (RawLocation, (self.file, self.line, self.end_line, self.col, self.end_col,
+                              self.function))
+
+
+def _position(code: CodeType, lasti: int) -> _Position:
+    """Return (line, end_line, col, end_col) of the instruction at byte offset ``lasti``."""
+    cached = _positions.get(id(code))
+    if cached is not None and cached[0]() is code:
+        table = cached[1]
+    else:
+        positions = getattr(code, "co_positions", None)  # Python 3.11+
+        table = list(positions()) if positions is not None else []
+        _positions[id(code)] = (weakref.ref(code), table)
+    if 0 <= lasti // 2 < len(table):
+        entry = table[lasti // 2]
+        if entry[0] is not None:
+            return (entry[0], entry[1], entry[2], entry[3])
+    for start, end, line in code.co_lines():  # 3.10, or an instruction with no position
+        if start <= lasti < end and line is not None:
+            return (line, None, None, None)
+    return (code.co_firstlineno, None, None, None)
 
 
 def location_of(frame: FrameType) -> RawLocation:
-    """Return the exact position ``frame`` is executing (lines 1-based, columns 0-based)."""
+    """Return the position ``frame`` is executing (lines 1-based, columns 0-based), lazily."""
     return location_at(frame, frame.f_lasti)
 
 
 def location_at(frame: FrameType, lasti: int) -> RawLocation:
-    """Return the position of instruction ``lasti`` in ``frame`` (e.g. a traceback's)."""
+    """Return the position of instruction ``lasti`` in ``frame`` (e.g. a traceback's), lazily."""
     code = frame.f_code
-    key = (code, lasti)
-    pos = _position_cache.get(key)
-    if pos is None:
-        line, end_line, col, end_col = frame.f_lineno, None, None, None
-        positions = getattr(code, "co_positions", None)  # Python 3.11+
-        if positions is not None and lasti >= 0:
-            try:
-                entry = list(positions())[lasti // 2]
-                if entry[0] is not None:
-                    line, end_line, col, end_col = entry
-            except IndexError:
-                pass
-        pos = (line or 0, end_line, col, end_col)
-        _position_cache[key] = pos
-    if GENERATED_MARK in code.co_filename and remap_generated is not None:
-        origin = remap_generated(code.co_filename, pos[0])
+    if remap_generated is not None and GENERATED_MARK in code.co_filename:
+        origin = remap_generated(code.co_filename, _position(code, lasti)[0])
         if origin is not None:  # the user's line; autograph's map has no columns
             return RawLocation(origin[0], origin[1], None, None, None, origin[2])
-    return RawLocation(code.co_filename, pos[0], pos[1], pos[2], pos[3], code.co_name)
+    return LazyLocation(code, lasti)
 
 
 def user_frame(start: FrameType | None) -> tuple[FrameType | None, FrameType | None]:
@@ -116,10 +201,10 @@ def user_frame(start: FrameType | None) -> tuple[FrameType | None, FrameType | N
     frame = start
     api: FrameType | None = None
     while frame is not None:
-        if not is_library(frame):
+        _, library, wrapper = _classify(frame)
+        if not library:
             return frame, api
-        name = frame.f_globals.get("__name__", "") or ""
-        if not name.startswith(_WRAPPER_MODULES):
+        if not wrapper:
             api = frame
         frame = frame.f_back
     return None, api
@@ -138,3 +223,45 @@ def library_chain(start: FrameType | None) -> list[tuple[str, str]]:
         chain.append((frame_module(frame), frame.f_code.co_name))
         frame = frame.f_back
     return chain
+
+
+def _call_node(loc: RawLocation | None) -> Any:
+    """Return the ``ast.Call`` at ``loc`` in the user's source, or None."""
+    import ast
+    import linecache
+
+    if loc is None or loc.col is None or loc.end_col is None:
+        return None
+    lines = linecache.getlines(loc.file)[loc.line - 1:(loc.end_line or loc.line)]
+    if not lines:
+        return None
+    text = "".join(lines)
+    end = len(text) - len(lines[-1]) + loc.end_col
+    snippet = text[loc.col:end]
+    try:
+        node = ast.parse(snippet.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    return (node, snippet.strip()) if isinstance(node, ast.Call) else None
+
+
+def argument_text(loc: RawLocation | None, index: int) -> str | None:
+    """Return the source text of positional argument ``index`` of the call at ``loc``."""
+    import ast
+
+    found = _call_node(loc)
+    if found is None or len(found[0].args) <= index:
+        return None
+    return ast.get_source_segment(found[1], found[0].args[index])
+
+
+def argument_names(loc: RawLocation | None, index: int) -> list[str | None]:
+    """Return the source text of each element of argument ``index`` (a list literal or one name)."""
+    import ast
+
+    found = _call_node(loc)
+    if found is None or len(found[0].args) <= index:
+        return []
+    node = found[0].args[index]
+    elements = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
+    return [ast.get_source_segment(found[1], e) for e in elements]

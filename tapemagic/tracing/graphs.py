@@ -109,6 +109,21 @@ class GraphTracer:
         self.rec.trace.registry.setdefault("Identity", "fn")
         return serial
 
+    def eager_call(self, name: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...]) -> bool:
+        """Tie an eager op that calls a traced function to its trace; False if it is not one.
+
+        A backward function's call (inside ``gradient``) adds nothing to the forward graph: it
+        is recorded as an ordinary (pass-through) op.
+        """
+        if not is_call(name):
+            return False
+        self.rec.trace.function_calls += 1
+        function = None if self.rec.gradient_depth else tfp.calling_function(sys._getframe(2))
+        if function is None:
+            return False
+        self.link_call(function, inputs, outputs, 0)
+        return True
+
     def link_call(self, function: Any, args: tuple[Any, ...], outputs: tuple[Any, ...],
                   caller: int) -> None:
         """Tie one call of a traced function to its graph: args -> inputs, outputs -> results.

@@ -111,8 +111,8 @@ class HostHooks:
         the ``_HOST_APIS`` list; TensorFlow's own `.numpy()` calls (shapes in gradient code)
         do not.
         """
-        if self.rec.busy or self.rec.gradient_depth:
-            return None
+        if not self.rec.recording() or self.rec.gradient_depth:
+            return None  # our own work, another thread, or detached: nothing to record
         start = sys._getframe(depth)
         if not frames.is_library(start):
             return frames.location_of(start), None
@@ -176,7 +176,7 @@ class HostHooks:
         rec = self.rec
 
         def getter(variable: Any) -> Any:
-            if not rec.busy:
+            if rec.recording():
                 rec.pending_reads.append(variable)
                 rec.variables_seen.setdefault(id(variable), variable)
             return variable.__dict__["_trainable"]
@@ -194,7 +194,7 @@ class HostHooks:
             __tracebackhide__ = True
             result = original(func, inp, Tout, stateful=stateful, name=name)
             rec = hooks.rec
-            if rec.busy or not tfp.executing_eagerly():
+            if not rec.recording() or not tfp.executing_eagerly():
                 return result
             start = sys._getframe(1)
             user, _ = frames.user_frame(start)
@@ -233,9 +233,10 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
     rec = hooks.rec
     tensor_type = tfp.EagerTensorBase
 
-    def to_numpy(value: Any, sources: list[int]) -> Any:
+    def to_numpy(value: Any, sources: list[int] | None) -> Any:
         if isinstance(value, tensor_type):
-            sources.append(rec.hold(value))
+            if sources is not None:
+                sources.append(rec.hold(value))
             return value._numpy()  # noqa: SLF001 - the same copy NumPy's buffer read makes
         if type(value) in (list, tuple):
             return type(value)(to_numpy(v, sources) for v in value)
@@ -272,6 +273,11 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
                 return NotImplemented
             return method_(tensor, inputs[0])
         sources: list[int] = []
+        if not rec.recording():  # another thread, or detached: convert as NumPy would
+            args = [to_numpy(x, None) for x in inputs]
+            if "out" in kwargs:
+                kwargs["out"] = tuple(to_numpy(x, None) for x in kwargs["out"])
+            return getattr(ufunc, method)(*args, **kwargs)
         busy, rec.busy = rec.busy, True
         try:
             args = [to_numpy(x, sources) for x in inputs]
@@ -289,19 +295,20 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
     def __array_function__(tensor: Any, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
         __tracebackhide__ = True
         sources: list[int] = []
-        busy, rec.busy = rec.busy, True
-        try:
-            for value in (*args, *kwargs.values()):
-                _collect(value, sources)
-        finally:
-            rec.busy = busy
+        if rec.recording():  # not for another thread, nor once detached
+            rec.busy = True
+            try:
+                for value in (*args, *kwargs.values()):
+                    _collect(value, sources)
+            finally:
+                rec.busy = False
         implementation = getattr(func, "_implementation", None)
         if implementation is not None:
             # exactly what NumPy does without the hook (np.shape(t) is t's TensorShape, ...)
             result = implementation(*args, **kwargs)
         else:
-            result = func(*[to_numpy(a, []) for a in args],
-                          **{k: to_numpy(v, []) for k, v in kwargs.items()})
+            result = func(*[to_numpy(a, None) for a in args],
+                          **{k: to_numpy(v, None) for k, v in kwargs.items()})
         where = hooks._caller()
         if where is None:
             return result

@@ -10,25 +10,18 @@ small host values are held strongly, and all of them are dropped by :meth:`finis
 from __future__ import annotations
 
 import sys
+import threading
 import weakref
 from typing import Any
 
 import numpy as np
 
-from tapemagic.graph.provenance import READ_OPS
+from tapemagic.optypes import READ_OPS, WRITE_OPS
 from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames
-from tapemagic.tracing.graphs import GraphTracer, is_call
+from tapemagic.tracing import frames, naming
+from tapemagic.tracing.graphs import GraphTracer
 
-#: Variable writes: input 0 is the handle, input 1 the value (absent for scatter-free ops).
-WRITE_OPS = frozenset(
-    {
-        "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
-        "ResourceScatterUpdate", "ResourceScatterAdd", "ResourceScatterSub",
-        "ResourceScatterNdUpdate", "ResourceScatterNdAdd",
-    }
-)
 #: Host values larger than this (bytes) are not kept for value matching, nor any once all the
 #: kept values reach the second bound: a training loop's metrics must not pin its memory.
 _MAX_HOST_VALUE_BYTES = 8 << 20
@@ -62,6 +55,38 @@ class Recorder:
         self.graphs = GraphTracer(self)
         self._aliases: list[Any] = []  # capture placeholders mapped to outer handles (pinned)
         self.failed_events: list[tuple[BaseException, HostEvent]] = []  # symbolic.failed_event
+        # Keras layers and optimizers whose name scope an op ran in: their variables name the
+        # handles at the end (instead of a scan of the whole heap)
+        self.scope_callers: dict[int, Any] = {}
+        self._scope_top: Any = None
+        self._scope_depth = 0
+        self._scope_path = ""
+        # The thread that runs the traced code: class-level patches (tensor dunders, tapes,
+        # `_trainable`) also run in other threads, which must never reach this recorder.
+        self.thread = threading.get_ident()
+        self.attached = False  # the op callback is registered (see attach / detach)
+
+    # -- attach / detach ------------------------------------------------------------------------
+    def attach(self) -> None:
+        """Register the op callback on this thread (ops are recorded from now on)."""
+        if not self.attached:
+            tfp.add_op_callback(self.on_op)
+            self.attached = True
+
+    def detach(self) -> None:
+        """Unregister the op callback: ops run as without tapemagic (no Python call per op)."""
+        if self.attached:
+            tfp.remove_op_callback(self.on_op)
+            self.attached = False
+            self.pending_reads.clear()
+
+    def mine(self) -> bool:
+        """Return True when the calling thread is the traced one."""
+        return threading.get_ident() == self.thread
+
+    def recording(self) -> bool:
+        """Return True when a hook on the calling thread should record (attached, not busy)."""
+        return self.attached and not self.busy and threading.get_ident() == self.thread
 
     # -- sequence and tensors ---------------------------------------------------------------
     def next_seq(self) -> int:
@@ -90,18 +115,9 @@ class Recorder:
         """Give ``tensor`` a new serial and record its dtype and shape."""
         serial = self.new_serial()
         dtype = getattr(tensor, "dtype", None)
-        try:
-            shape: tuple[int | None, ...] | None = tuple(tensor.shape.as_list())
-        except (AttributeError, ValueError):
-            shape = None
-        self.trace.tensors[serial] = TensorRecord(
-            serial,
-            tfp.dtype_name(dtype),
-            shape,
-            bool(dtype is not None and tfp.is_trainable_dtype(dtype)),
-            producer,
-            leaf,
-        )
+        name, trainable = _dtype_info(dtype)
+        self.trace.tensors[serial] = TensorRecord(serial, name, tfp.shape_tuple(tensor), trainable,
+                                                  producer, leaf)
         key = id(tensor)
         self._serial_of[key] = serial
         if strong:
@@ -127,24 +143,44 @@ class Recorder:
             self._strong[serial] = tensor
         return serial
 
-    def handle_serial(self, handle: Any) -> int:
+    def handle_serial(self, handle: Any, find_owner: bool = False) -> int:
         """Return the serial of a variable's resource handle, registering it once.
 
-        A tf.function reads a variable through a placeholder capturing its handle: the
-        placeholder gets the outer handle's serial (a graph read is a read of that variable).
+        ``find_owner``: the caller has only the handle (an op input), so look for the variable
+        that owns it on the stack, once per handle, to name it at the end. A tf.function reads
+        a variable through a placeholder capturing its handle: the placeholder gets the outer
+        handle's serial (a graph read is a read of that variable).
         """
         serial = self._handle_serial_by_id.get(id(handle))
         if serial is None:
             external = self.graphs.external_of(handle)
             if external is not None:
-                serial = self.handle_serial(external)
+                serial = self.handle_serial(external, find_owner)
                 self._aliases.append(handle)
                 self._handle_serial_by_id[id(handle)] = serial
                 return serial
             serial = self.register(handle, None, "handle", strong=True)
             self.handle_objects[serial] = handle
             self._handle_serial_by_id[id(handle)] = serial
+            if find_owner:
+                naming.find_owner(handle, self.variables_seen, sys._getframe(1))
         return serial
+
+    def _keras_layer(self) -> str:
+        """Return the Keras name-scope path of the current op and note the scopes' owners."""
+        stack = tfp.keras_name_scopes()
+        if not stack:
+            return ""
+        top = stack[-1]
+        if top is self._scope_top and len(stack) == self._scope_depth:
+            return self._scope_path  # same layer call as the previous op
+        for entry in stack:
+            caller = getattr(entry, "caller", None)
+            if caller is not None:
+                self.scope_callers.setdefault(id(caller), caller)
+        self._scope_top, self._scope_depth = top, len(stack)
+        self._scope_path = tfp.keras_layer_path()
+        return self._scope_path
 
     # -- the op callback ----------------------------------------------------------------------
     def on_op(
@@ -160,9 +196,8 @@ class Recorder:
 
         Eager ops are recorded as they run. In graph mode (``trace_graphs``) an op created
         while a tf.function is traced is recorded once, with symbolic tensors and the user's
-        line (at trace time the Python frame is the line that created it); tf.data graphs
-        are only counted. A function call op run inside ``AtomicFunction.call_flat`` is left
-        to :meth:`GraphTracer.link_call`, which ties the call to the traced graph.
+        line (the Python frame at trace time); tf.data graphs are only counted. An eager call
+        of a traced function is tied to its trace (:meth:`GraphTracer.link_call`).
         """
         if self.busy:
             return None
@@ -179,14 +214,8 @@ class Recorder:
             return None  # a function input or capture: resolved when an op consumes it
         self.busy = True
         try:
-            function = None
-            if graph is None and self.trace_graphs and is_call(name):
-                self.trace.function_calls += 1
-                if not self.gradient_depth:  # a backward function adds nothing to the forward
-                    function = tfp.calling_function(sys._getframe(1))
-            if function is not None:
-                self.graphs.link_call(function, tuple(inputs or ()), tuple(outputs or ()), 0)
-            else:
+            if graph is not None or not self.trace_graphs or not self.graphs.eager_call(
+                    name, tuple(inputs or ()), tuple(outputs or ())):
                 self._record_op(name, inputs or (), outputs or (), graph)
         finally:
             self.busy = False
@@ -200,7 +229,7 @@ class Recorder:
         if api is not None:
             api_key = (frames.frame_module(api), api.f_code.co_name)
             self.api_frames.setdefault(api_key, api.f_globals)
-        layer = tfp.keras_layer_path()
+        layer = self._keras_layer()
         number = self.graphs.graph_id(graph) if graph is not None else 0
         in_serials = []
         for index, tensor in enumerate(inputs):
@@ -213,7 +242,7 @@ class Recorder:
         if name in READ_OPS or name in WRITE_OPS:
             # the handle is long-lived: make sure it is held and indexed as a handle
             if inputs:
-                in_serials[0] = self.handle_serial(inputs[0])
+                in_serials[0] = self.handle_serial(inputs[0], find_owner=True)
         out_serials = tuple(self.register(t, (seq, i), None) for i, t in enumerate(outputs))
         op = OpRecord(
             seq, name, tuple(in_serials), out_serials, loc,
@@ -231,8 +260,8 @@ class Recorder:
         self, tensor: Any, consumer: str, index: int, loc: RawLocation | None, layer: str
     ) -> int:
         dtype = getattr(tensor, "dtype", None)
-        if dtype is not None and tfp.dtype_name(dtype) == "resource":
-            return self.handle_serial(tensor)
+        if dtype is not None and _dtype_info(dtype)[0] == "resource":
+            return self.handle_serial(tensor, find_owner=True)
         variable = self._match_pending(tensor)
         if variable is not None:
             # TensorFlow's C fast path read this variable with no op callback
@@ -326,8 +355,9 @@ class Recorder:
         trace.ops = list(self.trace.ops)
         trace.host_events = list(self.trace.host_events)
         trace.gradient_calls = self.trace.gradient_calls[first_call:]
-        trace.handle_names = _name_handles(self.handle_objects, self.variables_seen)
-        trace.api_labels = {key: _api_label(key, g) for key, g in self.api_frames.items()}
+        trace.handle_names = naming.name_handles(self.handle_objects, self.variables_seen,
+                                                 self.scope_callers)
+        trace.api_labels = {k: naming.api_label(k, g) for k, g in self.api_frames.items()}
         trace.versions = {"tensorflow": tfp.tf_version(), "keras": tfp.keras_version() or "",
                           "python": sys.version.split()[0]}
         return trace
@@ -335,8 +365,9 @@ class Recorder:
     # -- end of run -------------------------------------------------------------------------------
     def finish(self) -> Trace:
         """Resolve names, drop every tensor reference, and return the trace."""
-        self.trace.handle_names = _name_handles(self.handle_objects, self.variables_seen)
-        self.trace.api_labels = {key: _api_label(key, g) for key, g in self.api_frames.items()}
+        self.trace.handle_names = naming.name_handles(self.handle_objects, self.variables_seen,
+                                                      self.scope_callers)
+        self.trace.api_labels = {k: naming.api_label(k, g) for k, g in self.api_frames.items()}
         self.failed_events.clear()
         self._strong.clear()
         self._refs.clear()
@@ -349,6 +380,8 @@ class Recorder:
         self.api_frames.clear()
         self.graphs.clear()
         self._aliases.clear()
+        self.scope_callers.clear()
+        self._scope_top = None
         return self.trace
 
 
@@ -371,48 +404,16 @@ def _equal(a: np.ndarray | None, b: np.ndarray | None) -> bool:
         return False
 
 
-def _name_handles(handles: dict[int, Any], seen: dict[int, Any]) -> dict[int, str]:
-    """Name each handle: Keras ``path`` when a Keras variable wraps it, else the TF name."""
-    import gc
-
-    by_handle = {id(h): serial for serial, h in handles.items()}
-    names: dict[int, str] = {}
-    keras_cls = tfp.keras_variable_class()
-
-    def visit(objects: list[Any]) -> None:
-        for obj in objects:
-            is_keras = keras_cls is not None and isinstance(obj, keras_cls)
-            inner = getattr(obj, "_value", None) if is_keras else obj
-            handle = getattr(inner, "_handle", None)
-            serial = by_handle.get(id(handle)) if handle is not None else None
-            if serial is None:
-                continue
-            if is_keras:  # a Keras path beats the inner tf.Variable's name
-                names[serial] = str(obj.path)
-            else:
-                names.setdefault(serial, str(obj.name).removesuffix(":0"))
-
-    visit(list(seen.values()))
-    if len(names) < len(handles) or keras_cls is not None:
-        # Variables the run never handed us directly (a Keras layer's weights read inside
-        # `fit`, a variable assigned but never a source): one scan of the heap names them.
-        visit([
-            o for o in gc.get_objects()
-            if isinstance(o, tfp.BaseResourceVariable)
-            or (keras_cls is not None and isinstance(o, keras_cls))
-        ])
-    for serial in handles:
-        names.setdefault(serial, f"variable#{serial}")
-    return names
+_DTYPES: dict[Any, tuple[str, bool]] = {}
 
 
-def _api_label(key: tuple[str, str], module_globals: dict[str, Any]) -> str:
-    """Name the API the user called: its public ``tf.*`` name when it has one."""
-    module, function = key
-    public = tfp.public_api_names().get(key)
-    if public:
-        return public
-    if function.startswith("__") and function.endswith("__"):
-        return f"Tensor.{function}"
-    short = module.rsplit(".", 1)[-1]
-    return f"{short}.{function}"
+def _dtype_info(dtype: Any) -> tuple[str, bool]:
+    """Return (name, trainable) of a dtype, computed once per dtype."""
+    try:
+        info = _DTYPES.get(dtype)
+    except TypeError:  # an unhashable stand-in: no caching
+        return tfp.dtype_name(dtype), bool(tfp.is_trainable_dtype(dtype))
+    if info is None:
+        info = (tfp.dtype_name(dtype), bool(dtype is not None and tfp.is_trainable_dtype(dtype)))
+        _DTYPES[dtype] = info
+    return info

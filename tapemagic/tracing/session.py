@@ -4,15 +4,17 @@ Imports TensorFlow. :class:`TraceSession` is a context manager; whatever happens
 (an exception, ``KeyboardInterrupt``, a nested session), ``__exit__`` removes each patch in
 reverse order, restores ``tf.config.functions_run_eagerly()``, and turns the recorder into a
 TF-free :class:`~tapemagic.trace.Trace`. Op callbacks are thread-local in TensorFlow, so only
-the thread that entered the session is traced.
+the thread that entered the session is traced; the class-level patches check the thread too, so
+other threads' ops, conversions and tapes never reach the report.
 """
 
 from __future__ import annotations
 
 import contextlib
 import sys
+import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import tensorflow as tf
@@ -25,8 +27,18 @@ from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.tapes import TapeHooks
 
 _EAGER_DATA_WARNING = "Even though the `tf.config.experimental_run_functions_eagerly`"
-#: Sessions in progress on this thread; a nested session leaves the outer one in charge.
-_ACTIVE: list[TraceSession] = []
+
+class _Active(threading.local):
+    """Sessions in progress on each thread; a nested session leaves the outer one in charge."""
+
+    def __init__(self) -> None:
+        self.sessions: list[TraceSession] = []
+
+    def __iter__(self) -> Iterator[TraceSession]:
+        return iter(self.sessions)
+
+
+_ACTIVE = _Active()
 
 
 class TraceSession:
@@ -54,19 +66,21 @@ class TraceSession:
         self._stack = contextlib.ExitStack()
 
     def __enter__(self) -> TraceSession:
-        if _ACTIVE:
+        active = _ACTIVE.sessions
+        if active:
             # A cell that calls code which itself uses gradcheck: the outer session already
             # sees every op; a second set of patches would record everything twice. The inner
             # block gets a view of the outer trace with its own gradient calls.
             self.nested = True
-            self._outer = _ACTIVE[-1]
+            self._outer = active[-1]
             self._first_call = len(self._outer.recorder.trace.gradient_calls)
             return self
         stack = self._stack
         try:
             rec = self.recorder
-            tfp.add_op_callback(rec.on_op)
-            stack.callback(tfp.remove_op_callback, rec.on_op)
+            rec.thread = threading.get_ident()  # the one thread whose ops and hooks count
+            rec.attach()
+            stack.callback(rec.detach)
             host = HostHooks(rec)
             host.install()
             stack.callback(host.remove)
@@ -86,7 +100,7 @@ class TraceSession:
         except BaseException:
             stack.close()
             raise
-        _ACTIVE.append(self)
+        active.append(self)
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -97,8 +111,8 @@ class TraceSession:
         try:
             self._stack.close()
         finally:
-            if self in _ACTIVE:
-                _ACTIVE.remove(self)
+            if self in _ACTIVE.sessions:
+                _ACTIVE.sessions.remove(self)
             rec = self.recorder
             rec.trace.versions = {
                 "tensorflow": tfp.tf_version(),
@@ -169,6 +183,8 @@ class TraceSession:
 
         def __call__(function: Any, *args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
+            if not rec.mine():  # another thread's call: not ours to count
+                return original(function, *args, **kwargs)
             rec.function_depth += 1
             rec.trace.function_calls += 1
             try:

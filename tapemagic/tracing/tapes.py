@@ -41,6 +41,10 @@ class TapeHooks:
         self._saturated_tapes: weakref.WeakSet[Any] = weakref.WeakSet()
         self._site_done: dict[tuple[str, int], int] = {}
         self._site_analysed: dict[tuple[str, int, str], int] = {}
+        # tapes made where the analysis is not done yet, and not yet differentiated: while one
+        # lives, the recorder stays attached (its forward ops are still to come)
+        self._pending: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._rearmed: set[tuple[str, int, str]] = set()
 
     def install(self) -> None:
         """Patch the tape methods."""
@@ -82,6 +86,8 @@ class TapeHooks:
 
         def __init__(tape: Any, *args: Any, **kwargs: Any) -> None:
             original(tape, *args, **kwargs)
+            if not hooks.rec.mine():
+                return
             record = hooks.record_of(tape)
             loc, user = hooks._user_location()
             record.loc = loc
@@ -89,6 +95,9 @@ class TapeHooks:
             record.creation_site = (loc.file, loc.line) if loc else None
             if any(m.startswith(_FIT_MODULES) for m, _ in chain):
                 record.creation_site = ("keras-fit", 0)
+            if not hooks._site_saturated(record):
+                hooks._pending.add(tape)  # a new call site is coming: record its ops
+                hooks.rec.attach()
 
         return __init__
 
@@ -97,6 +106,8 @@ class TapeHooks:
 
         def __enter__(tape: Any) -> Any:
             result = original(tape)
+            if not hooks.rec.mine():
+                return result
             record = hooks.record_of(tape)
             record.spans.append([hooks.rec.next_seq(), -1])
             if hooks._site_saturated(record):
@@ -110,6 +121,8 @@ class TapeHooks:
         hooks = self
 
         def __exit__(tape: Any, typ: Any, value: Any, traceback: Any) -> Any:
+            if not hooks.rec.mine():
+                return original(tape, typ, value, traceback)
             record = hooks.record_of(tape)
             failed = symbolic.failed_event(hooks.rec, value) if value is not None else None
             if record.spans and record.spans[-1][1] < 0:
@@ -118,7 +131,8 @@ class TapeHooks:
                 hooks._saturated_tapes.discard(tape)
                 hooks.rec.saturated_depth -= 1
             result = original(tape, typ, value, traceback)
-            hooks._note_watched(tape, record)
+            if hooks.rec.attached:
+                hooks._note_watched(tape, record)
             if failed is not None:
                 symbolic.note_unreached(hooks.rec, tape, record, failed, hooks._source)
             return result
@@ -142,8 +156,10 @@ class TapeHooks:
 
         def watch(tape: Any, tensor: Any) -> Any:
             result = original(tape, tensor)  # record only a watch that succeeded
-            record = hooks.record_of(tape)
             rec = hooks.rec
+            if not rec.recording():
+                return result
+            record = hooks.record_of(tape)
             rec.busy = True
             try:
                 for item in _flatten(tensor):
@@ -164,6 +180,10 @@ class TapeHooks:
 
         @contextlib.contextmanager
         def stop_recording(tape: Any) -> Iterator[None]:
+            if not hooks.rec.mine():
+                with original(tape):
+                    yield
+                return
             record = hooks.record_of(tape)
             with original(tape):
                 if record.spans and record.spans[-1][1] < 0:
@@ -180,6 +200,8 @@ class TapeHooks:
 
         def reset(tape: Any) -> None:
             original(tape)
+            if not hooks.rec.mine():
+                return
             record = hooks.record_of(tape)
             now = hooks.rec.next_seq()
             open_span = bool(record.spans) and record.spans[-1][1] < 0
@@ -204,9 +226,12 @@ class TapeHooks:
         def differentiate(tape: Any, target: Any, sources: Any, *args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
             rec = hooks.rec
-            if rec.gradient_depth or rec.busy:  # jacobian calls gradient: record the outer call
+            if rec.gradient_depth or rec.busy or not rec.mine():
+                # jacobian calls gradient: record the outer call; other threads: not ours
                 return original(tape, target, sources, *args, **kwargs)
             call = hooks._begin_call(tape, method, target, sources, args, kwargs)
+            if call is not None:
+                rec.attach()  # a new call site, even on a tape made while detached
             rec.gradient_depth += 1
             try:
                 result = original(tape, target, sources, *args, **kwargs)
@@ -217,13 +242,17 @@ class TapeHooks:
                 raise
             finally:
                 rec.gradient_depth -= 1
-            if call is not None:
+            if call is None:  # this site was analysed: look at the results only (cheap)
+                hooks._check_later_run(tape, method, result)
+            else:
                 hooks._note_results(call, result, sources)
                 site = call.site or ("?", 0)
                 if (call.keras_fit and hooks.on_fit_analysed is not None
                         and hooks._site_analysed.get((site[0], site[1], method), 0)
                         >= hooks.max_steps):
                     hooks.on_fit_analysed()
+                hooks._pending.discard(tape)
+                hooks._maybe_detach()
             return result
 
         differentiate.__name__ = method
@@ -259,12 +288,12 @@ class TapeHooks:
             rec.busy = False
         call = GradientCallRecord(
             f"grad{len(rec.trace.gradient_calls) + 1}", record.id, method, loc, rec.next_seq(),
-            targets, "loss" if keras_fit else _argument_text(loc, user, 0) or "target",
+            targets, "loss" if keras_fit else frames.argument_text(loc, 0) or "target",
             sources_list, mode, keras_fit=keras_fit, site=(site[0], site[1]),
             in_function=not tfp.executing_eagerly(),
         )
         if not keras_fit:
-            names = _argument_names(loc, user, 1)
+            names = frames.argument_names(loc, 1)
             for source, name in zip(call.sources, names, strict=False):
                 if source.kind == "tensor" and name:
                     source.name = name
@@ -306,6 +335,36 @@ class TapeHooks:
         site = record.creation_site
         return site is not None and self._site_done.get(site, 0) >= self.max_steps
 
+    def _maybe_detach(self) -> None:
+        """Stop per-op recording once every call site seen was analysed ``max_steps`` times.
+
+        Later steps of a loop then cost what a plain step costs; a tape made at a new site
+        (``__init__``) or a gradient call at a new site attaches the recorder again.
+        """
+        if (not self._pending and self._site_done
+                and all(n >= self.max_steps for n in self._site_done.values())):
+            self.rec.detach()
+
+    def _check_later_run(self, tape: Any, method: Method, result: Any) -> None:
+        """Look at the result of a run that was not analysed (cheap: no op was recorded).
+
+        A None the analysed run did not get (a loop that replaced a variable by a tensor) has
+        the site analysed once more, at its next run (its tape attaches the recorder again).
+        """
+        loc, _ = self._user_location(3)
+        site = (loc.file if loc else "?", loc.line if loc else 0, method)
+        first = self._site_calls.get(site)
+        flat = _flatten(result)
+        if first is None or site in self._rearmed or len(flat) != len(first.sources):
+            return
+        if any(value is None and source.result != "none"
+               for source, value in zip(first.sources, flat, strict=True)):
+            self._rearmed.add(site)
+            self._site_analysed[site] = self._site_analysed.get(site, 1) - 1
+            creation = self.record_of(tape).creation_site
+            if creation is not None:
+                self._site_done[creation] = self._site_done.get(creation, 1) - 1
+
 
 def _flatten(value: Any) -> list[Any]:
     if isinstance(value, dict):
@@ -333,44 +392,3 @@ def _classify(value: Any) -> Literal["ok", "none", "zero"]:
     except Exception:  # noqa: BLE001
         return "ok"
     return "ok" if np.any(array) else "zero"
-
-
-def _call_node(loc: Any, user: Any) -> Any:
-    """Return the ``ast.Call`` at ``loc`` in the user's source, or None."""
-    import ast
-    import linecache
-
-    if loc is None or loc.col is None or loc.end_col is None:
-        return None
-    lines = linecache.getlines(loc.file)[loc.line - 1:(loc.end_line or loc.line)]
-    if not lines:
-        return None
-    text = "".join(lines)
-    end = len(text) - len(lines[-1]) + loc.end_col
-    snippet = text[loc.col:end]
-    try:
-        node = ast.parse(snippet.strip(), mode="eval").body
-    except SyntaxError:
-        return None
-    return (node, snippet.strip()) if isinstance(node, ast.Call) else None
-
-
-def _argument_text(loc: Any, user: Any, index: int) -> str | None:
-    import ast
-
-    found = _call_node(loc, user)
-    if found is None or len(found[0].args) <= index:
-        return None
-    return ast.get_source_segment(found[1], found[0].args[index])
-
-
-def _argument_names(loc: Any, user: Any, index: int) -> list[str | None]:
-    """Return the source text of each element of argument ``index`` (a list literal or one name)."""
-    import ast
-
-    found = _call_node(loc, user)
-    if found is None or len(found[0].args) <= index:
-        return []
-    node = found[0].args[index]
-    elements = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
-    return [ast.get_source_segment(found[1], e) for e in elements]

@@ -1,0 +1,98 @@
+"""Op-type tables shared by the tracer and the analysis (TF-free).
+
+One place for the facts about TensorFlow op types that both halves need: which ops read or write
+a variable, which are shape metadata, which have a registered gradient that returns None. The
+tracer (``tapemagic.tracing.recorder``) uses them to index variable handles while recording; the
+analysis (``tapemagic.graph.provenance``) to classify edges. Sources are named per table.
+"""
+
+from __future__ import annotations
+
+#: Ops whose registered gradient function returns None for every input
+#: (tensorflow/python/ops/math_grad.py: _ArgMaxGrad, _ArgMinGrad, _RoundGrad, _FloorGrad,
+#: _CeilGrad, _RintGrad, _FloorDivGrad, _TruncateDivGrad).
+RETURNS_NONE = frozenset(
+    {"ArgMax", "ArgMin", "Round", "Floor", "Ceil", "Rint", "FloorDiv", "TruncateDiv"}
+)
+
+#: Ops whose registered gradient is exactly zero wherever it is defined
+#: (math_grad.py: _SignGrad returns zeros_like).
+ZERO_GRADIENT = frozenset({"Sign"})
+
+#: Shape metadata: never a cut and never a path (a loss may divide by a size).
+METADATA_OPS = frozenset({"Shape", "ShapeN", "Size", "Rank", "VariableShape", "BroadcastArgs",
+                          "BroadcastGradientArgs", "ZerosLike", "OnesLike"})
+
+#: Variable reads: input 0 is the resource handle (resource_variable_ops: _ReadGrad, _GatherGrad).
+READ_OPS = frozenset({"ReadVariableOp", "ResourceGather", "ResourceGatherNd"})
+
+#: Variable writes: input 0 is the handle, input 1 the value (absent for scatter-free ops).
+WRITE_OPS = frozenset(
+    {
+        "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
+        "ResourceScatterUpdate", "ResourceScatterAdd", "ResourceScatterSub",
+        "ResourceScatterNdUpdate", "ResourceScatterNdAdd",
+    }
+)
+
+#: The user-facing API of each plain write op.
+WRITE_API = {
+    "AssignVariableOp": "Variable.assign",
+    "AssignAddVariableOp": "Variable.assign_add",
+    "AssignSubVariableOp": "Variable.assign_sub",
+}
+
+#: tf.numpy_function as a graph op (inside a traced tf.function): Python code, registered
+#: NotDifferentiable (tensorflow/python/ops/script_ops.py); eagerly it runs no op at all.
+NUMPY_FUNCTION_OPS = frozenset({"PyFunc", "PyFuncStateless"})
+
+#: Creates a variable's resource handle (its attrs carry ``shared_name``/``debug_name``).
+CREATE_OPS = frozenset({"VarHandleOp"})
+
+#: Ops whose condition input (index 0) only selects between the other inputs: a gradient flows
+#: to the selected values, never to the condition (array_grad.py / math_grad.py: _SelectGrad,
+#: _SelectGradV2 return None for the condition).
+SELECT_OPS = frozenset({"Select", "SelectV2"})
+
+
+def is_function_call(op_type: str) -> bool:
+    """Return True for the op that calls a ``tf.function`` (its body is another graph).
+
+    Such an op is opaque to the op callback at run time; the analysis treats it as passing
+    gradients (its body is analysed when it is traced, not here).
+    """
+    return op_type.startswith(("__inference", "__forward", "__backward")) or op_type in {
+        "PartitionedCall", "StatefulPartitionedCall"}
+
+
+#: Inputs that only select, index or shape the output: a gradient never flows into them, by
+#: design (a gather's indices, a select's condition, a reshape's shape...). A cut on a path that
+#: reaches the loss only through such inputs is not a cut the user must fix. Input positions
+#: follow each op's definition (tensorflow/core/ops/*.cc); their gradient functions return
+#: None for these inputs (array_grad.py: _GatherV2Grad, _SelectGradV2, _ReshapeGrad, ...).
+GATING_INPUTS: dict[str, frozenset[int]] = {
+    name: frozenset(positions) for name, positions in {
+        "Select": (0,), "SelectV2": (0,),
+        "GatherV2": (1, 2), "Gather": (1,), "GatherNd": (1,),
+        "ResourceGather": (1,), "ResourceGatherNd": (1,),
+        "ScatterNd": (0, 2), "TensorScatterUpdate": (1,), "TensorScatterAdd": (1,),
+        "TensorScatterSub": (1,), "TensorScatterMax": (1,), "TensorScatterMin": (1,),
+        "OneHot": (0, 1), "SparseSoftmaxCrossEntropyWithLogits": (1,),
+        "UnsortedSegmentSum": (1, 2), "UnsortedSegmentMax": (1, 2),
+        "UnsortedSegmentMin": (1, 2), "UnsortedSegmentProd": (1, 2),
+        "SegmentSum": (1,), "SegmentMean": (1,), "SegmentMax": (1,), "SegmentMin": (1,),
+        "BroadcastTo": (1,), "Reshape": (1,), "Tile": (1,), "Fill": (0,),
+        "Slice": (1, 2), "StridedSlice": (1, 2, 3), "Pad": (1,), "PadV2": (1,),
+        "MirrorPad": (1,), "Transpose": (1,), "ExpandDims": (1,), "Roll": (1, 2),
+        "Sum": (1,), "Mean": (1,), "Max": (1,), "Min": (1,), "Prod": (1,),
+        "Cumsum": (1,), "Cumprod": (1,), "TopKV2": (1,), "SplitV": (1, 2), "Split": (0,),
+        "ResizeBilinear": (1,), "ResizeNearestNeighbor": (1,), "MatrixBandPart": (1, 2),
+    }.items()
+}
+
+#: Comparisons and logical ops: a bool that gates (a mask, a condition), never a value a
+#: gradient is expected through (math_grad.py registers them NotDifferentiable).
+COMPARISON_OPS = frozenset({
+    "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual", "ApproximateEqual",
+    "LogicalAnd", "LogicalOr", "LogicalNot", "IsNan", "IsInf", "IsFinite",
+})

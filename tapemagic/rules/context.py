@@ -1,0 +1,187 @@
+"""What a rule can ask about one analysed run: hits, ops, paths, chains, the source index.
+
+TF-free. One :class:`RuleContext` is built per report from the provenance graph, the cut
+analysis of every gradient call and the :class:`~tapemagic.locations.SourceIndex`. Rules read
+it; they never walk the trace or the source on their own, so every "where" and "which path"
+question has one answer shared by all rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from functools import cached_property
+
+from tapemagic.graph.analysis import CallAnalysis, SourceAnalysis, _path
+from tapemagic.graph.provenance import Edge, ProvenanceGraph
+from tapemagic.locations import SourceIndex
+from tapemagic.optypes import READ_OPS, WRITE_API
+from tapemagic.report.model import ChainStep
+from tapemagic.rules.base import Hit, Match
+from tapemagic.trace import HostEvent, OpRecord, RawLocation
+
+_REASONS = {
+    "none": "it is registered as not differentiable",
+    "missing": "no gradient is registered for it",
+    "returns-none": "its registered gradient returns None",
+}
+
+
+def place(raw: RawLocation | None) -> tuple[object, ...]:
+    """Return a hashable key for a source position (file, line, column)."""
+    if raw is None:
+        return ("?",)
+    return (raw.file, raw.line, raw.col)
+
+
+class RuleContext:
+    """The analysed run, as rules see it."""
+
+    def __init__(self, graph: ProvenanceGraph, analyses: Sequence[CallAnalysis],
+                 index: SourceIndex) -> None:
+        self.graph = graph
+        self.analyses = analyses
+        self.index = index
+        self.trace = graph.trace
+
+    # -- what the cut analysis found ---------------------------------------------------------------
+    @cached_property
+    def all_hits(self) -> tuple[Hit, ...]:
+        """Every (call, source, cause) of the cut analysis, in call and source order."""
+        return tuple(
+            Hit(analysis, i, source, cause)
+            for analysis in self.analyses
+            for i, source in enumerate(analysis.sources)
+            for cause in source.causes
+        )
+
+    def hits(self, cause: str) -> Iterator[Hit]:
+        """Yield the hits whose cause is ``cause`` (a word of the cause vocabulary)."""
+        return (h for h in self.all_hits if h.cause.cause == cause)
+
+    # -- naming ------------------------------------------------------------------------------------
+    def op_api(self, op: OpRecord) -> str:
+        """Return what the user wrote for ``op``: its public ``tf.*`` API, else the snippet."""
+        label = None
+        if op.api_module and op.api_function:
+            label = self.trace.api_labels.get((op.api_module, op.api_function))
+        if label is None or not label.startswith("tf.") or label.startswith("tf.__"):
+            label = self.index.snippet(op.loc) or op.op_type
+        return label
+
+    def handle_name(self, handle: int) -> str:
+        """Return the display name of a variable handle serial."""
+        return self.trace.handle_names.get(handle, f"variable#{handle}")
+
+    # -- edge-based matches ------------------------------------------------------------------------
+    def edge_match(self, hit: Hit) -> Match:
+        """Return the match of a cut *edge* (op, host or state), keyed by what the user wrote.
+
+        One op at one place is one finding whatever the number of tensors crossing it; a host
+        round-trip is keyed by its conversion; an assignment by its line and the variable it
+        writes (the message names that variable).
+        """
+        edge = hit.cause.edge
+        assert edge is not None
+        graph, code = self.graph, hit.cause.cause
+        graph_edge = (edge.kind, edge.ref, edge.last_event)
+        if edge.kind == "host":
+            chain = graph.host_chain(edge.ref, edge.last_event)
+            root = chain[0]
+            return Match((place(root.loc), edge.ref), root.loc, hit.cause.primary,
+                         {"api": root.api}, hit, api=root.api, edge=edge,
+                         links=self.index.numpy_chain(root.loc), graph_edge=graph_edge)
+        op = graph.ops[edge.ref]
+        if edge.kind == "state":
+            handle = self.trace.state_writes.get(edge.ref, (0, None, ""))[0]
+            api = WRITE_API.get(op.op_type, op.op_type)
+            return Match((place(op.loc), op.op_type, handle), op.loc, hit.cause.primary,
+                         {"api": api, "variable": self.handle_name(handle)}, hit, api=api,
+                         op_type=op.op_type, edge=edge, graph_edge=graph_edge)
+        api = self.op_api(op)
+        params = {"api": api, "op": op.op_type}
+        if code == "non-differentiable-op":
+            entry = self.trace.registry.get(op.op_type, "fn")
+            params["reason"] = _REASONS.get(entry, _REASONS["returns-none"])
+        if code == "integer-dtype":
+            tensors = self.trace.tensors
+            dtype = (tensors[edge.dst].dtype if tensors[edge.src].trainable
+                     else tensors[edge.src].dtype)
+            params["dtype"] = dtype
+            if op.op_type in READ_OPS:  # the variable itself holds integers
+                params["api"] = api = f"tf.Variable(dtype={dtype})"
+        return Match((place(op.loc), op.op_type), op.loc, hit.cause.primary, params, hit,
+                     api=api, op_type=op.op_type, edge=edge, graph_edge=graph_edge)
+
+    # -- chains ------------------------------------------------------------------------------------
+    def chain_for(self, match: Match) -> list[ChainStep]:
+        """Return the steps weight → … → ✂ → … → loss of a match (through its own cut)."""
+        if match.chain is not None:
+            return match.chain
+        hit = match.hit
+        if hit is None:
+            return []
+        path: list[int] = []
+        if match.edge is not None:
+            path = self._path_through(hit.source, match.edge, set(hit.analysis.call.targets))
+        path = path or hit.source.path
+        if not path:
+            return []
+        return self._chain(hit.source, path, numpy_after_host=match.edge is not None
+                           and match.edge.kind == "host")
+
+    def host_step(self, event: HostEvent, cut: bool) -> ChainStep:
+        """Return the chain step of a host event."""
+        loc = self.index.location(event.loc)
+        return ChainStep(event.api, loc.line if loc else None, cut,
+                         loc.execution_count if loc else None)
+
+    def link_steps(self, raw: RawLocation | None) -> list[ChainStep]:
+        """Return the NumPy calls made on the value converted at ``raw``, as chain steps."""
+        loc = self.index.location(raw)
+        count = loc.execution_count if loc else None
+        return [ChainStep(link.label, link.line, False, count)
+                for link in self.index.numpy_chain(raw)]
+
+    def _path_through(self, source: SourceAnalysis, edge: Edge, targets: set[int]) -> list[int]:
+        """Return a tensor path source → edge.src → edge.dst → target (empty if none)."""
+        if source.node is None:
+            return []
+        everything = set(self.trace.tensors)
+        head = _path(self.graph, source.node, everything, {edge.src})
+        tail = _path(self.graph, edge.dst, everything, targets)
+        return head + tail if head and tail else []
+
+    def _chain(self, source: SourceAnalysis, path: list[int],
+               numpy_after_host: bool) -> list[ChainStep]:
+        """Collapse a source→target path into steps: one per Keras layer or user line."""
+        graph = self.graph
+        steps: list[ChainStep] = [ChainStep(source.source.name)]
+        previous_key = None
+        tensors = self.trace.tensors
+        for src, dst in zip(path, path[1:], strict=False):
+            edge = next((e for e in graph.out_edges[src] if e.dst == dst), None)
+            if edge is None:
+                continue
+            cut = not edge.differentiable and not (
+                edge.cause == "integer-dtype" and not tensors[edge.src].trainable)
+            if edge.kind == "host":
+                label, raw = graph.events[edge.ref].api, graph.events[edge.ref].loc
+            elif edge.kind == "state":
+                op = graph.ops[edge.ref]
+                label, raw = WRITE_API.get(op.op_type, op.op_type), op.loc
+            else:
+                op = graph.ops[edge.ref]
+                label, raw = op.layer or op.op_type, op.loc
+                if cut:
+                    label = f"{self.op_api(op)} ({op.op_type})"
+            loc = self.index.location(raw)
+            step_key = (label, loc.line if loc else None)
+            if step_key == previous_key and not cut:
+                continue
+            previous_key = step_key
+            steps.append(ChainStep(label, loc.line if loc else None, cut,
+                                   loc.execution_count if loc else None))
+            if edge.kind == "host" and numpy_after_host:
+                steps += self.link_steps(graph.events[edge.ref].loc)
+        steps.append(ChainStep("loss"))
+        return steps

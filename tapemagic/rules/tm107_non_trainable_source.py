@@ -1,0 +1,30 @@
+"""TM107 non-trainable-source: a variable with ``trainable=False`` passed as a gradient source.
+
+Matcher: a variable source marked ``not-watched`` that is not trainable while the tape watched
+accessed variables: the tape watches only trainable ones. Points at the tape's line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.rules.context import RuleContext, place
+
+
+@register
+class NonTrainableSource(RuleModule):
+    code = "TM107"
+    causes = frozenset({"not-watched"})
+
+    def match(self, ctx: RuleContext) -> Iterable[Match]:
+        for hit in ctx.hits("not-watched"):
+            source, tape = hit.source.source, hit.analysis.tape
+            if source.handle is None or source.trainable:
+                continue
+            if tape is not None and not tape.watch_accessed_variables:
+                continue  # TM101: the tape watches nothing on its own
+            raw = tape.loc if tape is not None else hit.analysis.call.loc
+            loc = ctx.index.location(raw)
+            yield Match((place(raw),), raw, hit.cause.primary,
+                        {"tape_line": str(loc.line) if loc else "?"}, hit)

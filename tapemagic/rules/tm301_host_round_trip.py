@@ -1,0 +1,44 @@
+"""TM301 host-round-trip: a tensor became a host value (NumPy, a Python number) on the path.
+
+Matcher: a host edge of cause ``host-round-trip`` (a converted value that re-entered TensorFlow,
+linked by value), or, when nothing linked back, the first conversion inside the tape span of a
+tensor that depends on the source (``Cause.event``). Fix: drop ``.numpy()`` / unwrap Keras
+``eval`` and rewrite the NumPy calls made on the converted value to their ``tf.*`` twins
+(unsafe: the dtype or broadcasting of the NumPy twin may differ).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tapemagic import fixes
+from tapemagic.report.model import ChainStep, Edit, Location
+from tapemagic.rules.base import Draft, Match, RuleModule, register
+from tapemagic.rules.context import RuleContext, place
+
+
+@register
+class HostRoundTrip(RuleModule):
+    code = "TM301"
+    causes = frozenset({"host-round-trip"})
+
+    def match(self, ctx: RuleContext) -> Iterable[Match]:
+        for hit in ctx.hits("host-round-trip"):
+            if hit.cause.edge is not None:
+                yield ctx.edge_match(hit)
+                continue
+            if hit.cause.event is None:
+                continue
+            event = ctx.graph.events[hit.cause.event]
+            chain = [ChainStep(hit.source.source.name), ctx.host_step(event, True),
+                     *ctx.link_steps(event.loc), ChainStep("loss")]
+            yield Match((place(event.loc), "event", hit.cause.event), event.loc,
+                        hit.cause.primary, {"api": event.api}, hit, api=event.api,
+                        chain=chain, links=ctx.index.numpy_chain(event.loc),
+                        graph_edge=("event", hit.cause.event, 0))
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        edit = fixes.rewrite(location, ctx.index, fixes.drop_numpy)
+        if edit is None:
+            return ()
+        return (edit, *fixes.numpy_link_edits(draft.links, ctx.index, location.file, edit))

@@ -1,0 +1,22 @@
+"""TM401 stop-gradient: ``tf.stop_gradient`` on the only path to the weights.
+
+Matcher: a cut edge of cause ``stop-gradient`` (op ``StopGradient``, registered
+NotDifferentiable). Fix: unwrap the call (unsafe: it changes what is trained).
+"""
+
+from __future__ import annotations
+
+from tapemagic import fixes
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, EdgeRule, register
+from tapemagic.rules.context import RuleContext
+
+
+@register
+class StopGradient(EdgeRule):
+    code = "TM401"
+    causes = frozenset({"stop-gradient"})
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        edit = fixes.rewrite(location, ctx.index, fixes.unwrap)
+        return (edit,) if edit else ()

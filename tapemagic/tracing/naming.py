@@ -1,0 +1,85 @@
+"""Name what the run touched: variables by their Keras path or TF name, APIs by ``tf.*`` name.
+
+Imports TensorFlow (through ``_tf_private``). Nothing here scans the Python heap: variables are
+named from the objects the run handed the recorder (hooks, tapes, the owners found on the stack
+when an op read or wrote a handle, the Keras layers and optimizers whose scopes ops ran in).
+"""
+
+from __future__ import annotations
+
+from types import FrameType
+from typing import Any
+
+from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing import frames
+
+
+def find_owner(handle: Any, seen: dict[int, Any], start: FrameType | None) -> None:
+    """Add to ``seen`` the variables on the stack from ``start`` whose handle is ``handle``.
+
+    A read or write op runs inside the variable's own methods: a frame's ``self`` is the
+    ``tf.Variable``, and for Keras 3 an outer frame's ``self`` is the ``keras.Variable`` whose
+    ``_value`` it is. Only library frames below the user's are looked at (at most 64).
+    Reading ``f_locals`` of a running frame only copies its locals into a dict.
+    """
+    keras_cls = tfp.keras_variable_class()
+    frame = start
+    for _ in range(64):
+        if frame is None or not frames.is_library(frame):
+            return
+        code = frame.f_code
+        if code.co_argcount and code.co_varnames[0] == "self":
+            owner = frame.f_locals.get("self")
+            is_keras = keras_cls is not None and isinstance(owner, keras_cls)
+            inner = getattr(owner, "_value", None) if is_keras else owner
+            found = getattr(inner, "_handle", None)
+            # A variable under construction has no handle attribute yet (its initial assign
+            # runs first): keep it, by the end of the run its handle tells.
+            if found is handle or (found is None and (
+                    is_keras or isinstance(owner, tfp.BaseResourceVariable))):
+                seen.setdefault(id(owner), owner)
+        frame = frame.f_back
+
+
+def name_handles(handles: dict[int, Any], seen: dict[int, Any],
+                  callers: dict[int, Any]) -> dict[int, str]:
+    """Name each handle: Keras ``path`` when a Keras variable wraps it, else the TF name.
+
+    Only variables the run touched are looked at: the ones hooks and tapes handed over
+    (``seen``) and the variables of the Keras layers and optimizers whose scopes ops ran in.
+    """
+    by_handle = {id(h): serial for serial, h in handles.items()}
+    names: dict[int, str] = {}
+    keras_cls = tfp.keras_variable_class()
+    candidates = list(seen.values())
+    for caller in callers.values():
+        try:
+            candidates.extend(caller.variables)
+        except Exception:  # noqa: BLE001 - an unbuilt layer or a foreign object: no names
+            continue
+    for obj in candidates:
+        is_keras = keras_cls is not None and isinstance(obj, keras_cls)
+        inner = getattr(obj, "_value", None) if is_keras else obj
+        handle = getattr(inner, "_handle", None)
+        serial = by_handle.get(id(handle)) if handle is not None else None
+        if serial is None:
+            continue
+        if is_keras:  # a Keras path beats the inner tf.Variable's name
+            names[serial] = str(obj.path)
+        else:
+            names.setdefault(serial, str(obj.name).removesuffix(":0"))
+    for serial in handles:
+        names.setdefault(serial, f"variable#{serial}")
+    return names
+
+
+def api_label(key: tuple[str, str], module_globals: dict[str, Any]) -> str:
+    """Name the API the user called: its public ``tf.*`` name when it has one."""
+    module, function = key
+    public = tfp.public_api_names().get(key)
+    if public:
+        return public
+    if function.startswith("__") and function.endswith("__"):
+        return f"Tensor.{function}"
+    short = module.rsplit(".", 1)[-1]
+    return f"{short}.{function}"
