@@ -50,6 +50,19 @@ class Run:
         return {(f.rule, f.location.line if f.location else 0, f.primary)
                 for f in self.report.findings}
 
+    @property
+    def exact(self) -> list[tuple[object, ...]]:
+        """Every finding's rule, span, API, op and quick-fix edits, in report order.
+
+        (A traced tf.numpy_function is a PyFunc op; run eagerly it runs no op: no op type.)
+        """
+        return [(f.rule, f.primary, f.api, f.op_type if f.rule != "TM302" else None,
+                 (f.location.line, f.location.col, f.location.end_line, f.location.end_col)
+                 if f.location else None,
+                 tuple((e.line, e.col, e.end_line, e.end_col, e.text)
+                       for e in (f.fix.edits if f.fix else ())))
+                for f in self.report.findings]
+
 
 def _write(tmp_path: Path, cell: str, name: str = "cell.py") -> Path:
     path = tmp_path / name
@@ -187,7 +200,7 @@ def test_cut_inside_a_function_is_named_at_the_same_line(tmp_path: Path, name: s
     assert graph.error is None and eager.error is None
     assert graph.report.mode == "graph" and eager.report.mode == "forced-eager"
     assert set(graph.report.codes) == codes
-    assert graph.found == eager.found
+    assert graph.exact == eager.exact  # same lines, columns, APIs and quick fixes
     primary = [f for f in graph.report.findings if f.primary]
     assert primary and primary[0].location.line == line_of(path, needle)
     assert _verdicts(graph.report) == _verdicts(eager.report)

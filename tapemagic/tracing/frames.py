@@ -20,6 +20,7 @@ from types import CodeType, FrameType
 from typing import Any
 
 from tapemagic.trace import RawLocation
+from tapemagic.tracing import autograph
 
 _LIBRARY_PACKAGES = frozenset(
     {
@@ -35,6 +36,7 @@ _WRAPPER_MODULES = (
     "tensorflow.python.framework.override_binary_operator",
     "tensorflow.python.ops.weak_tensor_ops",
     "keras.src.utils.traceback_utils",
+    "tensorflow.python.autograph",  # converted_call: autograph's way of calling the user's API
     "contextlib",
     "functools",
     "tapemagic",
@@ -185,9 +187,13 @@ def location_at(frame: FrameType, lasti: int) -> RawLocation:
     """Return the position of instruction ``lasti`` in ``frame`` (e.g. a traceback's), lazily."""
     code = frame.f_code
     if remap_generated is not None and GENERATED_MARK in code.co_filename:
-        origin = remap_generated(code.co_filename, _position(code, lasti)[0])
-        if origin is not None:  # the user's line; autograph's map has no columns
-            return RawLocation(origin[0], origin[1], None, None, None, origin[2])
+        position = _position(code, lasti)
+        origin = remap_generated(code.co_filename, position[0])
+        if origin is not None:  # the user's line; autograph's map has no columns: find them
+            span = autograph.user_span(code.co_filename, position, origin[0], origin[1])
+            if span is None:
+                return RawLocation(origin[0], origin[1], None, None, None, origin[2])
+            return RawLocation(origin[0], origin[1], span[0], span[1], span[2], origin[2])
     return LazyLocation(code, lasti)
 
 
