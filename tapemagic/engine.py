@@ -36,6 +36,10 @@ _EXPLANATIONS = (
     ("gradient registry has no entry",
      "An op on the path has no registered gradient, so TensorFlow cannot differentiate it "
      "(rule TM201)."),
+    ("not 'SymbolicTensor'",
+     "`float()`, `int()` or `complex()` got a tensor while a tf.function (or Keras fit) was "
+     "being traced (graph mode), where tensors have no value yet; it is also a host round-trip "
+     "that cuts the gradient (rule TM301): keep the value a tensor."),
     ("Cannot convert a symbolic tf.Tensor",
      "A NumPy function got a tensor while a tf.function was being traced (graph mode), where "
      "tensors have no value yet; it is also a host round-trip that cuts the gradient "

@@ -373,6 +373,29 @@ def test_round_trip_in_a_function_is_named_and_the_error_is_unchanged(
     assert any("Tracing stopped at" in note for note in graph.report.notes)
 
 
+def test_float_of_a_tensor_in_a_keras_loss_is_named_and_the_error_is_unchanged(
+        tmp_path: Path) -> None:
+    path = _write(tmp_path, """
+        def scaled_loss(y_true, y_pred):
+            mean = tf.reduce_mean(y_pred)
+            scale = float(mean)
+            return tf.reduce_mean(y_true) * scale
+        model.compile(optimizer="sgd", loss=scaled_loss)
+        model.fit(x, y, epochs=1, batch_size=4, verbose=0)
+        """)
+    plain = run(path, force_eager=False, traced=False)
+    graph = run(path, force_eager=False)
+    assert type(graph.error) is type(plain.error) is TypeError
+    assert str(graph.error) == str(plain.error)
+    assert _frames(graph.error) == _frames(plain.error)
+    (finding,) = graph.report.findings
+    assert (finding.rule, finding.api) == ("TM301", "float()")
+    assert finding.location.line == line_of(path, "scale = float(mean)")
+    assert graph.report.exception.explanation  # type: ignore[union-attr]
+    eager = run(path, force_eager=True)
+    assert ("TM301", finding.location.line, True) in eager.found
+
+
 # -- the seeds -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("script", ["seed000_numpy_in_loss.py", "seed002_hypernetwork_assign.py"])

@@ -85,6 +85,9 @@ def note_unreached(rec: Recorder, tape: Any, record: TapeRecord, event: HostEven
             rec.next_seq(), (_host_leaf(rec, event),), "loss" if keras_fit else "target",
             sources, "none", keras_fit=keras_fit, site=site, in_function=True, reached=False,
         )
+        raised = next((e for e, ev in rec.failed_events if ev is event), None)
+        if raised is not None:  # what stopped the trace, shown with the call in the report
+            call.error_type, call.error_message = type(raised).__name__, str(raised)
     finally:
         rec.busy = False
     for source in call.sources:
@@ -118,9 +121,9 @@ def _host_leaf(rec: Recorder, event: HostEvent) -> int:
 def failed_round_trip(error: BaseException) -> tuple[str, str, Any, RawLocation] | None:
     """Return ``(kind, api, tensor, location)`` when ``error`` is a failed host round-trip.
 
-    ``kind`` is ``numpy`` (``.numpy()``, Keras ``eval``/``get_value``) or ``ufunc`` (NumPy
-    on a symbolic tensor); None when the error was raised elsewhere, or by a library's own
-    conversion rather than one the user asked for.
+    ``kind`` is ``numpy`` (``.numpy()``, Keras ``eval``/``get_value``), ``ufunc`` (NumPy on a
+    symbolic tensor) or ``scalar`` (``float(t)`` on a local name); None when the error was
+    raised elsewhere, or by a library's own conversion rather than one the user asked for.
     """
     chain: list[tuple[FrameType, int]] = []
     tb: TracebackType | None = error.__traceback__
@@ -142,7 +145,42 @@ def failed_round_trip(error: BaseException) -> tuple[str, str, Any, RawLocation]
         if found is None:
             return None
         return kind, found[1], tensor, found[0]
+    if isinstance(error, TypeError) and "not 'SymbolicTensor'" in str(error) and chain:
+        return _scalar_conversion(*chain[-1])
     return None
+
+
+_SCALARS = {"float": "float()", "int": "int()", "complex": "complex()"}
+
+
+def _scalar_conversion(frame: FrameType, lasti: int) -> tuple[str, str, Any, RawLocation] | None:
+    """``float(t)`` (``int``, ``complex``) raised in the user's own frame: find ``t``.
+
+    Python raises the TypeError in C, so no frame holds the tensor; the call at the failing
+    instruction is read from the source, and only a plain name argument is looked up (in the
+    frame's locals, never evaluated).
+    """
+    import ast
+    import linecache
+
+    if frames.is_library(frame):
+        return None
+    loc = frames.location_at(frame, lasti)
+    if loc.col is None or loc.end_col is None or loc.end_line != loc.line:
+        return None
+    text = linecache.getline(loc.file, loc.line)[loc.col:loc.end_col]
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in _SCALARS and len(node.args) == 1
+            and isinstance(node.args[0], ast.Name)):
+        return None
+    tensor = frame.f_locals.get(node.args[0].id)
+    if not isinstance(tensor, tfp.SymbolicTensor):
+        return None
+    return "scalar", _SCALARS[node.func.id], tensor, loc
 
 
 def _user_caller(outer: list[tuple[FrameType, int]], kind: str,
