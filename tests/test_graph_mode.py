@@ -180,6 +180,19 @@ IN_FUNCTION = {
             return tape.gradient(loss, model.trainable_weights)
         g = step()
         """, {"TM202", "TM201"}, "tf.argsort("),
+    "assign into a second network, ZERO mode": ("""
+        net2 = tf.keras.Sequential([tf.keras.layers.Input((4,)), tf.keras.layers.Dense(2)])
+        inputs = tf.random.normal((5, 4))
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                pred = model(x)[:, 0]
+                net2.layers[0].kernel.assign(tf.reshape(pred, (4, 2)))
+                loss = tf.reduce_sum(tf.abs(net2(inputs)))
+            return tape.gradient(loss, [v.value for v in model.trainable_variables],
+                                 unconnected_gradients=tf.UnconnectedGradients.ZERO)
+        g = step()
+        """, {"TM402"}, ".kernel.assign("),
     "function called under an eager tape": ("""
         @tf.function
         def loss_fn(inputs):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 from tensorflow.python.eager import backprop, backprop_util, context, record
 from tensorflow.python.eager.polymorphic_function import (
@@ -118,6 +119,22 @@ def nested_function(op: Any) -> Any:
             return found
         graph = getattr(graph, "outer_graph", None)
     return None
+
+
+def is_static_zero(tensor: Any) -> bool:
+    """Return True when a symbolic tensor is all zeros by construction (known at trace time).
+
+    ``tape.gradient`` in a traced function returns ``zeros_like`` for an unconnected source in
+    ``UnconnectedGradients.ZERO`` mode (a Const once folded, else a ZerosLike op), and
+    ``_SignGrad`` a ZerosLike; ``tf.get_static_value`` folds what it can.
+    """
+    try:
+        if tensor.op.type == "ZerosLike":
+            return True
+        value = tf.get_static_value(tensor)
+    except Exception:  # noqa: BLE001 - a value that cannot be folded is not known to be zero
+        return False
+    return value is not None and not bool(np.any(value))
 
 
 def autograph_origin(filename: str, line: int) -> tuple[str, int, str] | None:

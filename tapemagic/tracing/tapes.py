@@ -385,8 +385,8 @@ def _classify(value: Any) -> Literal["ok", "none", "zero"]:
     if value is None:
         return "none"
     data = getattr(value, "values", value)  # IndexedSlices carry their values here
-    if isinstance(data, tfp.SymbolicTensor):
-        return "ok"  # a gradient tensor of a traced function: its value is not known yet
+    if isinstance(data, tfp.SymbolicTensor):  # a traced function's gradient: no value yet
+        return "zero" if tfp.is_static_zero(data) else "ok"
     try:
         array = np.asarray(data._numpy())  # noqa: SLF001 - reading a value runs no op
     except Exception:  # noqa: BLE001
