@@ -181,8 +181,9 @@ def _graph_notes(trace: Trace, cells: CellMap) -> list[str]:
              "their traces (the ops TensorFlow reported while tracing them, once per trace)."]
     if any(c.in_function and c.reached for c in trace.gradient_calls):
         notes.append("Gradients computed inside a tf.function are symbolic when it is traced: "
-                     "None is certain, but a gradient that is all zeros at run time cannot be "
-                     "told from the trace (run with --eager to check the values).")
+                     "None is certain; an all-zero gradient is seen only when the function "
+                     "returns it (its first run is checked), not when it is applied inside "
+                     "(run with --eager to check those values).")
     for call in trace.gradient_calls:
         if not call.reached:
             link = trace.host_links.get(call.targets[0]) if call.targets else None

@@ -314,7 +314,52 @@ def test_traced_once_serves_every_call_and_a_retrace_is_noted(tmp_path: Path) ->
     (call,) = graph.report.gradient_calls
     assert call.calls == 2  # two traces of the one call site; the first was analysed
     assert any("traced 2 times" in note for note in graph.report.notes)
-    assert any("all zeros at run time cannot be told" in note for note in graph.report.notes)
+    assert any("an all-zero gradient is seen only when" in note for note in graph.report.notes)
+
+
+def test_a_branch_cut_zero_at_run_time_is_seen_in_the_returned_gradient(tmp_path: Path) -> None:
+    path = _write(tmp_path, """
+        v = tf.Variable([1.0, 2.0], name="v")
+        @tf.function
+        def step(inputs):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(v * inputs)
+                if loss > 0:  # autograph: tf.cond; the branch taken rounds
+                    loss = tf.round(loss)
+                else:
+                    loss = loss * 2.0
+            return tape.gradient(loss, v)
+        g = step(tf.constant([1.0, 1.0]))
+        """)
+    graph = run(path, force_eager=False)
+    assert graph.error is None and graph.ns["g"].numpy().tolist() == [0.0, 0.0]
+    (call,) = graph.report.gradient_calls
+    # the trace has a differentiable branch: connected, and its first run returned zeros
+    assert [(s.result, s.verdict) for s in call.sources] == [("zero", "zero")]
+    assert graph.report.codes == []
+
+
+def test_cuts_in_both_branches_of_a_traced_if_are_named(tmp_path: Path) -> None:
+    path = _write(tmp_path, """
+        v = tf.Variable([1.0, 2.0], name="v")
+        @tf.function
+        def step(inputs):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(v * inputs)
+                if loss > 0:
+                    loss = tf.round(loss)
+                else:
+                    loss = tf.floor(loss)
+            return tape.gradient(loss, v)
+        g = step(tf.constant([1.0, 1.0]))
+        """)
+    graph = run(path, force_eager=False)
+    assert graph.ns["g"] is None
+    assert {(f.rule, f.location.line, f.api) for f in graph.report.findings} == {
+        ("TM201", line_of(path, "tf.round("), "tf.round"),
+        ("TM201", line_of(path, "tf.floor("), "tf.floor")}
+    eager = run(path, force_eager=True)  # eagerly only the branch taken is seen (and the if)
+    assert ("TM201", line_of(path, "tf.round("), True) in eager.found
 
 
 def test_function_traced_before_the_check_is_opaque_not_guessed(tmp_path: Path) -> None:

@@ -102,14 +102,15 @@ def calling_function(frame: Any) -> Any:
     return None
 
 
-def nested_function(op: Any) -> Any:
+def nested_function(op: Any, attr: str = "f") -> Any:
     """Return the AtomicFunction a ``(Stateful)PartitionedCall`` op in a FuncGraph calls.
 
-    Its ``f`` attr names the function; the calling graph (or one it is nested in) holds it
-    in its function library (``ops.Graph._get_function``).
+    Its ``f`` attr (``then_branch``/``else_branch`` for ``If``) names the function; the
+    calling graph (or one it is nested in) holds it in its function library
+    (``ops.Graph._get_function``).
     """
     try:
-        name = op.get_attr("f").name
+        name = op.get_attr(attr).name
     except Exception:  # noqa: BLE001 - not a function call op
         return None
     graph = op.graph

@@ -12,14 +12,21 @@ an outer graph) links its arguments and results to the graph's inputs and output
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tapemagic.trace import OpRecord
+import numpy as np
+
+from tapemagic.trace import HostEvent, OpRecord, SourceRecord
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames
 
 if TYPE_CHECKING:
     from tapemagic.tracing.recorder import Recorder
+
+
+#: Ops that run one of two traced branch functions (tf.cond, autograph's `if` on a tensor).
+COND_OPS = frozenset({"If", "StatelessIf"})
 
 
 class GraphTracer:
@@ -30,9 +37,18 @@ class GraphTracer:
         self._graph_ids: dict[int, int] = {}  # id(FuncGraph) -> graph number
         self._graphs: list[Any] = []  # the FuncGraphs numbered (strong: ids stay unique)
         self._captures: dict[int, tuple[int, dict[int, Any]]] = {}  # graph number -> captures
+        #: trace-time gradients (symbolic, result "ok") whose value the first run may show
+        self.pending: list[tuple[Any, SourceRecord]] = []
+        self.after_values: Callable[[], None] | None = None  # pending resolved: may detach
+        self.aliases: list[Any] = []  # capture placeholders mapped to outer handles (pinned)
+        #: errors raised by host round-trips on symbolic tensors, with their host event
+        self.failed_events: list[tuple[BaseException, HostEvent]] = []
 
     def clear(self) -> None:
         """Drop every graph reference (end of the run)."""
+        self.pending.clear()
+        self.aliases.clear()
+        self.failed_events.clear()
         self._graph_ids.clear()
         self._graphs.clear()
         self._captures.clear()
@@ -71,7 +87,7 @@ class GraphTracer:
                 found = table.get(id(tensor))
         return found
 
-    def leaf(self, tensor: Any, number: int, layer: str) -> int:
+    def leaf(self, tensor: Any, number: int, layer: str, loc: Any = None) -> int:
         """Give a serial to a graph tensor no recorded op produced.
 
         A resource is a variable handle (a capture resolves to the outer handle). Another
@@ -96,9 +112,9 @@ class GraphTracer:
         if outer is None:
             outer_graph = 0 if isinstance(external, tfp.EagerTensorBase) else self.graph_id(
                 external.graph)
-            outer = (self.leaf(external, outer_graph, layer) if outer_graph
+            outer = (self.leaf(external, outer_graph, layer, loc) if outer_graph
                      else self.rec.register(external, None, "constant"))
-        return self._identity(outer, tensor, None, layer, number)
+        return self._identity(outer, tensor, loc, layer, number)  # at the consumer's line
 
     def _identity(self, src: int, dst: Any, loc: Any, layer: str, graph: int) -> int:
         """Record an ``Identity`` op from serial ``src`` to ``dst`` (a serial or a new tensor)."""
@@ -122,6 +138,38 @@ class GraphTracer:
         if function is None:
             return False
         self.link_call(function, inputs, outputs, 0)
+        return True
+
+    def link_cond(self, inputs: tuple[Any, ...], outputs: tuple[Any, ...], number: int,
+                  layer: str, loc: Any) -> bool:
+        """Join an ``If`` op (autograph's ``if`` on a tensor, ``tf.cond``) to its branches.
+
+        Input 0 is the condition; the others flow into both branch graphs' inputs, and each
+        branch's outputs into the op's. The op itself is then not recorded (its registered
+        gradient would hide a cut inside a branch). False when a branch was not recorded.
+        """
+        if not outputs:
+            return False
+        op = outputs[0].op
+        branches = [tfp.cached_function_graph(tfp.nested_function(op, attr))
+                    for attr in ("then_branch", "else_branch")]
+        if any(b is None or id(b) not in self._graph_ids for b in branches):
+            return False
+        results: dict[int, int] = {}
+        for branch in branches:
+            for arg, placeholder in zip(inputs[1:], branch.inputs, strict=False):
+                inner = self.rec.serial_of(placeholder)
+                if inner is not None and tfp.dtype_name(placeholder.dtype) != "resource":
+                    self._identity(self.serial_for(arg, number, layer), inner, loc, layer, number)
+            for index, (inner_out, result) in enumerate(zip(branch.outputs, outputs,
+                                                            strict=False)):
+                inner = self.rec.serial_of(inner_out)
+                if inner is not None:
+                    results[index] = self._identity(inner, results.get(index, result), loc,
+                                                    layer, number)
+        for index, result in enumerate(outputs):
+            if index not in results:
+                self.rec.register(result, None, "placeholder")
         return True
 
     def link_call(self, function: Any, args: tuple[Any, ...], outputs: tuple[Any, ...],
@@ -160,6 +208,27 @@ class GraphTracer:
             inner = self.rec.serial_of(inner_out)
             if inner is not None and result is not None:
                 self._identity(inner, result, loc, layer, caller)
+        if self.pending and not caller:
+            self._check_values(graph, outputs)
+
+    def _check_values(self, graph: Any, outputs: tuple[Any, ...]) -> None:
+        """Tie the first run back to trace-time gradients: an all-zero one is ``zero``.
+
+        Only gradients the function returns have a value here; the others stay ``ok`` (what a
+        trace can say) and are not waited for any longer.
+        """
+        returned: dict[int, Any] = {}
+        for inner_out, result in zip(graph.outputs, outputs, strict=False):
+            returned[id(inner_out)] = result
+            if inner_out.op.type == "Identity":  # a FuncGraph returns Identity(the value)
+                returned[id(inner_out.op.inputs[0])] = result
+        for tensor, source in self.pending:
+            value = returned.get(id(tensor))
+            if value is not None and _all_zero(value):
+                source.result = "zero"
+        self.pending.clear()
+        if self.after_values is not None:
+            self.after_values()
 
     def serial_for(self, tensor: Any, number: int, layer: str) -> int:
         """Return the serial of a call argument (of graph ``number``; 0: eager), new if unseen."""
@@ -171,6 +240,13 @@ class GraphTracer:
         if tfp.dtype_name(getattr(tensor, "dtype", None)) == "resource":
             return self.rec.handle_serial(tensor)
         return self.rec.register(tensor, None, "constant")
+
+
+def _all_zero(value: Any) -> bool:
+    try:
+        return not bool(np.any(np.asarray(value._numpy())))  # noqa: SLF001 - reading runs no op
+    except Exception:  # noqa: BLE001 - not an eager tensor: no value to judge
+        return False
 
 
 def is_call(op_type: str) -> bool:

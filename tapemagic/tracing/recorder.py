@@ -20,7 +20,7 @@ from tapemagic.optypes import READ_OPS, WRITE_OPS
 from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming
-from tapemagic.tracing.graphs import GraphTracer
+from tapemagic.tracing.graphs import COND_OPS, GraphTracer
 
 #: Host values larger than this (bytes) are not kept for value matching, nor any once all the
 #: kept values reach the second bound: a training loop's metrics must not pin its memory.
@@ -53,8 +53,6 @@ class Recorder:
         self.api_frames: dict[tuple[str, str], Any] = {}
         self.trace_graphs = False  # record trace-time ops of tf.function graphs (graph mode)
         self.graphs = GraphTracer(self)
-        self._aliases: list[Any] = []  # capture placeholders mapped to outer handles (pinned)
-        self.failed_events: list[tuple[BaseException, HostEvent]] = []  # symbolic.failed_event
         # Keras layers and optimizers whose name scope an op ran in: their variables name the
         # handles at the end (instead of a scan of the whole heap)
         self.scope_callers: dict[int, Any] = {}
@@ -146,17 +144,16 @@ class Recorder:
     def handle_serial(self, handle: Any, find_owner: bool = False) -> int:
         """Return the serial of a variable's resource handle, registering it once.
 
-        ``find_owner``: the caller has only the handle (an op input), so look for the variable
-        that owns it on the stack, once per handle, to name it at the end. A tf.function reads
-        a variable through a placeholder capturing its handle: the placeholder gets the outer
-        handle's serial (a graph read is a read of that variable).
+        ``find_owner``: the caller has only the handle (an op input): look for its variable on
+        the stack, once, to name it at the end. A capture placeholder of a handle in a
+        tf.function gets the outer handle's serial (a graph read is a read of that variable).
         """
         serial = self._handle_serial_by_id.get(id(handle))
         if serial is None:
             external = self.graphs.external_of(handle)
             if external is not None:
+                self.graphs.aliases.append(handle)  # pinned: its id stays this handle's
                 serial = self.handle_serial(external, find_owner)
-                self._aliases.append(handle)
                 self._handle_serial_by_id[id(handle)] = serial
                 return serial
             serial = self.register(handle, None, "handle", strong=True)
@@ -231,11 +228,14 @@ class Recorder:
             self.api_frames.setdefault(api_key, api.f_globals)
         layer = self._keras_layer()
         number = self.graphs.graph_id(graph) if graph is not None else 0
+        if number and name in COND_OPS and self.graphs.link_cond(
+                tuple(inputs), tuple(outputs), number, layer, loc):
+            return
         in_serials = []
         for index, tensor in enumerate(inputs):
             serial = self.serial_of(tensor)
             if serial is None:
-                serial = (self.graphs.leaf(tensor, number, layer) if number
+                serial = (self.graphs.leaf(tensor, number, layer, loc) if number
                           else self._new_leaf(tensor, name, index, loc, layer))
             in_serials.append(serial)
         seq = self.next_seq()
@@ -368,7 +368,6 @@ class Recorder:
         self.trace.handle_names = naming.name_handles(self.handle_objects, self.variables_seen,
                                                       self.scope_callers)
         self.trace.api_labels = {k: naming.api_label(k, g) for k, g in self.api_frames.items()}
-        self.failed_events.clear()
         self._strong.clear()
         self._refs.clear()
         self._serial_of.clear()
@@ -379,7 +378,6 @@ class Recorder:
         self.host_values.clear()
         self.api_frames.clear()
         self.graphs.clear()
-        self._aliases.clear()
         self.scope_callers.clear()
         self._scope_top = None
         return self.trace

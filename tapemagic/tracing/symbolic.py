@@ -43,7 +43,7 @@ def failed_event(rec: Recorder, error: BaseException) -> HostEvent | None:
     """
     if not rec.trace_graphs or rec.busy:
         return None
-    for raised, event in rec.failed_events:
+    for raised, event in rec.graphs.failed_events:
         if raised is error:
             return event
     rec.busy = True
@@ -55,7 +55,7 @@ def failed_event(rec: Recorder, error: BaseException) -> HostEvent | None:
         rec.add_host_event(kind, api, (rec.hold(tensor),), (), loc)
         event = rec.trace.host_events[-1]
         event.in_function = True
-        rec.failed_events.append((error, event))
+        rec.graphs.failed_events.append((error, event))
         return event
     finally:
         rec.busy = False
@@ -85,7 +85,7 @@ def note_unreached(rec: Recorder, tape: Any, record: TapeRecord, event: HostEven
             rec.next_seq(), (_host_leaf(rec, event),), "loss" if keras_fit else "target",
             sources, "none", keras_fit=keras_fit, site=site, in_function=True, reached=False,
         )
-        raised = next((e for e, ev in rec.failed_events if ev is event), None)
+        raised = next((e for e, ev in rec.graphs.failed_events if ev is event), None)
         if raised is not None:  # what stopped the trace, shown with the call in the report
             call.error_type, call.error_message = type(raised).__name__, str(raised)
     finally:

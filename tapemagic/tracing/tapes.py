@@ -45,6 +45,7 @@ class TapeHooks:
         # lives, the recorder stays attached (its forward ops are still to come)
         self._pending: weakref.WeakSet[Any] = weakref.WeakSet()
         self._rearmed: set[tuple[str, int, str]] = set()
+        recorder.graphs.after_values = self._maybe_detach
 
     def install(self) -> None:
         """Patch the tape methods."""
@@ -329,6 +330,8 @@ class TapeHooks:
             return
         for source, value in zip(call.sources, flat, strict=True):
             source.result = _classify(value)
+            if source.result == "ok" and isinstance(value, tfp.SymbolicTensor):
+                self.rec.graphs.pending.append((value, source))  # its value: at the first run
 
     def _site_saturated(self, record: TapeRecord) -> bool:
         """Return True when tapes made where ``record``'s was made were analysed enough already."""
@@ -341,7 +344,7 @@ class TapeHooks:
         Later steps of a loop then cost what a plain step costs; a tape made at a new site
         (``__init__``) or a gradient call at a new site attaches the recorder again.
         """
-        if (not self._pending and self._site_done
+        if (not self._pending and self._site_done and not self.rec.graphs.pending
                 and all(n >= self.max_steps for n in self._site_done.values())):
             self.rec.detach()
 
