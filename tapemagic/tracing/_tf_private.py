@@ -32,6 +32,16 @@ remove_op_callback = op_callbacks.remove_op_callback
 script_ops_module = script_ops
 UnconnectedGradients = tf.UnconnectedGradients
 executing_eagerly = context.executing_eagerly
+#: False when no tape (nor a variable watcher) is recording on this thread: a C call, cheap
+could_possibly_record = record.could_possibly_record
+
+
+def keras_backend_module() -> Any:
+    """Return ``keras.src.backend`` when Keras 3 is loaded, else None.
+
+    ``keras.ops.convert_to_numpy`` looks ``convert_to_numpy`` up on this module at call time.
+    """
+    return sys.modules.get("keras.src.backend")
 
 
 def tf_version() -> str:

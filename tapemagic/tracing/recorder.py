@@ -16,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from tapemagic.optypes import READ_OPS, WRITE_OPS
+from tapemagic.optypes import CREATE_OPS, READ_OPS, SATURATING, WRITE_OPS
 from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming
+from tapemagic.tracing.values import call_site, host_value, same_value, saturated
 
 #: Host values larger than this (bytes) are not kept for value matching, nor any once all the
 #: kept values reach the second bound: a training loop's metrics must not pin its memory.
@@ -149,6 +150,31 @@ class Recorder:
                 naming.find_owner(handle, self.variables_seen, sys._getframe(1))
         return serial
 
+    def note_trainable(self) -> None:
+        """Remember which Keras variables are frozen now (at an analysed gradient call).
+
+        A frozen Keras 3 layer (``trainable=False``) leaves its inner ``tf.Variable`` trainable,
+        so the tape still watches it; its Keras flag is what says it is meant to stay fixed.
+        A variable frozen at any analysed call counts as frozen.
+        """
+        keras_cls = tfp.keras_variable_class()
+        if keras_cls is None:
+            return
+        frozen = self.trace.handle_trainable
+        objects: list[Any] = [*self.variables_seen.values()]
+        for caller in self.scope_callers.values():
+            try:
+                objects.extend(caller.variables)
+            except Exception:  # noqa: BLE001 - an unbuilt layer or a foreign object
+                continue
+        for obj in objects:
+            if not isinstance(obj, keras_cls):
+                continue
+            handle = getattr(getattr(obj, "_value", None), "_handle", None)
+            serial = self._handle_serial_by_id.get(id(handle)) if handle is not None else None
+            if serial is not None:
+                frozen[serial] = frozen.get(serial, True) and bool(getattr(obj, "trainable", True))
+
     def _keras_layer(self) -> str:
         """Return the Keras name-scope path of the current op and note the scopes' owners."""
         stack = tfp.keras_name_scopes()
@@ -213,12 +239,21 @@ class Recorder:
             # the handle is long-lived: make sure it is held and indexed as a handle
             if inputs:
                 in_serials[0] = self.handle_serial(inputs[0], find_owner=True)
-        out_serials = tuple(self.register(t, (seq, i), None) for i, t in enumerate(outputs))
+        if name in CREATE_OPS and outputs:
+            out_serials: tuple[int, ...] = (self.handle_serial(outputs[0], find_owner=True),)
+            if loc is not None:
+                self.trace.handle_created[out_serials[0]] = loc
+        else:
+            out_serials = tuple(self.register(t, (seq, i), None) for i, t in enumerate(outputs))
         op = OpRecord(
             seq, name, tuple(in_serials), out_serials, loc,
             api_key[0] if api_key else None, api_key[1] if api_key else None, layer,
             self.gradient_depth > 0, self.function_depth > 0,
         )
+        if user is not None and not tfp.could_possibly_record():
+            op.outer_loc = call_site(user, loc)
+        if name in SATURATING and not op.in_gradient:
+            op.saturated = saturated(name, inputs, outputs)
         self.trace.ops.append(op)
         if name not in self.trace.registry:
             self.trace.registry[name] = tfp.registry_entry(name)
@@ -262,11 +297,16 @@ class Recorder:
         if not candidates:
             return None
         if len(candidates) > 1:
-            value = _host_value(tensor)
-            exact = [v for v in candidates if _equal(_host_value(v), value)]
+            value = host_value(tensor)
+            exact = [v for v in candidates if same_value(host_value(v), value)]
             candidates = exact or candidates
         chosen = candidates[0]
-        self.pending_reads.remove(chosen)
+        # by identity: list.remove compares with ==, which on variables is an elementwise TF op
+        # (it raised InvalidArgumentError for variables of different dtypes)
+        for index, pending in enumerate(self.pending_reads):
+            if pending is chosen:
+                del self.pending_reads[index]
+                break
         return chosen
 
     # -- host values ----------------------------------------------------------------------------
@@ -303,13 +343,13 @@ class Recorder:
     def _link_host_value(self, tensor: Any, serial: int) -> None:
         # tf.constant(ndarray) copies, so a NumPy result re-enters TensorFlow only by value:
         # the newest recorded host value equal to this leaf is its probable origin.
-        value = _host_value(tensor)
+        value = host_value(tensor)
         if value is None:
             return
         for event_id, host in reversed(self.host_values):
             if host.shape != value.shape:
                 continue
-            if _equal(host, value):
+            if same_value(host, value):
                 trivial = bool(value.size <= 1 or not np.any(value) or np.all(value == 1))
                 self.trace.host_links[serial] = HostLink(serial, event_id, probable=trivial)
                 return
@@ -350,25 +390,6 @@ class Recorder:
         self.scope_callers.clear()
         self._scope_top = None
         return self.trace
-
-
-def _host_value(tensor: Any) -> np.ndarray | None:
-    try:
-        return np.asarray(tensor._numpy())  # noqa: SLF001 - no op is run, unlike tf.identity
-    except Exception:  # noqa: BLE001 - symbolic, remote or unreadable tensors have no value
-        try:
-            return np.asarray(tensor.read_value()._numpy())  # noqa: SLF001
-        except Exception:  # noqa: BLE001
-            return None
-
-
-def _equal(a: np.ndarray | None, b: np.ndarray | None) -> bool:
-    if a is None or b is None or a.shape != b.shape:
-        return False
-    try:
-        return bool(np.array_equal(a.astype(b.dtype, copy=False), b))
-    except (TypeError, ValueError):
-        return False
 
 
 _DTYPES: dict[Any, tuple[str, bool]] = {}
