@@ -26,6 +26,10 @@ from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.tapes import TapeHooks
 
 _EAGER_DATA_WARNING = "Even though the `tf.config.experimental_run_functions_eagerly`"
+#: TensorFlow's own setter, taken before any session patches it: a session in another thread
+#: must not call the first session's "remember" stand-in (it would change what that one
+#: restores).
+_SET_RUN_EAGERLY = tfp.run_functions_eagerly_module.run_functions_eagerly
 
 class _Active(threading.local):
     """Sessions in progress on each thread; a nested session leaves the outer one in charge."""
@@ -118,7 +122,7 @@ class TraceSession:
         A ``tf.config.run_functions_eagerly(x)`` the cell itself calls is remembered (not
         applied while tracing, which needs eager mode) and is the value left in force at exit.
         """
-        setter = tfp.run_functions_eagerly_module.run_functions_eagerly
+        setter = _SET_RUN_EAGERLY
         wish = [tf.config.functions_run_eagerly()]
         setter(True)
         self._restore_eager = lambda: setter(wish[0])
