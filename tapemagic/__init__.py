@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Check",
@@ -51,8 +51,11 @@ def load_ipython_extension(ipython: Any) -> None:
 
 
 def unload_ipython_extension(ipython: Any) -> None:
-    """Remove the ``pre_run_cell`` hook added by :func:`load_ipython_extension`."""
+    """Remove the hooks and the input transformer added by :func:`load_ipython_extension`."""
     for magics in list(ipython.magics_manager.registry.values()):
+        remove = getattr(magics, "remove_transformer", None)
+        if callable(remove) and hasattr(magics, "_tapemagic_hooks"):
+            remove()  # the input transformer that lets a %%gradcheck body use `await`
         hooks = getattr(magics, "_tapemagic_hooks", ())
         for event, hook in zip(("pre_run_cell", "post_run_cell"), hooks, strict=False):
             try:

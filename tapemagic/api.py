@@ -7,12 +7,19 @@ CLI are thin wrappers over :func:`gradcheck`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import warnings
 from collections.abc import Iterator
 from typing import Any
 
 from tapemagic.locations import CellMap
 from tapemagic.report.model import CellInfo, Report
+from tapemagic.trace import Trace
+
+#: Whether ``tf.function`` and Keras ``fit`` run eagerly for the analysis when no door option
+#: says otherwise: the one default behind ``gradcheck(force_eager=...)``, ``%%gradcheck
+#: --eager/--graph-mode`` and ``python -m tapemagic run --eager/--graph-mode`` (and their help).
+FORCE_EAGER_DEFAULT = True
 
 
 class GradcheckError(RuntimeError):
@@ -23,7 +30,9 @@ class Check:
     """The result of a :func:`gradcheck` block; ``report`` is set when the block ends.
 
     Attribute access falls through to the report, so ``check.codes`` and ``check.findings`` work
-    like ``check.report.codes``.
+    like ``check.report.codes``. ``error`` is the exception the block ended with; code that
+    catches the traced code's exception itself may set it inside the block, so the report
+    names it.
     """
 
     def __init__(self) -> None:
@@ -45,7 +54,7 @@ class Check:
 @contextlib.contextmanager
 def gradcheck(
     *,
-    force_eager: bool = True,
+    force_eager: bool | None = None,
     max_steps: int = 1,
     strict: bool = False,
     cells: CellMap | None = None,
@@ -57,15 +66,17 @@ def gradcheck(
     the block is analysed: for each (loss, weight) the verdict, and for each severed weight the
     op or API that cut it, with its line and a quick fix from the rule catalog. What it changes
     while the block runs: TensorFlow op callbacks, a few ``EagerTensor``/``GradientTape``/
-    ``ResourceVariable`` methods, ``tf.numpy_function``'s eager path, and
-    ``tf.config.run_functions_eagerly(True)`` so ``tf.function`` and ``fit`` bodies are visible.
+    ``ResourceVariable`` methods, ``tf.numpy_function``'s eager path, and, when
+    ``force_eager``, ``tf.config.run_functions_eagerly(True)`` so ``tf.function`` and ``fit``
+    bodies are visible.
     All of it is undone when the block ends, also on an exception or KeyboardInterrupt.
     Tracing is per thread (TensorFlow op callbacks are thread-local).
 
     Parameters
     ----------
-    force_eager : bool
-        Run ``tf.function`` and ``fit`` eagerly for the analysis (default True).
+    force_eager : bool, optional
+        Run ``tf.function`` and ``fit`` eagerly for the analysis; None (the default) means
+        :data:`FORCE_EAGER_DEFAULT`.
     max_steps : int
         Runs of each gradient call site to analyse (a training loop repeats one site).
     strict : bool
@@ -107,6 +118,8 @@ def gradcheck(
     __tracebackhide__ = True
     result = Check()
     problems = self_test()  # once per process; each failed hook becomes a note in the report
+    if force_eager is None:
+        force_eager = FORCE_EAGER_DEFAULT
     session = TraceSession(force_eager=force_eager, max_steps=max_steps)
     try:
         with session:
@@ -115,8 +128,11 @@ def gradcheck(
         result.error = error
         _finish(result, session, cells, cell, error, problems)
         raise
-    _finish(result, session, cells, cell, None, problems)
-    if strict and result.report is not None and result.report.has_errors:
+    # a door whose runner shows the code's exception itself (the magic, through IPython's
+    # run_code) records it in `error` before the block ends: the report still carries it
+    _finish(result, session, cells, cell, result.error, problems)
+    if strict and result.error is None and result.report is not None \
+            and result.report.has_errors:
         count = sum(f.severity == "error" for f in result.report.findings)
         raise GradcheckError(f"gradcheck: {count} error finding(s): {result.report.headline}")
 
@@ -125,11 +141,46 @@ def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo |
             error: BaseException | None, problems: tuple[str, ...] = ()) -> None:
     from tapemagic.engine import build_report
 
-    if session.trace is None:
+    trace = session.trace
+    if trace is None:
         return
+    if isinstance(error, KeyboardInterrupt):
+        trace, dropped = _until_last_gradient_call(trace)
+        if dropped:
+            problems += (f"Interrupted: the report covers the run up to the last analysed "
+                         f"gradient call; the {dropped} ops recorded after it were not "
+                         "analysed.",)
     try:
-        result.report = build_report(session.trace, cells or CellMap(),
+        result.report = build_report(trace, cells or CellMap(),
                                      cell or CellInfo("", "<gradcheck>"), error, problems)
     except Exception as failure:  # noqa: BLE001 - the user's code and error come first
         warnings.warn(f"tapemagic could not build its report: {type(failure).__name__}: "
                       f"{failure}", RuntimeWarning, stacklevel=3)
+
+
+def _until_last_gradient_call(trace: Trace) -> tuple[Trace, int]:
+    """Return ``trace`` cut after the last analysed gradient call's own ops, and how many ops
+    were cut.
+
+    After a Ctrl-C the user wants control back, and a long eager loop records ops outside the
+    analysed tapes up to the recorder's cap (400,000 ops, seconds of analysis). No verdict
+    depends on what ran after the last analysed call ended, so the analysis stops there.
+    """
+    calls = trace.gradient_calls
+    last = max((c.seq for c in calls), default=None)
+    cut = 0
+    for index, op in enumerate(trace.ops):
+        if last is not None and (op.seq < last or op.in_gradient):
+            cut = index + 1
+        else:
+            break
+    if cut == len(trace.ops):
+        return trace, 0
+    end = trace.ops[cut].seq
+    events = [e for e in trace.host_events if e.seq < end]
+    ids = {e.id for e in events}
+    kept = dataclasses.replace(
+        trace, ops=trace.ops[:cut], host_events=events,
+        host_links={leaf: link for leaf, link in trace.host_links.items() if link.event in ids},
+        state_writes={seq: w for seq, w in trace.state_writes.items() if seq < end})
+    return kept, len(trace.ops) - cut

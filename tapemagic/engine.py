@@ -19,6 +19,7 @@ from tapemagic.report.dot import build_dot
 from tapemagic.report.model import (
     CellInfo,
     ErrorInfo,
+    Finding,
     GradientCall,
     Report,
     SourceResult,
@@ -74,7 +75,7 @@ def build_report(trace: Trace, cells: CellMap, cell: CellInfo,
         dot=build_dot(picture, findings),
         exception=_exception(exception, cells) if exception is not None else None,
         notes=tuple(problems) + tuple(_notes(trace, analyses, cells)),
-        headline=_headline(calls, findings),
+        headline=_headline(calls, findings, _regressed(trace)),
     )
     return report
 
@@ -160,6 +161,15 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
             else:
                 notes.append(f"The {call.method} call at {where} ran {call.calls} times; "
                              f"{first} analysed (--steps).")
+    for call in trace.gradient_calls:
+        for run, results in call.regressions[:3]:
+            loc = cells.location(call.loc)
+            lost = [s.name for s, r in zip(call.sources, results, strict=False)
+                    if r != "ok" and s.result == "ok"]
+            notes.append(f"Run {run} of the {call.method} call at {loc.label if loc else '?'} "
+                         f"returned {'zeros' if 'zero' in results else 'None'} for "
+                         f"{', '.join(f'`{n}`' for n in lost[:4])}, which the analysed run "
+                         "got a gradient for.")
     if not trace.gradient_calls:
         notes.append("No tape.gradient, jacobian or Keras train step ran in this cell, "
                      "so there was nothing to check.")
@@ -201,7 +211,23 @@ def _graph_notes(trace: Trace, cells: CellMap) -> list[str]:
     return notes
 
 
-def _headline(calls: tuple[GradientCall, ...], findings: Sequence[object]) -> str:
+def _regressed(trace: Trace) -> list[str]:
+    """Names of sources that a later, unanalysed run of a call site got no gradient for."""
+    names: list[str] = []
+    for call in trace.gradient_calls:
+        for _run, results in call.regressions:
+            names += [s.name for s, r in zip(call.sources, results, strict=False)
+                      if r != "ok" and s.result == "ok" and s.name not in names]
+    return names
+
+
+def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
+              regressed: Sequence[str] = ()) -> str:
+    """One line: how many weights get no gradient (or zeros) and how many causes explain it.
+
+    Never says "get a gradient" when a gradient call raised, got no sources, or returned None
+    in a later run that was not analysed.
+    """
     if not calls:
         return "No gradient call ran: nothing to check"
     verdicts: dict[str, str] = {}
@@ -210,14 +236,22 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[object]) -> st
             if verdicts.get(s.variable, "connected") == "connected":
                 verdicts[s.variable] = s.verdict
     total = len(verdicts)
+    bad = {v for v, verdict in verdicts.items() if verdict != "connected"}
     missing = sum(v in ("severed", "unexplained") for v in verdicts.values())
     zero = sum(v == "zero" for v in verdicts.values())
-    causes = sum(1 for f in findings if getattr(f, "primary", False))
-    behind = len(findings) - causes
+    relevant = [f for f in findings if bad & set(f.variables) or not f.variables]
+    causes = sum(1 for f in relevant if f.primary)
+    behind = len(relevant) - causes
     noun = "weight" if total == 1 else "weights"
-    if missing == 0 and zero == 0:
-        return f"All {total} {noun} get a gradient" if total > 1 else f"The {noun} gets a gradient"
     parts = []
+    errors = [c for c in calls if c.error is not None]
+    if errors:
+        first = errors[0]
+        where = f" at {first.location.label}" if first.location else ""
+        parts.append(f"The {first.method} call{where} raised {first.error.type}"  # type: ignore[union-attr]
+                     + (f" ({len(errors)} calls raised)" if len(errors) > 1 else ""))
+    if total == 0:
+        parts.append("No weights were passed to the gradient call: nothing gets a gradient")
     if missing:
         verb = "gets" if missing == 1 else "get"
         found = (f"{causes} cause{'s' if causes != 1 else ''}" if causes
@@ -229,4 +263,11 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[object]) -> st
         verb = "gets" if zero == 1 else "get"
         parts.append(f"{zero} of {total} {noun} {verb} an all-zero gradient "
                      "(connected, zero at run time)")
+    later = [v for v in regressed if verdicts.get(v, "connected") == "connected"]
+    if later:
+        verb = "gets" if len(later) == 1 else "get"
+        parts.append(f"{len(later)} of {total} {noun} {verb} no gradient in a later run of "
+                     "the same call (see the notes)")
+    if not parts:
+        return f"All {total} {noun} get a gradient" if total > 1 else f"The {noun} gets a gradient"
     return "; ".join(parts)

@@ -117,6 +117,29 @@ class SourceIndex:
                     best = node
         return best
 
+    def assignment(self, raw: RawLocation, name: str) -> RawLocation | None:
+        """Return the last plain assignment to ``name`` before ``raw``, in ``raw``'s scope."""
+        tree = self.tree(raw.file)
+        if tree is None:
+            return None
+        scope: ast.AST = tree
+        for node in ast.walk(tree):
+            if (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and node.lineno <= raw.line <= (node.end_lineno or node.lineno)
+                    and node.lineno >= getattr(scope, "lineno", 0)):
+                scope = node
+        found: ast.stmt | None = None
+        for node in ast.walk(scope):
+            if (isinstance(node, (ast.Assign, ast.AnnAssign)) and node.lineno < raw.line
+                    and any(isinstance(t, ast.Name) and t.id == name for t in (
+                        node.targets if isinstance(node, ast.Assign) else [node.target]))
+                    and (found is None or node.lineno > found.lineno)):
+                found = node
+        if found is None:
+            return None
+        return RawLocation(raw.file, found.lineno, found.end_lineno, found.col_offset,
+                           found.end_col_offset, raw.function)
+
     def numpy_chain(self, raw: RawLocation | None) -> tuple[Link, ...]:
         """Return the NumPy calls fed by the conversion at ``raw`` (see ``graph.numpy_chain``)."""
         if raw is None:

@@ -1,17 +1,22 @@
 """The ``%%gradcheck`` cell magic (and ``%gradcheck --explain CODE``): a thin door over the API.
 
-No TensorFlow import here; tracing starts when a cell runs. The cell body runs as IPython would
-run it: transformed by the shell, compiled through ``shell.compile`` (so tracebacks and
-``linecache`` show the cell), executed in the user namespace, its last expression returned so
-IPython displays it as ``Out[N]`` (a trailing ``;`` suppresses it), its exception re-raised after
-the report is shown.
+No TensorFlow import here; tracing starts when a cell runs. The body runs through IPython's own
+machinery, as ``run_cell`` runs a cell: ``shell.transform_cell``, ``shell.compile`` (so
+tracebacks and ``linecache`` show the cell), the user's ``ast_transformers``, then
+``shell.run_ast_nodes`` with the shell's ``ast_node_interactivity``, display hook (``Out[N]``,
+``_``) and traceback display. A trailing ``;`` hides the value, as IPython's display hook
+does for a plain cell. A body with top-level ``await`` (IPython's autoawait) is run by turning
+the cell, with an input transformer, into ``await`` on :meth:`GradcheckMagics.run_async`, so
+IPython runs the whole cell on its own event loop, as it runs a plain ``await`` cell.
 """
 
 from __future__ import annotations
 
 import ast
+import inspect
 import io
 import json
+import keyword
 import tokenize
 from typing import Any
 
@@ -20,8 +25,13 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import display
 
+from tapemagic.api import FORCE_EAGER_DEFAULT
 from tapemagic.locations import CellMap
 from tapemagic.report.model import CellInfo
+
+_DEFAULT = " (the default)"
+# The one line IPython's cell-magic transform makes of a `%%gradcheck` cell (inputtransformer2).
+_MAGIC_CALL = "get_ipython().run_cell_magic('gradcheck', "
 
 
 @magics_class
@@ -35,6 +45,13 @@ class GradcheckMagics(Magics):
         super().__init__(shell)
         self.cell_ids = {}
         self.current_cell_id = None
+        if shell is not None:
+            shell.input_transformers_post.append(self._await_transformer)
+
+    def remove_transformer(self) -> None:
+        """Undo the input transformer added by ``__init__`` (``%unload_ext tapemagic``)."""
+        posts = self.shell.input_transformers_post
+        posts[:] = [t for t in posts if t != self._await_transformer]
 
     @magic_arguments()
     @argument("output", nargs="?", help="Store the Report in this variable of the namespace.")
@@ -42,14 +59,18 @@ class GradcheckMagics(Magics):
               help="Print the report as JSON text instead of displaying it.")
     @argument("--strict", action="store_true",
               help="Raise GradcheckError after the report when a finding is an error.")
+    @argument("--eager", action="store_true",
+              help="Run tf.function and fit eagerly for the analysis, so every op is visible"
+                   f"{_DEFAULT if FORCE_EAGER_DEFAULT else ''}.")
     @argument("--graph-mode", action="store_true",
-              help="Leave tf.function and fit in graph mode (ops inside are not visible).")
+              help="Leave tf.function and fit in graph mode"
+                   f"{'' if FORCE_EAGER_DEFAULT else _DEFAULT}.")
     @argument("--steps", type=int, default=1, metavar="N",
               help="Runs of each gradient call site to analyse (default 1).")
     @argument("--explain", metavar="CODE",
               help="Print the documentation of rule CODE (e.g. TM301) and exit.")
     @line_cell_magic
-    def gradcheck(self, line: str, cell: str | None = None) -> Any:
+    def gradcheck(self, line: str, cell: str | None = None) -> None:
         """Run the cell and explain which weights get no gradient, where, why, and the fix.
 
         Put ``%%gradcheck`` on top of a cell that calls ``tape.gradient`` (or ``model.fit``).
@@ -60,16 +81,43 @@ class GradcheckMagics(Magics):
         rule. ``%%gradcheck rep`` stores the report in ``rep``.
         """
         __tracebackhide__ = True
-        args = parse_argstring(self.gradcheck, line)
+        args = self._arguments(line)
         if args.explain:
             return self._explain(args.explain)
         if cell is None:
             raise UsageError("%gradcheck needs a cell (%%gradcheck) or --explain CODE")
+        coroutine = self._run(cell, args)
+        shell: Any = self.shell
+        if _needs_await(shell.transform_cell(cell)):
+            # only when the input transformer could not make the cell awaitable
+            return shell.loop_runner(coroutine)  # type: ignore[no-any-return]
+        return _run_sync(coroutine)
+
+    async def run_async(self, line: str, cell: str) -> None:
+        """Run ``%%gradcheck`` on a cell with top-level ``await`` (the transformer's target)."""
+        __tracebackhide__ = True
+        args = self._arguments(line)
+        if args.explain:
+            return self._explain(args.explain)
+        await self._run(cell, args)
+
+    def _arguments(self, line: str) -> Any:
+        try:
+            args = parse_argstring(self.gradcheck, line)
+        except ValueError as error:  # shlex: "No closing quotation"
+            raise UsageError(f"cannot read the %%gradcheck line {line.strip()!r}: "
+                             f"{error}") from None
+        if args.eager and args.graph_mode:
+            raise UsageError("--eager and --graph-mode cannot be used together")
         if args.steps < 1:
             raise UsageError("--steps must be at least 1")
-        if args.output is not None and not args.output.isidentifier():
-            raise UsageError(f"output name {args.output!r} is not a valid Python identifier")
-        return self._run(cell, args)
+        if args.output is not None and (not args.output.isidentifier()
+                                        or keyword.iskeyword(args.output)):
+            raise UsageError(f"output name {args.output!r} is not a valid Python identifier "
+                             "(a name such as rep)")
+        args.force_eager = (True if args.eager else False if args.graph_mode
+                            else FORCE_EAGER_DEFAULT)
+        return args
 
     def _explain(self, code: str) -> None:
         from tapemagic import rules
@@ -79,8 +127,10 @@ class GradcheckMagics(Magics):
         except KeyError as error:
             raise UsageError(str(error.args[0] if error.args else error)) from None
 
-    def _run(self, cell: str, args: Any) -> Any:
+    async def _run(self, cell: str, args: Any) -> None:
         __tracebackhide__ = True
+        from IPython.core.interactiveshell import ExecutionInfo, ExecutionResult
+
         from tapemagic.api import gradcheck
 
         try:
@@ -97,31 +147,43 @@ class GradcheckMagics(Magics):
         filename = shell.compile.cache("\n" + body, count, raw_code="\n" + cell)
         try:
             tree = shell.compile.ast_parse("\n" + body, filename=filename)
-        except SyntaxError as error:
+        except (OverflowError, SyntaxError, ValueError, TypeError, MemoryError) as error:
             return self._syntax_error(error, filename)
         tree = shell.transform_ast(tree)  # the user's ast_transformers, as run_cell applies them
         cells = self._cell_map(filename, count)
         info = CellInfo(source="%%gradcheck" + (f" {args.output}" if args.output else "")
                         + "\n" + cell, filename=filename, execution_count=count,
                         cell_id=self.current_cell_id)
-        value = None
+        # IPython shows the cell's traceback itself (run_code); this result says it failed
+        result = ExecutionResult(ExecutionInfo(cell, False, False, True, self.current_cell_id))
+        interactivity = ("none" if _ends_with_semicolon(cell)
+                         else getattr(shell, "ast_node_interactivity", "last_expr"))
         check = None
         try:
-            with gradcheck(force_eager=not args.graph_mode, max_steps=args.steps, cells=cells,
+            with gradcheck(force_eager=args.force_eager, max_steps=args.steps, cells=cells,
                            cell=info) as check:
-                value = self._execute(tree, filename)
-        except BaseException:
+                await shell.run_ast_nodes(tree.body, filename, interactivity=interactivity,
+                                          compiler=shell.compile, result=result)
+                check.error = result.error_before_exec or result.error_in_exec
+        except BaseException:  # an interrupt between the cell's statements, or tapemagic's own
             if check is not None:
                 self._show(check, args)  # a crash is when the report is needed most
             raise
         self._show(check, args)
+        failed = result.error_before_exec or result.error_in_exec
+        if failed is not None:
+            outer = getattr(shell.displayhook, "exec_result", None)
+            if outer is None:  # not inside run_cell: nobody else will see that the cell failed
+                raise failed
+            outer.error_in_exec = failed  # the cell failed, as it would without the magic
+            return None
         if args.strict and check.report is not None and check.report.has_errors:
             from tapemagic.api import GradcheckError
 
             raise GradcheckError(check.report.headline)
-        return None if _ends_with_semicolon(cell) else value
+        return None
 
-    def _syntax_error(self, error: SyntaxError, filename: str) -> None:
+    def _syntax_error(self, error: BaseException, filename: str) -> None:
         """Show a syntax error exactly as IPython shows one in a plain cell, and fail the cell."""
         shell: Any = self.shell
         result = getattr(shell.displayhook, "exec_result", None)
@@ -129,45 +191,34 @@ class GradcheckMagics(Magics):
             raise error
         try:
             raise error.with_traceback(None)
-        except SyntaxError:
+        except type(error):
             shell.showsyntaxerror(filename)  # reads sys.exc_info(): no tapemagic frames
         result.error_in_exec = error  # the cell failed, as it would without the magic
         return None
 
-    def _execute(self, tree: ast.Module, filename: str) -> Any:
-        """Run the cell's statements; display expression values as ``ast_node_interactivity`` says.
+    def _await_transformer(self, lines: list[str]) -> list[str]:
+        """Turn a ``%%gradcheck`` cell whose body awaits into ``await ...run_async(...)``.
 
-        Returns the value IPython would show as ``Out[N]`` (the last expression, or with
-        ``last_expr_or_assign`` the last assignment's value), or None.
+        IPython decides per cell, from its transformed text, whether to run it on its event
+        loop (``should_run_async``); the body is inside a string there, so this makes the
+        await visible. Any other cell is returned unchanged.
         """
-        __tracebackhide__ = True
         shell: Any = self.shell
-        mode = getattr(shell, "ast_node_interactivity", "last_expr")
-        glob, ns = shell.user_global_ns, shell.user_ns
-        nodes = list(tree.body)
-        if not nodes or mode == "none":
-            if nodes:
-                exec(shell.compile(ast.Module(nodes, []), filename, "exec"), glob, ns)  # noqa: S102
-            return None
-        last = nodes[-1]
-        shown_before = [n for n in nodes[:-1] if mode == "all" and isinstance(n, ast.Expr)]
-        start = 0
-        for node in shown_before:  # 'all': every expression statement is displayed in order
-            index = nodes.index(node)
-            if index > start:
-                exec(shell.compile(ast.Module(nodes[start:index], []), filename, "exec"),  # noqa: S102
-                     glob, ns)
-            shell.displayhook(eval(shell.compile(ast.Expression(node.value), filename, "eval"),  # noqa: S307
-                                   glob, ns))
-            start = index + 1
-        body = nodes[start:-1]
-        if body:
-            exec(shell.compile(ast.Module(body, []), filename, "exec"), glob, ns)  # noqa: S102
-        if isinstance(last, ast.Expr):
-            return eval(shell.compile(ast.Expression(last.value), filename, "eval"), glob, ns)  # noqa: S307
-        exec(shell.compile(ast.Module([last], []), filename, "exec"), glob, ns)  # noqa: S102
-        target = _assigned_name(last) if mode == "last_expr_or_assign" else None
-        return ns.get(target) if target else None
+        if (len(lines) != 1 or not lines[0].startswith(_MAGIC_CALL)
+                or not getattr(shell, "autoawait", False)):
+            return lines
+        try:
+            call = ast.parse(lines[0], mode="eval").body
+            assert isinstance(call, ast.Call) and len(call.args) == 3
+            line, body = (ast.literal_eval(a) for a in call.args[1:])
+            assert isinstance(line, str) and isinstance(body, str)
+        except (SyntaxError, ValueError, AssertionError):
+            return lines
+        if not _needs_await(shell.transform_cell(body)):
+            return lines
+        magics = ("get_ipython().magics_manager.registry["
+                  f"{type(self).__name__!r}].run_async")
+        return [f"await {magics}({line!r}, {body!r})\n"]
 
     def _cell_map(self, filename: str, count: int) -> CellMap:
         cells = CellMap()
@@ -192,15 +243,25 @@ class GradcheckMagics(Magics):
         display(mimebundle(report), raw=True)
 
 
-def _assigned_name(node: ast.stmt) -> str | None:
-    """Return the name a simple assignment binds (IPython's ``last_expr_or_assign`` rule)."""
-    if isinstance(node, ast.Assign) and len(node.targets) == 1:
-        target: ast.expr = node.targets[0]
-    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
-        target = node.target
-    else:
-        return None
-    return target.id if isinstance(target, ast.Name) else None
+def _run_sync(coroutine: Any) -> Any:
+    """Run a coroutine that never suspends (IPython's ``_pseudo_sync_runner``)."""
+    __tracebackhide__ = True
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    raise RuntimeError("%%gradcheck: the cell needed an event loop")
+
+
+def _needs_await(source: str) -> bool:
+    """Return True when ``source`` has top-level ``await`` (IPython's ``_should_be_async``)."""
+    try:
+        code = compile(source, "<gradcheck>", "exec",
+                       flags=getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0))
+    except (SyntaxError, ValueError, TypeError, OverflowError, MemoryError):
+        return False
+    return bool(code.co_flags & inspect.CO_COROUTINE)
 
 
 def _cell_number(shell: Any) -> int:

@@ -19,6 +19,11 @@ RETURNS_NONE = frozenset(
 #: (math_grad.py: _SignGrad returns zeros_like).
 ZERO_GRADIENT = frozenset({"Sign"})
 
+#: Ops whose gradient is zero wherever the op saturates (math_grad.py / nn_grad.py: _ReluGrad
+#: passes where the output is > 0; _ClipByValueGrad, _MaximumGrad, _MinimumGrad route the
+#: gradient to the selected input only): the tracer checks their values at run time.
+SATURATING = frozenset({"Relu", "Relu6", "ClipByValue", "Maximum", "Minimum"})
+
 #: Shape metadata: never a cut and never a path (a loss may divide by a size).
 METADATA_OPS = frozenset({"Shape", "ShapeN", "Size", "Rank", "VariableShape", "BroadcastArgs",
                           "BroadcastGradientArgs", "ZerosLike", "OnesLike"})

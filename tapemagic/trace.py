@@ -64,6 +64,12 @@ class OpRecord:
     in_function: bool = False
     implicit: bool = False
     graph: int = 0
+    #: where the user's code called into the function that ran this op, for an op run while
+    #: no tape recorded (a loss helper called after the ``with`` block): the call site
+    outer_loc: RawLocation | None = None
+    #: the op's gradient was zero everywhere at run time: a ReLU with no active unit, a
+    #: clip or min/max whose every element sat at the bound (checked for optypes.SATURATING)
+    saturated: bool = False
 
 
 @dataclass(slots=True)
@@ -109,6 +115,8 @@ class TapeRecord:
     creation_site: tuple[str, int] | None = None
     #: 0 for a tape made eagerly, else the graph (``OpRecord.graph``) it was made in at trace time
     graph: int = 0
+    #: ``tape.watch(x)`` calls that raised: (where, "ValueError: ...", what was passed)
+    failed_watches: list[tuple[RawLocation | None, str, str]] = field(default_factory=list)
 
     def recording_at(self, seq: int) -> bool:
         """Return True when the tape was recording at ``seq``."""
@@ -127,6 +135,13 @@ class SourceRecord:
     handle: int | None
     tensor: int | None
     result: Literal["ok", "none", "zero", "error"] = "error"
+    #: L2 norm of the gradient TensorFlow returned (None when it returned none or no value)
+    norm: float | None = None
+
+    @property
+    def trainable_dtype(self) -> bool:
+        """False for an integer or bool source (no gradient is defined for it)."""
+        return not self.dtype.startswith(("int", "uint", "bool", "qint", "quint", "string"))
 
 
 @dataclass(slots=True)
@@ -155,6 +170,9 @@ class GradientCallRecord:
     calls: int = 1
     in_function: bool = False
     reached: bool = True
+    #: later runs of this call site that were not analysed but returned None (or zeros) for a
+    #: source this run got a gradient for: (run number, result per source)
+    regressions: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
 
 
 @dataclass
@@ -171,6 +189,11 @@ class Trace:
     state_writes: dict[int, tuple[int, int | None, str]] = field(default_factory=dict)
     #: handle serial -> display name (Keras path, else tf.Variable name without ``:0``)
     handle_names: dict[int, str] = field(default_factory=dict)
+    #: handle serial -> the variable's own ``trainable`` flag (a Keras variable's, which a
+    #: frozen layer sets False while its tf.Variable may still read True)
+    handle_trainable: dict[int, bool] = field(default_factory=dict)
+    #: handle serial -> where the variable was created (its VarHandleOp ran during the run)
+    handle_created: dict[int, RawLocation] = field(default_factory=dict)
     #: op type -> "fn" | "none" (NotDifferentiable) | "missing" (LookupError), from the registry
     registry: dict[str, str] = field(default_factory=dict)
     function_calls: int = 0

@@ -131,7 +131,9 @@ def patch_snapshot() -> dict[str, Any]:
     }
 
 
-#: Created by Python itself on first access (``cls.__annotations__`` since 3.10): not a patch.
+#: Created empty by Python on first access (``cls.__annotations__`` since 3.10), which plain
+#: TensorFlow triggers (typing.Protocol checks in its dispatch; tests/test_magic.py shows it):
+#: ignored only while it is that empty dict, so a real annotations patch still shows.
 _LAZY_CLASS_ATTRIBUTES = frozenset({"__annotations__"})
 
 
@@ -142,7 +144,7 @@ def diff_snapshots(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
         new = after.get(key)
         if isinstance(old, dict) and isinstance(new, dict):
             for name in sorted(set(old) | set(new)):
-                if name in _LAZY_CLASS_ATTRIBUTES:
+                if name in _LAZY_CLASS_ATTRIBUTES and name not in old and new[name] == {}:
                     continue
                 if old.get(name, "<absent>") is not new.get(name, "<absent>") and \
                         old.get(name, "<absent>") != new.get(name, "<absent>"):

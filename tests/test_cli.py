@@ -1,7 +1,8 @@
-"""``python -m tapemagic run SCRIPT [--json FILE|-]`` and ``explain``: exit codes and outputs.
+"""``python -m tapemagic run [OPTIONS] SCRIPT [ARGS...]`` and ``explain``: exit codes, outputs.
 
-Every command runs once, all of them in parallel, in a module fixture (each TensorFlow start
-costs seconds); the tests then read the results.
+Every command runs once, a few at a time in parallel, in a module fixture (each TensorFlow
+start costs seconds); the tests then read the results. Where a script's own behaviour matters
+(its argv, its output, its encoding), the same script also runs under plain ``python``.
 """
 
 from __future__ import annotations
@@ -64,6 +65,52 @@ SCRIPTS = {
         print("args", sys.argv[1:])
         sys.exit(3)
         """,
+    "exit0_rounded.py": """\
+        import sys
+        import tensorflow as tf
+        w = tf.Variable([1.0, 2.0], name="w")
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.round(w * 3.0))
+        grads = tape.gradient(loss, [w])
+        sys.exit(0)
+        """,
+    "exit0_clean.py": """\
+        import sys
+        import tensorflow as tf
+        w = tf.Variable([1.0, 2.0], name="w")
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w * w)
+        grads = tape.gradient(loss, [w])
+        sys.exit(0)
+        """,
+    "exit_message.py": """\
+        import sys
+        sys.exit("bye from the script")
+        """,
+    "function_round.py": """\
+        import tensorflow as tf
+        w = tf.Variable([1.0, 2.0], name="w")
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(tf.round(w * 3.0))
+            return tape.gradient(loss, [w])
+        print("result", step())
+        """,
+}
+# Written as bytes: a Latin-1 script with a PEP 263 coding line, and a UTF-8 one with a BOM.
+RAW_SCRIPTS = {
+    "latin1.py": (
+        "# -*- coding: latin-1 -*-\n"
+        "import tensorflow as tf\n"
+        "label = 'caf\u00e9 \u00e0 la cr\u00e8me'\n"
+        "w = tf.Variable([1.0, 2.0], name='w')\n"
+        "with tf.GradientTape() as tape:\n"
+        "    loss = tf.reduce_sum(tf.round(w * 3.0))  # arrondi: \u00e9t\u00e9\n"
+        "grads = tape.gradient(loss, [w])\n"
+        "print(label, len(label))\n"
+    ).encode("latin-1"),
+    "bom.py": b"\xef\xbb\xbf" + "print('d\u00e9j\u00e0 vu', __name__)\n".encode("utf-8"),
 }
 
 
@@ -76,10 +123,13 @@ class Done:
 
 
 def _commands(tmp: Path) -> dict[str, list[str]]:
-    s = {name: str(tmp / name) for name in SCRIPTS}
+    s = {name: str(tmp / name) for name in (*SCRIPTS, *RAW_SCRIPTS)}
     return {
-        # `--json FILE` after the script's own arguments is tapemagic's, not the script's
-        "clean": ["run", s["clean.py"], "alpha", "beta", "--json", str(tmp / "clean.json")],
+        "clean": ["run", "--json", str(tmp / "clean.json"), s["clean.py"], "alpha", "beta"],
+        # after the script path everything is the script's, as with cProfile and pdb
+        "trailing-json": ["run", s["clean.py"], "alpha", "--json", "theirs.json",
+                          "--steps", "0", "--graph-mode"],
+        "dashdash-before": ["run", "--steps", "2", "--", s["clean.py"], "-x"],
         "rounded": ["run", s["rounded.py"]],
         "crash": ["run", "--json", str(tmp / "crash.json"), s["crash.py"]],
         "json-stdout": ["run", "--json", "-", s["rounded.py"]],
@@ -90,10 +140,33 @@ def _commands(tmp: Path) -> dict[str, list[str]]:
         "bad-steps": ["run", "--steps", "0", s["clean.py"]],
         "no-command": [],
         "exit3": ["run", s["exit3.py"], "--", "--json", "mine.json"],
+        "exit0-rounded": ["run", s["exit0_rounded.py"]],
+        "exit0-clean": ["run", s["exit0_clean.py"]],
+        "exit-message": ["run", s["exit_message.py"]],
+        "json-unwritable": ["run", "--json", str(tmp / "no_such_dir" / "r.json"), s["clean.py"]],
+        "json-is-a-dir": ["run", "--json", str(tmp), s["clean.py"]],
+        "eager": ["run", "--eager", "--json", str(tmp / "eager.json"), s["function_round.py"]],
+        "graph-mode": ["run", "--graph-mode", "--json", str(tmp / "graph.json"),
+                       s["function_round.py"]],
+        "both-modes": ["run", "--eager", "--graph-mode", s["clean.py"]],
+        "latin1": ["run", "--json", str(tmp / "latin1.json"), s["latin1.py"]],
+        "bom": ["run", s["bom.py"]],
+        "help": ["run", "--help"],
         "explain": ["explain", "TM301"],
         "explain-lower": ["explain", "tm301"],
         "explain-unknown": ["explain", "TM999"],
     }
+
+
+# Plain `python SCRIPT ARGS` runs, to compare the script's own behaviour with.
+PLAIN = {
+    "plain-clean": ["clean.py", "alpha", "--json", "theirs.json", "--steps", "0",
+                    "--graph-mode"],
+    "plain-latin1": ["latin1.py"],
+    "plain-bom": ["bom.py"],
+    "plain-exit3": ["exit3.py", "--", "--json", "mine.json"],
+}
+PARALLEL = 4  # TensorFlow processes at a time (the machine has 2 cores)
 
 
 @pytest.fixture(scope="module")
@@ -101,23 +174,34 @@ def cli_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("cli")
     for name, text in SCRIPTS.items():
         (tmp / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    for name, data in RAW_SCRIPTS.items():
+        (tmp / name).write_bytes(data)
     return tmp
+
+
+def _run_all(commands: dict[str, list[str]], cwd: Path) -> dict[str, Done]:
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "PYTHONPATH": str(REPO),
+           "PYTHONIOENCODING": "utf-8"}
+    done: dict[str, Done] = {}
+    pending = list(commands.items())
+    while pending:
+        batch, pending = pending[:PARALLEL], pending[PARALLEL:]
+        procs = [(key, full, subprocess.Popen(full, cwd=cwd, env=env, text=True,
+                                              encoding="utf-8", stdout=subprocess.PIPE,
+                                              stderr=subprocess.PIPE))
+                 for key, full in batch]
+        for key, full, proc in procs:
+            out, err = proc.communicate(timeout=300)
+            done[key] = Done(full, proc.returncode, out, err)
+    return done
 
 
 @pytest.fixture(scope="module")
 def cli(cli_dir: Path) -> dict[str, Done]:
-    tmp = cli_dir
-    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "PYTHONPATH": str(REPO)}
-    procs = {}
-    for key, args in _commands(tmp).items():
-        full = [sys.executable, "-m", "tapemagic", *args]
-        procs[key] = (full, subprocess.Popen(full, cwd=tmp, env=env, text=True,
-                                             stdout=subprocess.PIPE, stderr=subprocess.PIPE))
-    done = {}
-    for key, (full, proc) in procs.items():
-        out, err = proc.communicate(timeout=300)
-        done[key] = Done(full, proc.returncode, out, err)
-    return done
+    commands = {key: [sys.executable, "-m", "tapemagic", *args]
+                for key, args in _commands(cli_dir).items()}
+    commands.update({key: [sys.executable, *args] for key, args in PLAIN.items()})
+    return _run_all(commands, cli_dir)
 
 
 def test_clean_script_exits_0_and_runs_as_a_script(cli: dict[str, Done], cli_dir: Path) -> None:
@@ -205,7 +289,112 @@ def test_explain_prints_the_rule_doc(cli: dict[str, Done], key: str) -> None:
 
 def test_script_exit_status_and_dashdash_args_are_the_scripts(cli: dict[str, Done],
                                                               cli_dir: Path) -> None:
-    done = cli["exit3"]
-    assert done.returncode == 3, done.stderr
-    assert "args ['--json', 'mine.json']" in done.stdout
-    assert not (cli_dir / "mine.json").exists()  # after `--`, --json was the script's
+    done, plain = cli["exit3"], cli["plain-exit3"]
+    assert done.returncode == plain.returncode == 3, done.stderr
+    assert plain.stdout.startswith("args ['--', '--json', 'mine.json']")
+    assert done.stdout.startswith(plain.stdout)  # `--` after the script is the script's too
+    assert not (cli_dir / "mine.json").exists()
+
+
+def test_options_after_the_script_are_the_scripts(cli: dict[str, Done], cli_dir: Path) -> None:
+    done, plain = cli["trailing-json"], cli["plain-clean"]
+    assert done.returncode == 0, done.stderr
+    assert plain.returncode == 0, plain.stderr
+    line = "grad [2.0, 4.0] ['alpha', '--json', 'theirs.json', '--steps', '0', '--graph-mode']"
+    assert plain.stdout == line + " __main__\n"
+    assert done.stdout.startswith(plain.stdout)
+    assert not (cli_dir / "theirs.json").exists()  # tapemagic wrote no report there
+
+
+def test_dashdash_before_the_script_ends_tapemagics_options(cli: dict[str, Done]) -> None:
+    done = cli["dashdash-before"]
+    assert done.returncode == 0, done.stderr
+    assert "grad [2.0, 4.0] ['-x'] __main__" in done.stdout
+
+
+def test_sys_exit_0_with_an_error_finding_exits_1(cli: dict[str, Done]) -> None:
+    done = cli["exit0-rounded"]
+    assert done.returncode == 1, done.stderr
+    assert "TM201" in done.stdout
+    assert "Traceback" not in done.stderr
+    clean = cli["exit0-clean"]
+    assert clean.returncode == 0, clean.stderr
+    assert "The weight gets a gradient" in clean.stdout
+
+
+def test_sys_exit_message_is_printed_and_exits_1(cli: dict[str, Done]) -> None:
+    done = cli["exit-message"]
+    assert done.returncode == 1
+    assert "bye from the script" in done.stderr.splitlines()
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("key", ["json-unwritable", "json-is-a-dir"])
+def test_unwritable_json_destination_is_a_usage_error_before_running(cli: dict[str, Done],
+                                                                     key: str) -> None:
+    done = cli[key]
+    assert done.returncode == 2
+    assert done.stderr.startswith("tapemagic: cannot write the --json report to ")
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""  # the script did not run
+
+
+def test_eager_and_graph_mode_flags(cli: dict[str, Done], cli_dir: Path) -> None:
+    eager, graph = cli["eager"], cli["graph-mode"]
+    assert eager.returncode == 1, eager.stderr
+    eager_report = json.loads((cli_dir / "eager.json").read_text(encoding="utf-8"))
+    validate_report(eager_report)
+    assert eager_report["mode"] == "forced-eager"
+    assert [f["rule"] for f in eager_report["findings"]] == ["TM201"]
+    graph_report = json.loads((cli_dir / "graph.json").read_text(encoding="utf-8"))
+    validate_report(graph_report)
+    assert graph_report["mode"] == "graph"
+    assert "result [None]" in graph.stdout
+    assert cli["both-modes"].returncode == 2
+    assert "not allowed with argument" in cli["both-modes"].stderr
+
+
+def test_latin1_script_with_a_coding_line_runs_as_under_python(cli: dict[str, Done],
+                                                               cli_dir: Path) -> None:
+    done, plain = cli["latin1"], cli["plain-latin1"]
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stdout == "caf\u00e9 \u00e0 la cr\u00e8me 15\n"
+    assert done.returncode == 1, done.stderr  # the tf.round finding
+    assert done.stdout.startswith(plain.stdout)
+    assert "Traceback" not in done.stderr
+    payload = json.loads((cli_dir / "latin1.json").read_text(encoding="utf-8"))
+    [finding] = payload["findings"]
+    assert finding["location"]["line"] == 6
+    assert finding["location"]["source_line"].endswith("# arrondi: \u00e9t\u00e9")
+
+
+def test_utf8_bom_script_runs_as_under_python(cli: dict[str, Done]) -> None:
+    done, plain = cli["bom"], cli["plain-bom"]
+    assert plain.returncode == done.returncode == 0, done.stderr
+    assert done.stdout.startswith(plain.stdout)
+    assert plain.stdout == "d\u00e9j\u00e0 vu __main__\n"
+
+
+def test_help_documents_the_exit_status_the_readme_promises(cli: dict[str, Done]) -> None:
+    from tapemagic.__main__ import EXIT_STATUS
+
+    done = cli["help"]
+    assert done.returncode == 0
+    assert EXIT_STATUS in done.stdout
+    assert "usage: python -m tapemagic run [OPTIONS] SCRIPT [ARGS...]" in done.stdout
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert f"```\n{EXIT_STATUS}\n```" in readme
+
+
+@pytest.mark.parametrize("argv, ours, theirs", [
+    (["s.py", "--json", "x"], ["s.py"], ["--json", "x"]),
+    (["--json", "x", "--steps", "2", "s.py", "a"], ["--json", "x", "--steps", "2", "s.py"],
+     ["a"]),
+    (["--json=x", "s.py", "--", "b"], ["--json=x", "s.py"], ["--", "b"]),
+    (["--graph-mode", "--", "-s.py", "-v"], ["--graph-mode", "--", "-s.py"], ["-v"]),
+    (["--eager"], ["--eager"], []),
+])
+def test_split_run_arguments(argv: list[str], ours: list[str], theirs: list[str]) -> None:
+    from tapemagic.__main__ import split_run_arguments
+
+    assert split_run_arguments(argv) == (ours, theirs)

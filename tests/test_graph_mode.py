@@ -157,7 +157,7 @@ IN_FUNCTION = {
                 loss = tf.reduce_mean((model(x) - y) ** 2)
             return tape.gradient(loss, model.trainable_weights + [unused])
         g = step()
-        """, {"TM104"}, "return tape.gradient"),
+        """, {"TM104"}, "unused = tf.Variable"),
     "numpy_function": ("""
         @tf.function
         def step():

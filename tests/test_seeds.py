@@ -154,7 +154,7 @@ def test_seeds_through_the_cli(tmp_path: Path, script: str, codes: set[str]) -> 
     out = tmp_path / "report.json"
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
     proc = subprocess.run(
-        [sys.executable, "-m", "tapemagic", "run", str(DEMO / script), "--json", str(out)],
+        [sys.executable, "-m", "tapemagic", "run", "--json", str(out), str(DEMO / script)],
         capture_output=True, text=True, env=env, timeout=300,
     )
     assert proc.returncode == 1, proc.stderr

@@ -15,7 +15,6 @@ pass, and then the mark goes.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import logging
 import textwrap
 import warnings
@@ -24,7 +23,7 @@ from typing import Any
 
 import pytest
 
-import tapemagic
+import tapemagic.api
 from tapemagic.report.model import MIME_TYPE, Report
 
 pytestmark = pytest.mark.tf
@@ -59,7 +58,7 @@ FORCED_EAGER = "forced eager: "
 
 #: The doors' default mode (the magic shares gradcheck's); in graph mode these cells behave as
 #: without the magic, so the marks apply only while forced eager is the default.
-FORCED_DEFAULT = inspect.signature(tapemagic.gradcheck).parameters["force_eager"].default
+FORCED_DEFAULT = tapemagic.api.FORCE_EAGER_DEFAULT
 
 
 def xfail_eager(why: str) -> Any:

@@ -21,8 +21,8 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
-from tapemagic.optypes import COMPARISON_OPS
-from tapemagic.trace import GradientCallRecord, HostEvent, SourceRecord, TapeRecord
+from tapemagic.optypes import COMPARISON_OPS, ZERO_GRADIENT
+from tapemagic.trace import GradientCallRecord, HostEvent, OpRecord, SourceRecord, TapeRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +59,8 @@ class CallAnalysis:
     tape: TapeRecord | None
     sources: list[SourceAnalysis]
     keras_zero_error: bool = False
+    #: tensors (and variable handles) with a differentiable, recorded path to the target
+    connected: set[int] = field(default_factory=set)
 
 
 def analyse(graph: ProvenanceGraph) -> list[CallAnalysis]:
@@ -89,7 +91,7 @@ def _analyse_call(graph: ProvenanceGraph, call: GradientCallRecord,
     results = [_analyse_source(graph, call, tape, source, sets) for source in call.sources]
     zero_error = bool(call.error_type == "AttributeError" and "_type_enum" in (
         call.error_message or ""))
-    return CallAnalysis(call, tape, results, zero_error)
+    return CallAnalysis(call, tape, results, zero_error, sets.bd)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +114,15 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
         return result
     causes: list[Cause] = []
     watched = _watched(graph, tape, source, node)
-    if node in bd:
+    if not source.trainable_dtype:
+        # an int or bool variable among the sources: no gradient is defined for it, whatever
+        # the path (backprop_util.IsTrainable); the source list is what must change
+        causes.append(Cause("integer-dtype", True))
+    elif node in bd:
         if not watched:
             causes.append(Cause("not-watched", True))
+        elif source.result in ("none", "zero"):
+            causes.extend(_runtime_causes(graph, node, bd, source.result))
     elif node in bd_all:
         op_seq = _first_op_outside(graph, node, bd_all, tape)
         causes.append(Cause("outside-tape", True, op_seq=op_seq))
@@ -136,15 +144,67 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
             causes.append(Cause("not-connected", True))
         if not watched and (conversions or not branches):
             causes.append(Cause("not-watched", True))
+    if (source.kind != "tensor" and not source.trainable and source.trainable_dtype
+            and tape is not None and tape.watch_accessed_variables
+            and source.handle not in tape.watched_handles):
+        # non-trainable state passed as a source (`model.weights`): the one thing to change is
+        # the source list, whatever else the path shows
+        causes = [Cause("not-watched", True)]
     result.path = _path(graph, node, anc, set(call.targets))
     result.causes = causes
     result.verdict = _verdict(source.result, causes, call.unconnected)
-    if result.verdict in ("connected", "zero"):
+    if result.verdict == "connected" or (
+            result.verdict == "zero" and not any(c.cause == "zero-at-runtime" for c in causes)):
         result.causes = []
     return result
 
 
+#: The Python module of the op ``tf.custom_gradient`` records (its outer frame).
+_CUSTOM_GRADIENT_MODULE = "tensorflow.python.ops.custom_gradient"
+
+
+def _runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str) -> list[Cause]:
+    """Causes of a None or zero gradient along a differentiable, watched path.
+
+    The static graph cannot see these: a ``tf.custom_gradient`` whose gradient function
+    returned None, a ``tf.py_function`` whose body left TensorFlow (its gradient tape inside
+    sees a constant), an op whose gradient was zero at run time (``Sign``, a ReLU with no
+    active unit, a saturated clip).
+    """
+    reach = _forward(graph, node, bd, diff_only=True)
+    ops = sorted({e.ref for n in reach for e in graph.out_edges.get(n, ())
+                  if e.kind == "op" and e.dst in reach and e.differentiable})
+    causes: list[Cause] = []
+    for seq in ops:
+        op = graph.ops[seq]
+        if op.api_module == _CUSTOM_GRADIENT_MODULE and op.op_type in ("Identity", "IdentityN"):
+            if result == "none":
+                causes.append(Cause("custom-gradient", True, op_seq=seq))
+        elif op.op_type in ("EagerPyFunc", "PyFunc", "PyFuncStateless"):
+            causes.extend(Cause("host-round-trip", True, event=e.id, op_seq=seq)
+                          for e in _body_conversions(graph, op))
+    if causes:
+        return causes[:1] if result == "none" else causes
+    if result == "zero":
+        zeroing = [s for s in ops
+                   if graph.ops[s].op_type in ZERO_GRADIENT or graph.ops[s].saturated]
+        causes.extend(Cause("zero-at-runtime", True, op_seq=s) for s in zeroing[:1])
+    return causes
+
+
+def _body_conversions(graph: ProvenanceGraph, op: OpRecord) -> list[HostEvent]:
+    """Host conversions made inside the body of a ``tf.py_function`` op (they ran before it)."""
+    tensors = graph.trace.tensors
+    producers = [tensors[i].producer for i in op.inputs if i in tensors]
+    start = max((p[0] for p in producers if p is not None), default=0)
+    return [e for e in graph.trace.host_events
+            if start < e.seq < op.seq and e.kind in _CONVERSIONS
+            and e.loc is not None and e.loc.function != "<module>"][:1]
+
+
 def _verdict(actual: str, causes: list[Cause], mode: str) -> str:
+    if actual == "zero" and causes and all(c.cause == "zero-at-runtime" for c in causes):
+        return "zero"  # connected: the values, not the code, zero it
     predicted_cut = bool(causes)
     if actual == "ok":
         return "connected"  # TensorFlow found a gradient: any cut we saw is on a side branch

@@ -59,6 +59,9 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
                         drawn.add(dst)
                         queue.append(dst)
             for cause in source.causes:
+                if cause.cause == "zero-at-runtime" and cause.op_seq in graph.ops:
+                    _mark_zero(edges, node_of(graph.ops[cause.op_seq].outputs[0]),
+                               edge_findings.get(("op", cause.op_seq, 0)))
                 if cause.cause == "host-round-trip" and cause.edge is None and cause.event:
                     _probable_host(graph, cells, source.node, var_id, cause.event, loss_id,
                                    nodes, edges, edge_findings.get(("event", cause.event, 0)))
@@ -88,7 +91,8 @@ def _draw_out(graph: ProvenanceGraph, cells: CellMap, src: int, a: str | None, a
         if a is None or b is None or a == b:
             continue
         finding = edge_findings.get((edge.kind, edge.ref, edge.last_event))
-        state = "connected" if edge.differentiable else "severed"
+        # a finding on a differentiable edge names the op that zeroed the gradient (TM501)
+        state = ("severed" if not edge.differentiable else "zero" if finding else "connected")
         if edge.kind == "host":
             event = graph.events[edge.ref]
             host = f"host:{_line(cells, event.loc)}:{event.api}"
@@ -118,10 +122,26 @@ def _probable_host(graph: ProvenanceGraph, cells: CellMap, node: int, var_id: st
     _connect(edges, host, loss_id, finding, "severed")
 
 
+def _mark_zero(edges: dict[tuple[str, str], GraphEdge], node: str | None,
+               finding: str | None) -> None:
+    """Draw the edges into the node holding the op that zeroed a gradient as ``zero``.
+
+    The op itself is usually folded into its line's (or layer's) node with its inputs, so the
+    edges that enter that node carry the style and the finding.
+    """
+    for key, edge in list(edges.items()):
+        if edge.target == node and edge.state == "connected":
+            edges[key] = GraphEdge(edge.source, edge.target, "zero", finding)
+
+
+#: When two paths draw the same edge, the worse state wins.
+_RANK = {"connected": 0, "zero": 1, "severed": 2}
+
+
 def _connect(edges: dict[tuple[str, str], GraphEdge], a: str, b: str, finding: str | None,
              state: str) -> None:
     current = edges.get((a, b))
-    if current is not None and (current.state == "severed" or state == "connected"):
+    if current is not None and _RANK[current.state] >= _RANK[state]:
         return
     edges[(a, b)] = GraphEdge(a, b, state, finding)  # type: ignore[arg-type]
 

@@ -72,6 +72,56 @@ class RuleContext:
         """Return the display name of a variable handle serial."""
         return self.trace.handle_names.get(handle, f"variable#{handle}")
 
+    # -- where a connection ends ------------------------------------------------------------------
+    def reads_in_span(self, hit: Hit) -> list[OpRecord]:
+        """Return the forward reads of a variable source while its call's tape recorded."""
+        tape, node = hit.analysis.tape, hit.source.node
+        if node is None or hit.source.source.handle is None:
+            return []
+        return [op for op in self.graph.reads.get(node, ())
+                if not op.in_gradient and (tape is None or tape.recording_at(op.seq))]
+
+    def recreated(self, hit: Hit) -> int | None:
+        """Return the handle of a variable made again under the source's name, read instead.
+
+        The shape of ``self.w = tf.Variable(...)`` inside ``__call__``: the source list holds
+        the variable of an earlier call, the loss reads a new one with the same name.
+        """
+        if hit.source.source.handle is None or self.reads_in_span(hit):
+            return None
+        name = self.handle_name(hit.source.source.handle)
+        tape = hit.analysis.tape
+        for handle, raw in self.trace.handle_created.items():
+            if handle == hit.source.source.handle or self.handle_name(handle) != name:
+                continue
+            reads = [op for op in self.graph.reads.get(handle, ())
+                     if not op.in_gradient and (tape is None or tape.recording_at(op.seq))]
+            if reads and raw is not None:
+                return handle
+        return None
+
+    def dangling(self, hit: Hit) -> OpRecord | None:
+        """Return the last op computed from a source read in the tape that the loss never used."""
+        reads = self.reads_in_span(hit)
+        if not reads:
+            return None
+        tape = hit.analysis.tape
+        seen = {t for op in reads for t in op.outputs}
+        stack, last = list(seen), max(reads, key=lambda op: op.seq)
+        while stack:
+            node = stack.pop()
+            for edge in self.graph.out_edges.get(node, ()):
+                op = self.graph.ops.get(edge.ref) if edge.kind == "op" else None
+                if edge.dst in seen or op is None or op.in_gradient:
+                    continue
+                if tape is not None and not tape.recording_at(op.seq):
+                    continue
+                seen.add(edge.dst)
+                stack.append(edge.dst)
+                if op.seq > last.seq and op.loc is not None:
+                    last = op
+        return last
+
     # -- edge-based matches ------------------------------------------------------------------------
     def edge_match(self, hit: Hit) -> Match:
         """Return the match of a cut *edge* (op, host or state), keyed by what the user wrote.

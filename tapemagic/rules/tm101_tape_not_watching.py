@@ -28,6 +28,8 @@ class TapeNotWatching(RuleModule):
                 continue  # TM102: a tensor source
             if not source.trainable and (tape is None or tape.watch_accessed_variables):
                 continue  # TM107: a non-trainable variable
+            if tape is not None and tape.failed_watches:
+                continue  # TM108: the watch meant for it raised
             raw = tape.loc if tape is not None else hit.analysis.call.loc
             loc = ctx.index.location(raw)
             yield Match((place(raw),), raw, hit.cause.primary,

@@ -2,7 +2,8 @@
 
 Matcher: a tensor (not variable) source marked ``not-watched``: ``tape.gradient(loss, t)``
 with no ``tape.watch(t)`` while the tape recorded. Points at the tape's line, where the
-``tape.watch`` call belongs.
+``tape.watch`` call belongs; when the tensor was computed from a variable (``x = x + 1`` in a
+loop replaced the ``tf.Variable`` by a tensor, so a later run gets None), at that line.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Iterable
 
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+from tapemagic.trace import RawLocation
 
 
 @register
@@ -24,4 +26,30 @@ class UnwatchedTensor(RuleModule):
                 continue
             tape = hit.analysis.tape
             raw = tape.loc if tape is not None else hit.analysis.call.loc
+            made = _made_from_variable(ctx, hit.source.node)
+            if made is not None:
+                raw = made
             yield Match((place(raw),), raw, hit.cause.primary, {}, hit)
+
+
+def _made_from_variable(ctx: RuleContext, node: int | None) -> RawLocation | None:
+    """Return the line of the op that made tensor ``node`` from a variable's value, if any."""
+    record = ctx.trace.tensors.get(node) if node is not None else None
+    if record is None or record.producer is None:
+        return None
+    op = ctx.graph.ops.get(record.producer[0])
+    if op is None or op.in_gradient:
+        return None
+    stack, seen = list(op.inputs), set(op.inputs)
+    while stack:
+        tensor = ctx.trace.tensors.get(stack.pop())
+        if tensor is None:
+            continue
+        if tensor.leaf == "handle":
+            return op.loc
+        producer = ctx.graph.ops.get(tensor.producer[0]) if tensor.producer else None
+        for serial in producer.inputs if producer is not None else ():
+            if serial not in seen:
+                seen.add(serial)
+                stack.append(serial)
+    return None

@@ -1,7 +1,9 @@
 """TM103 outside-tape: an op on the path ran while the tape was not recording.
 
 Matcher: a source the cut analysis marks ``outside-tape`` (a differentiable path exists, but
-its first op ran after the ``with`` block or inside ``stop_recording``). Points at that op.
+its first op ran after the ``with`` block or inside ``stop_recording``). Points at that op, or,
+when it ran inside a helper the user's code called after the block (``loss = loss_fn(pred)``),
+at that call: the line to move into the ``with`` block.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from collections.abc import Iterable
 
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+from tapemagic.trace import RawLocation
 
 
 @register
@@ -23,4 +26,12 @@ class OutsideTape(RuleModule):
             op = ctx.graph.ops.get(hit.cause.op_seq or -1)
             raw = op.loc if op is not None else call.loc
             api = ctx.op_api(op) if op is not None else call.target_label
+            outer = op.outer_loc if op is not None else None
+            if (outer is not None and raw is not None and call.loc is not None
+                    and _scope(raw) != _scope(call.loc) and _scope(outer) == _scope(call.loc)):
+                raw, api = outer, ctx.index.snippet(outer) or api
             yield Match((place(raw),), raw, hit.cause.primary, {"api": api}, hit)
+
+
+def _scope(raw: RawLocation) -> tuple[str, str]:
+    return raw.file, raw.function

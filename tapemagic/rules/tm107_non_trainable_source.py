@@ -1,7 +1,8 @@
 """TM107 non-trainable-source: a variable with ``trainable=False`` passed as a gradient source.
 
 Matcher: a variable source marked ``not-watched`` that is not trainable while the tape watched
-accessed variables: the tape watches only trainable ones. Points at the tape's line.
+accessed variables: the tape watches only trainable ones (``model.weights`` holds BatchNorm's
+moving statistics, for one). Points at the gradient call, where the source list is passed.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ class NonTrainableSource(RuleModule):
                 continue
             if tape is not None and not tape.watch_accessed_variables:
                 continue  # TM101: the tape watches nothing on its own
-            raw = tape.loc if tape is not None else hit.analysis.call.loc
-            loc = ctx.index.location(raw)
+            raw = hit.analysis.call.loc
+            loc = ctx.index.location(tape.loc if tape is not None else raw)
             yield Match((place(raw),), raw, hit.cause.primary,
                         {"tape_line": str(loc.line) if loc else "?"}, hit)

@@ -27,8 +27,8 @@ class HostRoundTrip(RuleModule):
             if hit.cause.edge is not None:
                 yield ctx.edge_match(hit)
                 continue
-            if hit.cause.event is None:
-                continue
+            if hit.cause.event is None or hit.cause.op_seq is not None:
+                continue  # TM304: a conversion inside a tf.py_function body
             event = ctx.graph.events[hit.cause.event]
             chain = [ChainStep(hit.source.source.name), ctx.host_step(event, True),
                      *ctx.link_steps(event.loc), ChainStep("loss")]

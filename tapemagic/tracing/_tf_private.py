@@ -153,6 +153,16 @@ def autograph_origin(filename: str, line: int) -> tuple[str, int, str] | None:
     if origin is None:
         return None
     return str(origin[0]), int(origin[1]), str(origin[2])
+#: False when no tape (nor a variable watcher) is recording on this thread: a C call, cheap
+could_possibly_record = record.could_possibly_record
+
+
+def keras_backend_module() -> Any:
+    """Return ``keras.src.backend`` when Keras 3 is loaded, else None.
+
+    ``keras.ops.convert_to_numpy`` looks ``convert_to_numpy`` up on this module at call time.
+    """
+    return sys.modules.get("keras.src.backend")
 
 
 def tf_version() -> str:

@@ -15,11 +15,10 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from tapemagic.trace import HostEvent, OpRecord, SourceRecord
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames
+from tapemagic.tracing.results import classify
 
 if TYPE_CHECKING:
     from tapemagic.tracing.recorder import Recorder
@@ -125,6 +124,23 @@ class GraphTracer:
         self.rec.trace.registry.setdefault("Identity", "fn")
         return serial
 
+    def record(self, name: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...],
+               graph: Any) -> None:
+        """Record an op created in a traced graph (the recorder's callback, at trace time).
+
+        A placeholder (a function input or capture) is resolved when an op consumes it; an
+        ``If`` op is replaced by links to its branches when both were traced.
+        """
+        if name == "Placeholder":
+            return
+        if name in COND_OPS:
+            user, _ = frames.user_frame(sys._getframe(1))
+            loc = frames.location_of(user) if user is not None else None
+            if self.link_cond(inputs, outputs, self.graph_id(graph), tfp.keras_layer_path(),
+                              loc):
+                return
+        self.rec.record_op(name, inputs, outputs, graph)
+
     def eager_call(self, name: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...]) -> bool:
         """Tie an eager op that calls a traced function to its trace; False if it is not one.
 
@@ -224,8 +240,8 @@ class GraphTracer:
                 returned[id(inner_out.op.inputs[0])] = result
         for tensor, source in self.pending:
             value = returned.get(id(tensor))
-            if value is not None and _all_zero(value):
-                source.result = "zero"
+            if value is not None and classify(value)[0] == "zero":
+                source.result, source.norm = "zero", 0.0
         self.pending.clear()
         if self.after_values is not None:
             self.after_values()
@@ -240,13 +256,6 @@ class GraphTracer:
         if tfp.dtype_name(getattr(tensor, "dtype", None)) == "resource":
             return self.rec.handle_serial(tensor)
         return self.rec.register(tensor, None, "constant")
-
-
-def _all_zero(value: Any) -> bool:
-    try:
-        return not bool(np.any(np.asarray(value._numpy())))  # noqa: SLF001 - reading runs no op
-    except Exception:  # noqa: BLE001 - not an eager tensor: no value to judge
-        return False
 
 
 def is_call(op_type: str) -> bool:

@@ -11,12 +11,12 @@ restores each class dict exactly.
 
 from __future__ import annotations
 
-import dis
 import sys
 from typing import Any
 
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames
+from tapemagic.tracing.operators import OPERATORS, is_operator_call
 from tapemagic.tracing.recorder import Recorder
 
 _MISSING = object()
@@ -34,25 +34,6 @@ _HOST_APIS: dict[tuple[str, str], str] = {
     ("keras.src.backend.tensorflow.core", "numpy"): "Variable.numpy()",
     ("keras.src.backend.common.variables", "__array__"): "np.asarray()",
 }
-# NumPy ufunc -> the tensor's reflected operator, for `ndarray <op> tensor` (see _reflect).
-# Every ufunc a binary operator maps to (NumPy 2 names `/` "divide"); when the tensor lacks the
-# reflected method, Python's own fallback (TypeError) must happen, as without the hook.
-_REFLECTED = {
-    "add": "__radd__", "subtract": "__rsub__", "multiply": "__rmul__",
-    "true_divide": "__rtruediv__", "divide": "__rtruediv__", "floor_divide": "__rfloordiv__",
-    "power": "__rpow__", "float_power": "__rpow__", "matmul": "__rmatmul__",
-    "remainder": "__rmod__", "divmod": "__rdivmod__", "left_shift": "__rlshift__",
-    "right_shift": "__rrshift__", "less": "__gt__", "greater": "__lt__",
-    "less_equal": "__ge__", "greater_equal": "__le__", "equal": "__eq__",
-    "not_equal": "__ne__", "bitwise_and": "__rand__", "bitwise_or": "__ror__",
-    "bitwise_xor": "__rxor__", "logical_and": "__rand__", "logical_or": "__ror__",
-}
-_OPERATOR_OPCODES = frozenset(
-    op for op in dis.opmap
-    if op in {"BINARY_OP", "COMPARE_OP"} or op.startswith(("BINARY_", "INPLACE_"))
-)
-
-
 class HostHooks:
     """Install and remove the host round-trip patches for one :class:`Recorder`."""
 
@@ -86,6 +67,13 @@ class HostHooks:
         module = tfp.script_ops_module
         self._saved_module.append((module, "py_func_common", module.py_func_common))
         module.py_func_common = self._wrap_py_func(module.py_func_common)
+        keras_backend = tfp.keras_backend_module()
+        convert = getattr(keras_backend, "convert_to_numpy", None)
+        if convert is not None:
+            # np.array(tensor) inside it reads the buffer protocol: no hook of ours sees it
+            self._saved_module.append((keras_backend, "convert_to_numpy", convert))
+            keras_backend.convert_to_numpy = self._wrap_function_conversion(
+                convert, "keras.ops.convert_to_numpy")
 
     def remove(self) -> None:
         """Restore every patched attribute (deleting the ones that did not exist)."""
@@ -146,6 +134,29 @@ class HostHooks:
                 rec.variables_seen.setdefault(id(tensor), tensor) if handle is not None else None
                 value = None if kind == "bool" else result
                 rec.add_host_event(kind, where[1] or api, (source,), (), where[0], value)
+            finally:
+                rec.busy = False
+            return result
+
+        conversion.__name__ = getattr(original, "__name__", api)
+        conversion.__doc__ = getattr(original, "__doc__", None)
+        return conversion
+
+    def _wrap_function_conversion(self, original: Any, api: str) -> Any:
+        """Wrap a library function ``f(tensor) -> ndarray`` as a host round-trip of ``api``."""
+        hooks = self
+
+        def conversion(value: Any, *args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
+            result = original(value, *args, **kwargs)
+            where = hooks._caller()
+            if where is None or not isinstance(value, tfp.EagerTensorBase):
+                return result
+            rec = hooks.rec
+            rec.busy = True
+            try:
+                rec.add_host_event("numpy", where[1] or api, (rec.hold(value),), (), where[0],
+                                   result)
             finally:
                 rec.busy = False
             return result
@@ -220,15 +231,6 @@ def _flat(value: Any) -> list[Any]:
     return [value]
 
 
-def _is_operator_call(frame: Any) -> bool:
-    """Return True when ``frame`` is executing a binary or comparison operator right now."""
-    code = frame.f_code.co_code
-    index = frame.f_lasti
-    if not 0 <= index < len(code):
-        return False
-    return dis.opname[code[index]] in _OPERATOR_OPCODES
-
-
 def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
     rec = hooks.rec
     tensor_type = tfp.EagerTensorBase
@@ -260,18 +262,22 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
 
     def __array_ufunc__(tensor: Any, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         __tracebackhide__ = True
-        caller = sys._getframe(1)
-        reflected = _REFLECTED.get(ufunc.__name__)
-        if (method == "__call__" and reflected and len(inputs) == 2
-                and inputs[1] is tensor and not isinstance(inputs[0], tensor_type)
-                and _is_operator_call(caller)):
-            # `ndarray + tensor`: without this hook NumPy defers to the tensor (its
-            # __array_priority__), so keep that: Tensor.__radd__'s result, or Python's
-            # TypeError when the tensor has no such reflected operator.
-            method_ = getattr(type(tensor), reflected, None)
-            if method_ is None:
-                return NotImplemented
-            return method_(tensor, inputs[0])
+        forms = OPERATORS.get(ufunc.__name__)
+        if (forms is not None and method == "__call__" and len(inputs) == 2
+                and isinstance(inputs[1], tensor_type)
+                and not isinstance(inputs[0], tensor_type)
+                and is_operator_call(sys._getframe(1))):
+            # `ndarray + tensor`: NumPy only got here because of this hook; apply the operator
+            # again with the hook off, so Python's own protocol runs as without tapemagic
+            # (Tensor.__radd__'s result, or Python's TypeError naming the operator).
+            out = kwargs.get("out")
+            inplace = (forms[1] is not None and isinstance(out, tuple) and len(out) == 1
+                       and out[0] is inputs[0])
+            # an operator passes no keyword but `out` for its in-place form (dtype=, where=
+            # only come from a real ufunc call)
+            if len(kwargs) == (1 if inplace else 0):
+                apply = forms[1] if inplace else forms[0]
+                return _without_ufunc_hook(tensor_type, apply, inputs[0], inputs[1])
         sources: list[int] = []
         if not rec.recording():  # another thread, or detached: convert as NumPy would
             args = [to_numpy(x, None) for x in inputs]
@@ -315,6 +321,19 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
         return record(f"np.{func.__name__}", sources, (), result, where)
 
     return __array_ufunc__, __array_function__
+
+
+def _without_ufunc_hook(cls: type, apply: Any, left: Any, right: Any) -> Any:
+    """Return ``apply(left, right)`` run while ``cls`` has its own ``__array_ufunc__`` again."""
+    __tracebackhide__ = True
+    hook = cls.__dict__.get("__array_ufunc__", _MISSING)
+    if hook is _MISSING:
+        return apply(left, right)
+    delattr(cls, "__array_ufunc__")  # tensors define none of their own (checked by the self-test)
+    try:
+        return apply(left, right)
+    finally:
+        setattr(cls, "__array_ufunc__", hook)
 
 
 __all__ = ["HostHooks"]

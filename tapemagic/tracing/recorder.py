@@ -16,11 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from tapemagic.optypes import READ_OPS, WRITE_OPS
+from tapemagic.optypes import CREATE_OPS, READ_OPS, SATURATING, WRITE_OPS
 from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming
-from tapemagic.tracing.graphs import COND_OPS, GraphTracer
+from tapemagic.tracing.graphs import GraphTracer
+from tapemagic.tracing.values import call_site, host_value, same_value, saturated
 
 #: Host values larger than this (bytes) are not kept for value matching, nor any once all the
 #: kept values reach the second bound: a training loop's metrics must not pin its memory.
@@ -145,16 +146,15 @@ class Recorder:
         """Return the serial of a variable's resource handle, registering it once.
 
         ``find_owner``: the caller has only the handle (an op input): look for its variable on
-        the stack, once, to name it at the end. A capture placeholder of a handle in a
-        tf.function gets the outer handle's serial (a graph read is a read of that variable).
+        the stack, once, to name it at the end. A handle captured by a tf.function has the
+        outer handle's serial.
         """
         serial = self._handle_serial_by_id.get(id(handle))
         if serial is None:
             external = self.graphs.external_of(handle)
             if external is not None:
                 self.graphs.aliases.append(handle)  # pinned: its id stays this handle's
-                serial = self.handle_serial(external, find_owner)
-                self._handle_serial_by_id[id(handle)] = serial
+                serial = self._handle_serial_by_id[id(handle)] = self.handle_serial(external)
                 return serial
             serial = self.register(handle, None, "handle", strong=True)
             self.handle_objects[serial] = handle
@@ -162,6 +162,31 @@ class Recorder:
             if find_owner:
                 naming.find_owner(handle, self.variables_seen, sys._getframe(1))
         return serial
+
+    def note_trainable(self) -> None:
+        """Remember which Keras variables are frozen now (at an analysed gradient call).
+
+        A frozen Keras 3 layer (``trainable=False``) leaves its inner ``tf.Variable`` trainable,
+        so the tape still watches it; its Keras flag is what says it is meant to stay fixed.
+        A variable frozen at any analysed call counts as frozen.
+        """
+        keras_cls = tfp.keras_variable_class()
+        if keras_cls is None:
+            return
+        frozen = self.trace.handle_trainable
+        objects: list[Any] = [*self.variables_seen.values()]
+        for caller in self.scope_callers.values():
+            try:
+                objects.extend(caller.variables)
+            except Exception:  # noqa: BLE001 - an unbuilt layer or a foreign object
+                continue
+        for obj in objects:
+            if not isinstance(obj, keras_cls):
+                continue
+            handle = getattr(getattr(obj, "_value", None), "_handle", None)
+            serial = self._handle_serial_by_id.get(id(handle)) if handle is not None else None
+            if serial is not None:
+                frozen[serial] = frozen.get(serial, True) and bool(getattr(obj, "trainable", True))
 
     def _keras_layer(self) -> str:
         """Return the Keras name-scope path of the current op and note the scopes' owners."""
@@ -189,13 +214,7 @@ class Recorder:
         op_name: Any = None,
         graph: Any = None,
     ) -> None:
-        """Record one op (``op_callbacks`` signature).
-
-        Eager ops are recorded as they run. In graph mode (``trace_graphs``) an op created
-        while a tf.function is traced is recorded once, with symbolic tensors and the user's
-        line (the Python frame at trace time); tf.data graphs are only counted. An eager call
-        of a traced function is tied to its trace (:meth:`GraphTracer.link_call`).
-        """
+        """Record one op (``op_callbacks`` signature); graph mode: see ``tracing/graphs.py``."""
         if self.busy:
             return None
         if graph is not None:
@@ -207,19 +226,20 @@ class Recorder:
             self.pending_reads.clear()
             return None
         name = op_type.decode() if isinstance(op_type, bytes) else str(op_type)
-        if graph is not None and name == "Placeholder":
-            return None  # a function input or capture: resolved when an op consumes it
         self.busy = True
         try:
-            if graph is not None or not self.trace_graphs or not self.graphs.eager_call(
+            if graph is not None:
+                self.graphs.record(name, tuple(inputs or ()), tuple(outputs or ()), graph)
+            elif not self.trace_graphs or not self.graphs.eager_call(
                     name, tuple(inputs or ()), tuple(outputs or ())):
-                self._record_op(name, inputs or (), outputs or (), graph)
+                self.record_op(name, inputs or (), outputs or ())
         finally:
             self.busy = False
             self.pending_reads.clear()
         return None
 
-    def _record_op(self, name: str, inputs: Any, outputs: Any, graph: Any = None) -> None:
+    def record_op(self, name: str, inputs: Any, outputs: Any, graph: Any = None) -> None:
+        """Record one op run (eagerly) or created (in ``graph``, at trace time)."""
         user, api = frames.user_frame(sys._getframe(1))
         loc = frames.location_of(user) if user is not None else None
         api_key = None
@@ -228,9 +248,6 @@ class Recorder:
             self.api_frames.setdefault(api_key, api.f_globals)
         layer = self._keras_layer()
         number = self.graphs.graph_id(graph) if graph is not None else 0
-        if number and name in COND_OPS and self.graphs.link_cond(
-                tuple(inputs), tuple(outputs), number, layer, loc):
-            return
         in_serials = []
         for index, tensor in enumerate(inputs):
             serial = self.serial_of(tensor)
@@ -243,12 +260,21 @@ class Recorder:
             # the handle is long-lived: make sure it is held and indexed as a handle
             if inputs:
                 in_serials[0] = self.handle_serial(inputs[0], find_owner=True)
-        out_serials = tuple(self.register(t, (seq, i), None) for i, t in enumerate(outputs))
+        if name in CREATE_OPS and outputs:
+            out_serials: tuple[int, ...] = (self.handle_serial(outputs[0], find_owner=True),)
+            if loc is not None:
+                self.trace.handle_created[out_serials[0]] = loc
+        else:
+            out_serials = tuple(self.register(t, (seq, i), None) for i, t in enumerate(outputs))
         op = OpRecord(
             seq, name, tuple(in_serials), out_serials, loc,
             api_key[0] if api_key else None, api_key[1] if api_key else None, layer,
             self.gradient_depth > 0, self.function_depth > 0 or number > 0, graph=number,
         )
+        if user is not None and not tfp.could_possibly_record():
+            op.outer_loc = call_site(user, loc)
+        if name in SATURATING and not op.in_gradient:
+            op.saturated = saturated(name, inputs, outputs)
         self.trace.ops.append(op)
         if name not in self.trace.registry:
             self.trace.registry[name] = tfp.registry_entry(name)
@@ -292,11 +318,16 @@ class Recorder:
         if not candidates:
             return None
         if len(candidates) > 1:
-            value = _host_value(tensor)
-            exact = [v for v in candidates if _equal(_host_value(v), value)]
+            value = host_value(tensor)
+            exact = [v for v in candidates if same_value(host_value(v), value)]
             candidates = exact or candidates
         chosen = candidates[0]
-        self.pending_reads.remove(chosen)
+        # by identity: list.remove compares with ==, which on variables is an elementwise TF op
+        # (it raised InvalidArgumentError for variables of different dtypes)
+        for index, pending in enumerate(self.pending_reads):
+            if pending is chosen:
+                del self.pending_reads[index]
+                break
         return chosen
 
     # -- host values ----------------------------------------------------------------------------
@@ -333,34 +364,16 @@ class Recorder:
     def _link_host_value(self, tensor: Any, serial: int) -> None:
         # tf.constant(ndarray) copies, so a NumPy result re-enters TensorFlow only by value:
         # the newest recorded host value equal to this leaf is its probable origin.
-        value = _host_value(tensor)
+        value = host_value(tensor)
         if value is None:
             return
         for event_id, host in reversed(self.host_values):
             if host.shape != value.shape:
                 continue
-            if _equal(host, value):
+            if same_value(host, value):
                 trivial = bool(value.size <= 1 or not np.any(value) or np.all(value == 1))
                 self.trace.host_links[serial] = HostLink(serial, event_id, probable=trivial)
                 return
-
-    def snapshot(self, first_call: int) -> Trace:
-        """Return a finished copy of the trace so far, with the gradient calls from ``first_call``.
-
-        For a nested check: the outer run goes on recording, so nothing is released here.
-        """
-        import copy
-
-        trace = copy.copy(self.trace)
-        trace.ops = list(self.trace.ops)
-        trace.host_events = list(self.trace.host_events)
-        trace.gradient_calls = self.trace.gradient_calls[first_call:]
-        trace.handle_names = naming.name_handles(self.handle_objects, self.variables_seen,
-                                                 self.scope_callers)
-        trace.api_labels = {k: naming.api_label(k, g) for k, g in self.api_frames.items()}
-        trace.versions = {"tensorflow": tfp.tf_version(), "keras": tfp.keras_version() or "",
-                          "python": sys.version.split()[0]}
-        return trace
 
     # -- end of run -------------------------------------------------------------------------------
     def finish(self) -> Trace:
@@ -381,25 +394,6 @@ class Recorder:
         self.scope_callers.clear()
         self._scope_top = None
         return self.trace
-
-
-def _host_value(tensor: Any) -> np.ndarray | None:
-    try:
-        return np.asarray(tensor._numpy())  # noqa: SLF001 - no op is run, unlike tf.identity
-    except Exception:  # noqa: BLE001 - symbolic, remote or unreadable tensors have no value
-        try:
-            return np.asarray(tensor.read_value()._numpy())  # noqa: SLF001
-        except Exception:  # noqa: BLE001
-            return None
-
-
-def _equal(a: np.ndarray | None, b: np.ndarray | None) -> bool:
-    if a is None or b is None or a.shape != b.shape:
-        return False
-    try:
-        return bool(np.array_equal(a.astype(b.dtype, copy=False), b))
-    except (TypeError, ValueError):
-        return False
 
 
 _DTYPES: dict[Any, tuple[str, bool]] = {}

@@ -21,12 +21,16 @@ import tensorflow as tf
 
 from tapemagic.trace import Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, symbolic
+from tapemagic.tracing import frames, naming, symbolic
 from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.tapes import TapeHooks
 
 _EAGER_DATA_WARNING = "Even though the `tf.config.experimental_run_functions_eagerly`"
+#: TensorFlow's own setter, taken before any session patches it: a session in another thread
+#: must not call the first session's "remember" stand-in (it would change what that one
+#: restores).
+_SET_RUN_EAGERLY = tfp.run_functions_eagerly_module.run_functions_eagerly
 
 class _Active(threading.local):
     """Sessions in progress on each thread; a nested session leaves the outer one in charge."""
@@ -105,7 +109,7 @@ class TraceSession:
 
     def __exit__(self, *exc: Any) -> None:
         if self.nested:
-            self.trace = self._outer.recorder.snapshot(self._first_call)
+            self.trace = _snapshot(self._outer.recorder, self._first_call)
             symbolic.name_unreached_sources(self.trace)
             return None
         try:
@@ -129,7 +133,7 @@ class TraceSession:
         A ``tf.config.run_functions_eagerly(x)`` the cell itself calls is remembered (not
         applied while tracing, which needs eager mode) and is the value left in force at exit.
         """
-        setter = tfp.run_functions_eagerly_module.run_functions_eagerly
+        setter = _SET_RUN_EAGERLY
         wish = [tf.config.functions_run_eagerly()]
         setter(True)
         self._restore_eager = lambda: setter(wish[0])
@@ -194,3 +198,22 @@ class TraceSession:
 
         cls.__call__ = __call__  # type: ignore[method-assign]
         stack.callback(setattr, cls, "__call__", original)
+
+
+def _snapshot(rec: Recorder, first_call: int) -> Trace:
+    """Return a finished copy of the trace so far, with the gradient calls from ``first_call``.
+
+    For a nested check: the outer run goes on recording, so nothing is released here.
+    """
+    import copy
+
+    trace = copy.copy(rec.trace)
+    trace.ops = list(rec.trace.ops)
+    trace.host_events = list(rec.trace.host_events)
+    trace.gradient_calls = rec.trace.gradient_calls[first_call:]
+    trace.handle_names = naming.name_handles(rec.handle_objects, rec.variables_seen,
+                                             rec.scope_callers)
+    trace.api_labels = {k: naming.api_label(k, g) for k, g in rec.api_frames.items()}
+    trace.versions = {"tensorflow": tfp.tf_version(), "keras": tfp.keras_version() or "",
+                      "python": sys.version.split()[0]}
+    return trace

@@ -15,16 +15,17 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
-import numpy as np
-
 from tapemagic.trace import GradientCallRecord, SourceRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, symbolic
 from tapemagic.tracing.recorder import Recorder
+from tapemagic.tracing.results import classify, flatten, later_result, shape_of
 
 _MISSING = object()
 Method = Literal["gradient", "jacobian", "batch_jacobian"]
 _FIT_MODULES = ("keras.src.backend.tensorflow.trainer",)
+#: Later runs: at most this many regressions kept per call site.
+_MAX_REGRESSIONS = 10
 
 
 class TapeHooks:
@@ -156,14 +157,19 @@ class TapeHooks:
         hooks = self
 
         def watch(tape: Any, tensor: Any) -> Any:
-            result = original(tape, tensor)  # record only a watch that succeeded
+            try:
+                result = original(tape, tensor)  # record only a watch that succeeded
+            except BaseException as error:
+                if not isinstance(error, KeyboardInterrupt) and hooks.rec.recording():
+                    hooks._note_failed_watch(tape, tensor, error)
+                raise
             rec = hooks.rec
             if not rec.recording():
                 return result
             record = hooks.record_of(tape)
             rec.busy = True
             try:
-                for item in _flatten(tensor):
+                for item in flatten(tensor):
                     handle = getattr(item, "handle", None)
                     if handle is not None and tfp.dtype_name(handle.dtype) == "resource":
                         record.watched_handles.add(rec.handle_serial(handle))
@@ -175,6 +181,28 @@ class TapeHooks:
             return result
 
         return watch
+
+    def _note_failed_watch(self, tape: Any, tensor: Any, error: BaseException) -> None:
+        """Remember a ``tape.watch`` that raised (a Keras 3 ``Variable``, a symbolic input)."""
+        rec = self.rec
+        rec.busy = True
+        try:
+            loc, _ = self._user_location(3)
+            what = type(tensor).__name__
+            path = getattr(tensor, "path", None)
+            if path is not None:
+                what = f"{what} `{path}`"
+                inner = getattr(tensor, "_value", None)
+                handle = getattr(inner, "handle", None)
+                if handle is not None:  # name it: the report says which weight it was
+                    rec.handle_serial(handle)
+                    rec.variables_seen.setdefault(id(tensor), tensor)
+            text = str(error).splitlines()[0] if str(error) else ""
+            message = type(error).__name__ + (
+                f": {text[:57]}..." if len(text) > 60 else f": {text}" if text else "")
+            self.record_of(tape).failed_watches.append((loc, message, what))
+        finally:
+            rec.busy = False
 
     def _make_stop_recording(self, original: Any) -> Any:
         hooks = self
@@ -283,8 +311,8 @@ class TapeHooks:
             "zero" if str(getattr(unconnected, "value", unconnected)) == "zero" else "none")
         rec.busy = True
         try:
-            targets = tuple(rec.hold(t) for t in _flatten(target) if hasattr(t, "dtype"))
-            sources_list = [self._source(s) for s in _flatten(sources)]
+            targets = tuple(rec.hold(t) for t in flatten(target) if hasattr(t, "dtype"))
+            sources_list = [self._source(s) for s in flatten(sources)]
         finally:
             rec.busy = False
         call = GradientCallRecord(
@@ -300,6 +328,11 @@ class TapeHooks:
                     source.name = name
         rec.trace.gradient_calls.append(call)
         self._site_calls.setdefault(site, call)
+        rec.busy = True
+        try:
+            rec.note_trainable()
+        finally:
+            rec.busy = False
         if record.creation_site is not None:
             done = self._site_done.get(record.creation_site, 0)
             self._site_done[record.creation_site] = done + 1
@@ -318,20 +351,25 @@ class TapeHooks:
         if handle is not None and isinstance(source, tfp.BaseResourceVariable):
             rec.variables_seen.setdefault(id(source), source)
             return SourceRecord(str(source.name).removesuffix(":0"), "variable",
-                                tfp.dtype_name(source.dtype), _shape(source),
+                                tfp.dtype_name(source.dtype), shape_of(source),
                                 bool(source.trainable), rec.handle_serial(handle), None)
         serial = rec.hold(source) if hasattr(source, "dtype") else None
         return SourceRecord(f"tensor#{serial}", "tensor", tfp.dtype_name(getattr(
-            source, "dtype", None)), _shape(source), True, None, serial)
+            source, "dtype", None)), shape_of(source), True, None, serial)
 
     def _note_results(self, call: GradientCallRecord, result: Any, sources: Any) -> None:
-        flat = _flatten(result)
+        flat = flatten(result)
         if len(flat) != len(call.sources):
             return
         for source, value in zip(call.sources, flat, strict=True):
-            source.result = _classify(value)
-            if source.result == "ok" and isinstance(value, tfp.SymbolicTensor):
-                self.rec.graphs.pending.append((value, source))  # its value: at the first run
+            source.result, source.norm = classify(value)
+            data = getattr(value, "values", value)
+            if source.result == "ok" and isinstance(data, tfp.SymbolicTensor):
+                # a traced function's gradient: zeros by construction, or seen at its first run
+                if tfp.is_static_zero(data):
+                    source.result, source.norm = "zero", 0.0
+                else:
+                    self.rec.graphs.pending.append((data, source))
 
     def _site_saturated(self, record: TapeRecord) -> bool:
         """Return True when tapes made where ``record``'s was made were analysed enough already."""
@@ -357,41 +395,18 @@ class TapeHooks:
         loc, _ = self._user_location(3)
         site = (loc.file if loc else "?", loc.line if loc else 0, method)
         first = self._site_calls.get(site)
-        flat = _flatten(result)
-        if first is None or site in self._rearmed or len(flat) != len(first.sources):
+        flat = flatten(result)
+        if first is None or len(flat) != len(first.sources):
             return
-        if any(value is None and source.result != "none"
-               for source, value in zip(first.sources, flat, strict=True)):
+        results = tuple(later_result(v) for v in flat)
+        if any(r != "ok" and source.result == "ok"
+               for source, r in zip(first.sources, results, strict=True)):
+            if len(first.regressions) < _MAX_REGRESSIONS:
+                first.regressions.append((first.calls, results))
+            if site in self._rearmed:
+                return
             self._rearmed.add(site)
             self._site_analysed[site] = self._site_analysed.get(site, 1) - 1
             creation = self.record_of(tape).creation_site
             if creation is not None:
                 self._site_done[creation] = self._site_done.get(creation, 1) - 1
-
-
-def _flatten(value: Any) -> list[Any]:
-    if isinstance(value, dict):
-        return [x for k in sorted(value, key=str) for x in _flatten(value[k])]
-    if isinstance(value, (list, tuple)):
-        return [x for v in value for x in _flatten(v)]
-    return [value]
-
-
-def _shape(value: Any) -> tuple[int | None, ...] | None:
-    try:
-        return tuple(value.shape.as_list())
-    except (AttributeError, ValueError):
-        return None
-
-
-def _classify(value: Any) -> Literal["ok", "none", "zero"]:
-    if value is None:
-        return "none"
-    data = getattr(value, "values", value)  # IndexedSlices carry their values here
-    if isinstance(data, tfp.SymbolicTensor):  # a traced function's gradient: no value yet
-        return "zero" if tfp.is_static_zero(data) else "ok"
-    try:
-        array = np.asarray(data._numpy())  # noqa: SLF001 - reading a value runs no op
-    except Exception:  # noqa: BLE001
-        return "ok"
-    return "ok" if np.any(array) else "zero"

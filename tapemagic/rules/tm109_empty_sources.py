@@ -1,0 +1,34 @@
+"""TM109 empty-sources: ``tape.gradient`` got an empty list of sources.
+
+Matcher: a gradient call whose ``sources`` flattened to nothing, the shape of
+``params = model.trainable_variables`` read before the model was built (Keras creates weights
+on the first call). Points where the list was made: the assignment of the name passed as
+``sources`` when the source shows one, else the call.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.rules.context import RuleContext, place
+
+
+@register
+class EmptySources(RuleModule):
+    code = "TM109"
+    causes = frozenset({"sources-mismatch"})
+
+    def match(self, ctx: RuleContext) -> Iterable[Match]:
+        for analysis in ctx.analyses:
+            call = analysis.call
+            if call.sources or call.keras_fit or call.method != "gradient":
+                continue
+            node = ctx.index.call_at(call.loc)
+            argument = node.args[1] if node is not None and len(node.args) > 1 else None
+            text = ast.unparse(argument) if argument is not None else "sources"
+            raw = call.loc
+            if isinstance(argument, ast.Name) and call.loc is not None:
+                raw = ctx.index.assignment(call.loc, argument.id) or raw
+            yield Match((place(raw),), raw, True, {"sources": text})

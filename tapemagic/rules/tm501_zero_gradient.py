@@ -1,0 +1,42 @@
+"""TM501 zero-gradient: a connected path whose gradient is exactly zero at run time.
+
+Matcher: a source whose gradient TensorFlow returned as all zeros, with the op on its path that
+zeroes it: ``Sign`` (its registered gradient is zeros, math_grad.py ``_SignGrad``), or an op the
+tracer saw saturated on this batch (``optypes.SATURATING``: a ReLU with no active unit, a
+``clip_by_value`` or ``maximum``/``minimum`` whose every element sat at the bound). A warning at
+that op: the code is connected, the values are what is wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tapemagic.optypes import ZERO_GRADIENT
+from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.rules.context import RuleContext, place
+
+_REASONS = {
+    "Sign": "the gradient of `tf.sign` is zero everywhere",
+    "Relu": "no ReLU unit is active on this batch (a dead ReLU)",
+    "Relu6": "every ReLU6 unit is at 0 or 6 on this batch",
+    "ClipByValue": "every element is outside the clip range, where the gradient is zero",
+    "Maximum": "every element takes the other operand, so no gradient reaches this one",
+    "Minimum": "every element takes the other operand, so no gradient reaches this one",
+}
+
+
+@register
+class ZeroGradient(RuleModule):
+    code = "TM501"
+    causes = frozenset({"zero-at-runtime"})
+
+    def match(self, ctx: RuleContext) -> Iterable[Match]:
+        for hit in ctx.hits("zero-at-runtime"):
+            op = ctx.graph.ops.get(hit.cause.op_seq or -1)
+            if op is None or not (op.op_type in ZERO_GRADIENT or op.saturated):
+                continue
+            api = ctx.op_api(op) if not op.layer else op.layer
+            yield Match((place(op.loc), op.op_type), op.loc, True,
+                        {"api": api, "op": op.op_type,
+                         "reason": _REASONS.get(op.op_type, "its gradient is zero here")},
+                        hit, api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0))

@@ -1,0 +1,256 @@
+"""The line the user must change: each kind of cut is reported where the fix goes.
+
+Each program marks its expected line with ``# <-``; the test runs it under ``gradcheck`` from a
+real file (so the source index reads it as a user's script) and checks the rule and the line.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import tapemagic
+from tapemagic.report.model import Report
+from tapemagic.report.validate import validate_report
+
+pytestmark = pytest.mark.tf
+
+
+def _run(tmp_path: Path, source: str) -> tuple[Report, int | None]:
+    source = textwrap.dedent(source)
+    path = tmp_path / "program.py"
+    path.write_text(source)
+    marked = [i for i, line in enumerate(source.splitlines(), 1) if line.rstrip().endswith("# <-")]
+    namespace: dict[str, object] = {"__name__": "__main__"}
+    check = None
+    try:
+        with tapemagic.gradcheck() as check:
+            exec(compile(source, str(path), "exec"), namespace)  # noqa: S102
+    except Exception:  # noqa: BLE001 - some programs raise as the user's did
+        pass
+    assert check is not None and check.report is not None
+    validate_report(check.report.to_json())
+    return check.report, marked[0] if marked else None
+
+
+WHERE = {
+    "a prediction computed but never used by the loss": ("TM104", """
+        import tensorflow as tf
+        w = tf.Variable(1.0, name="w")
+        b = tf.Variable(2.0, name="b")
+        x = tf.constant(3.0)
+        with tf.GradientTape() as tape:
+            pred = w * x
+            other = b * x  # <-
+            loss = (pred - 1.0) ** 2
+        g = tape.gradient(loss, [w, b])
+        """),
+    "a weight created but never read": ("TM104", """
+        import tensorflow as tf
+        w = tf.Variable(1.0, name="w")
+        x = tf.constant(3.0)
+        with tf.GradientTape() as tape:
+            loss = (w * x - 1.0) ** 2
+        unused = tf.Variable(2.0, name="unused")  # <-
+        g = tape.gradient(loss, [w, unused])
+        """),
+    "a variable made again in __call__": ("TM111", """
+        import tensorflow as tf
+        class Scale(tf.Module):
+            def __init__(self):
+                self.w = tf.Variable(1.0, name="w")
+            def __call__(self, x):
+                self.w = tf.Variable(1.0, name="w")  # <-
+                return self.w * x
+        m = Scale()
+        params = [m.w]
+        with tf.GradientTape() as tape:
+            loss = m(tf.constant(2.0)) ** 2
+        g = tape.gradient(loss, params)
+        """),
+    "a loss helper called after the with block": ("TM103", """
+        import tensorflow as tf
+        w = tf.Variable([1.0, 2.0], name="w")
+        def loss_fn(p):
+            return tf.reduce_mean((p - 2.0) ** 2)
+        def step():
+            with tf.GradientTape() as tape:
+                pred = w * 3.0
+            loss = loss_fn(pred)  # <-
+            return tape.gradient(loss, [w])
+        step()
+        """),
+    "keras.ops.convert_to_numpy in the loss": ("TM301", """
+        import numpy as np
+        import tensorflow as tf
+        import keras
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, name="o")])
+        x = tf.ones((5, 3))
+        with tf.GradientTape() as tape:
+            p = keras.ops.convert_to_numpy(model(x))  # <-
+            loss = tf.reduce_mean(tf.constant(np.square(p)))
+        g = tape.gradient(loss, model.trainable_weights)
+        """),
+    "model.weights with BatchNorm statistics": ("TM107", """
+        import tensorflow as tf
+        import keras
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, name="d"),
+                                  keras.layers.BatchNormalization(name="bn"),
+                                  keras.layers.Dense(1, name="o")])
+        x = tf.random.normal((6, 3), seed=1)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(model(x, training=True) ** 2)
+        g = tape.gradient(loss, model.weights)  # <-
+        """),
+    "an integer variable among the sources": ("TM202", """
+        import tensorflow as tf
+        w = tf.Variable(1.0, name="w")
+        step = tf.Variable(3, name="step")
+        with tf.GradientTape() as tape:
+            loss = w * tf.cast(step, tf.float32)
+        g = tape.gradient(loss, [w, step])  # <-
+        """),
+    "sources read before the model was built": ("TM109", """
+        import tensorflow as tf
+        import keras
+        model = keras.Sequential([keras.layers.Dense(1, name="o")])
+        params = model.trainable_variables  # <-
+        x = tf.ones((5, 3))
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(model(x) ** 2)
+        g = tape.gradient(loss, params)
+        """),
+    "a tape.watch of a Keras variable that raised": ("TM108", """
+        import tensorflow as tf
+        import keras
+        layer = keras.layers.Dense(1, name="d")
+        layer.build((None, 2))
+        x = tf.ones((3, 2))
+        with tf.GradientTape(watch_accessed_variables=False) as tape:
+            try:
+                tape.watch(layer.kernel)  # <-
+            except ValueError:
+                pass
+            loss = tf.reduce_sum(layer(x))
+        g = tape.gradient(loss, layer.trainable_weights)
+        """),
+    "tf.unique raises LookupError in tape.gradient": ("TM201", """
+        import tensorflow as tf
+        v = tf.Variable([1.0, 2.0, 2.0], name="v")
+        with tf.GradientTape() as tape:
+            u, _ = tf.unique(v * 2.0)  # <-
+            loss = tf.reduce_sum(u)
+        g = tape.gradient(loss, v)
+        """),
+    "a dead ReLU layer": ("TM501", """
+        import tensorflow as tf
+        import keras
+        model = keras.Sequential([
+            keras.Input((2,)),
+            keras.layers.Dense(3, activation="relu", name="h",
+                               bias_initializer=keras.initializers.Constant(-100.0)),
+            keras.layers.Dense(1, name="o")])
+        x = tf.ones((4, 2))
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((model(x) - 1.0) ** 2)  # <-
+        g = tape.gradient(loss, model.trainable_weights)
+        """),
+    "a py_function whose body calls .numpy()": ("TM304", """
+        import numpy as np
+        import tensorflow as tf
+        w = tf.Variable([1.0, 2.0], name="w")
+        def body(t):
+            return tf.constant(np.tanh(t.numpy()))  # <-
+        with tf.GradientTape() as tape:
+            y = tf.py_function(body, [w * 2.0], tf.float32)
+            loss = tf.reduce_sum(y)
+        g = tape.gradient(loss, w)
+        """),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WHERE))
+def test_the_finding_is_on_the_line_to_change(tmp_path: Path, name: str) -> None:
+    rule, source = WHERE[name]
+    report, line = _run(tmp_path, source)
+    assert report.codes == [rule], [f"{f.rule}@{f.location and f.location.line}: {f.message}"
+                                    for f in report.findings]
+    finding = report.findings[0]
+    assert finding.location is not None and finding.location.line == line
+    assert finding.primary and (finding.variables or rule == "TM109")
+    assert not report.headline.startswith(("All ", "The weight gets"))
+
+
+def test_gradient_call_that_raised_is_in_the_headline(tmp_path: Path) -> None:
+    report, _ = _run(tmp_path, WHERE["tf.unique raises LookupError in tape.gradient"][1])
+    assert report.headline.startswith("The gradient call at"), report.headline
+    assert "raised LookupError" in report.headline
+
+
+def test_a_later_run_that_loses_the_gradient_is_analysed(tmp_path: Path) -> None:
+    report, _ = _run(tmp_path, """
+        import tensorflow as tf
+        x = tf.Variable(2.0, name="x")
+        for i in range(3):
+            with tf.GradientTape() as tape:
+                y = x * x
+            dy = tape.gradient(y, x)
+            x = x + 1.0
+        """)
+    verdicts = [s.verdict for c in report.gradient_calls for s in c.sources]
+    assert verdicts[0] == "connected" and "severed" in verdicts[1:], verdicts
+    assert report.codes == ["TM102"]
+    assert "get a gradient" not in report.headline
+
+
+def test_a_later_run_loss_is_noted_even_when_not_analysed(tmp_path: Path) -> None:
+    report, _ = _run(tmp_path, """
+        import tensorflow as tf
+        x = tf.Variable(2.0, name="x")
+        for i in range(2):
+            with tf.GradientTape() as tape:
+                y = x * x
+            dy = tape.gradient(y, x)
+            x = x + 1.0
+        """)
+    assert any("Run 2 of the gradient call" in n and "None" in n for n in report.notes), \
+        report.notes
+    assert "no gradient in a later run" in report.headline, report.headline
+
+
+def test_zero_gradient_keeps_its_verdict_and_draws_a_zero_edge(tmp_path: Path) -> None:
+    report, line = _run(tmp_path, """
+        import tensorflow as tf
+        w = tf.Variable([0.5, -2.0], name="w")
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.sign(w) * 3.0)  # <-
+        g = tape.gradient(loss, w)
+        """)
+    assert report.codes == ["TM501"] and report.findings[0].location.line == line  # type: ignore[union-attr]
+    assert {s.verdict for c in report.gradient_calls for s in c.sources} == {"zero"}
+    assert "all-zero gradient" in report.headline
+    assert any(e.state == "zero" and e.finding == report.findings[0].id
+               for e in report.graph.edges)
+
+
+def test_weights_left_out_of_every_source_list_are_a_warning(tmp_path: Path) -> None:
+    report, _ = _run(tmp_path, """
+        import tensorflow as tf
+        import keras
+        enc = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, name="e")], name="enc")
+        dec = keras.Sequential([keras.Input((2,)), keras.layers.Dense(3, name="d")], name="dec")
+        x = tf.ones((5, 3))
+        opt = keras.optimizers.SGD(0.1)
+        for _ in range(2):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((dec(enc(x)) - x) ** 2)
+            grads = tape.gradient(loss, dec.trainable_weights)
+            opt.apply_gradients(zip(grads, dec.trainable_weights))
+        """)
+    assert report.codes == ["TM110"]
+    (finding,) = report.findings
+    assert finding.severity == "warning"
+    assert {v.rsplit("/", 1)[-1] for v in finding.variables} == {"kernel", "bias"}
+    assert all(v.startswith("enc/") for v in finding.variables)
