@@ -19,7 +19,7 @@ from tapemagic.trace import Trace
 #: Whether ``tf.function`` and Keras ``fit`` run eagerly for the analysis when no door option
 #: says otherwise: the one default behind ``gradcheck(force_eager=...)``, ``%%gradcheck
 #: --eager/--graph-mode`` and ``python -m tapemagic run --eager/--graph-mode`` (and their help).
-FORCE_EAGER_DEFAULT = True
+FORCE_EAGER_DEFAULT = False
 
 
 class GradcheckError(RuntimeError):

@@ -41,6 +41,14 @@ _EXPLANATIONS = (
      "`tape.watch` takes tensors and `tf.Variable`s: a Keras 3 `Variable` (watch its `.value`) "
      "or a symbolic Keras tensor (`model.inputs`: watch the batch you feed) raises this "
      "(rule TM108)."),
+    ("not 'SymbolicTensor'",
+     "`float()`, `int()` or `complex()` got a tensor while a tf.function (or Keras fit) was "
+     "being traced (graph mode), where tensors have no value yet; it is also a host round-trip "
+     "that cuts the gradient (rule TM301): keep the value a tensor."),
+    ("Cannot convert a symbolic tf.Tensor",
+     "A NumPy function got a tensor while a tf.function was being traced (graph mode), where "
+     "tensors have no value yet; it is also a host round-trip that cuts the gradient "
+     "(rule TM301): use the tf.* equivalent."),
     ("'SymbolicTensor' object has no attribute 'numpy'",
      "`.numpy()` was called while a tf.function was being traced (graph mode), where tensors "
      "have no value yet; it is also a host round-trip that cuts the gradient (rule TM301)."),
@@ -58,8 +66,7 @@ def build_report(trace: Trace, cells: CellMap, cell: CellInfo,
     edge_ids = {edge: ids[key] for edge, key in diagnoser.edge_findings.items() if key in ids}
     picture = collapse(graph, analyses, cells, edge_ids)
     calls = tuple(_call(a, cells, diagnoser, ids) for a in analyses)
-    mode = ("eager" if not trace.function_calls
-            else "forced-eager" if trace.forced_eager else "graph")
+    mode = _mode(trace)
     report = Report(
         versions={"tapemagic": __version__, **trace.versions,
                   "python": trace.versions.get("python", sys.version.split()[0])},
@@ -129,15 +136,12 @@ def _exception(error: BaseException, cells: CellMap) -> ErrorInfo:
 
 def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[str]:
     notes: list[str] = []
-    if trace.function_calls and not trace.forced_eager:
-        notes.append(
-            "tf.function bodies ran as graphs (--graph-mode): the ops inside them are not "
-            "visible, so a cut inside one shows as unexplained; run without --graph-mode to "
-            "see it.")
+    if _mode(trace) == "graph":
+        notes.extend(_graph_notes(trace, cells))
     elif trace.function_calls:
         notes.append(
-            "tf.function and Keras fit ran eagerly for this analysis "
-            "(tf.config.run_functions_eagerly(True), restored afterwards).")
+            "tf.function and Keras fit ran eagerly for this analysis (--eager: "
+            "tf.config.run_functions_eagerly(True), restored afterwards).")
         if trace.fit_resumed_graph:
             notes.append("After the analysed train step(s), fit went on in graph mode, as it "
                          "would without tapemagic.")
@@ -155,8 +159,12 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
             where = loc.label if loc else "?"
             done = analysed_per_site.get(call.site, 1)
             first = "the first run was" if done == 1 else f"the first {done} runs were"
-            notes.append(f"The {call.method} call at {where} ran {call.calls} times; "
-                         f"{first} analysed (--steps).")
+            if call.in_function:  # a retrace (new input shapes or types): a new graph
+                notes.append(f"The {call.method} call at {where} was traced {call.calls} times "
+                             f"(the function was retraced); {first} analysed.")
+            else:
+                notes.append(f"The {call.method} call at {where} ran {call.calls} times; "
+                             f"{first} analysed (--steps).")
     for call in trace.gradient_calls:
         for run, results in call.regressions[:3]:
             loc = cells.location(call.loc)
@@ -171,6 +179,39 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
                      "so there was nothing to check.")
     if trace.truncated:
         notes.append("The trace was cut short after its op limit; later ops were not recorded.")
+    return notes
+
+
+def _mode(trace: Trace) -> str:
+    """``graph`` when functions ran as graphs and were analysed from their traces."""
+    if trace.forced_eager:
+        return "forced-eager" if trace.function_calls else "eager"
+    return "graph" if trace.function_calls or trace.graph_names else "eager"
+
+
+def _graph_notes(trace: Trace, cells: CellMap) -> list[str]:
+    """Say how graph-mode functions were analysed, and what a trace cannot know."""
+    notes = ["tf.function and Keras fit ran as graphs, as written; they were analysed from "
+             "their traces (the ops TensorFlow reported while tracing them, once per trace)."]
+    if any(c.in_function and c.reached for c in trace.gradient_calls):
+        notes.append("Gradients computed inside a tf.function are symbolic when it is traced: "
+                     "None is certain; an all-zero gradient is seen only when the function "
+                     "returns it (its first run is checked), not when it is applied inside "
+                     "(run with --eager to check those values).")
+    for call in trace.gradient_calls:
+        if not call.reached:
+            link = trace.host_links.get(call.targets[0]) if call.targets else None
+            event = next((e for e in trace.host_events if link and e.id == link.event), None)
+            loc = cells.location(event.loc) if event is not None else None
+            where = loc.label if loc else "the failed host round-trip"
+            notes.append(f"Tracing stopped at {where}, where a symbolic tensor left "
+                         "TensorFlow and raised; the gradient call after it was never reached, "
+                         "so the code after that line was not analysed (run with --eager to "
+                         "find the cuts behind this one).")
+    if trace.opaque_calls:
+        notes.append(f"{trace.opaque_calls} call(s) ran a tf.function traced before this "
+                     "check, so the ops inside were not seen and a cut inside one shows as "
+                     "unexplained: redefine the function in the checked cell, or use --eager.")
     return notes
 
 

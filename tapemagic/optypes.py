@@ -47,6 +47,10 @@ WRITE_API = {
     "AssignSubVariableOp": "Variable.assign_sub",
 }
 
+#: tf.numpy_function as a graph op (inside a traced tf.function): Python code, registered
+#: NotDifferentiable (tensorflow/python/ops/script_ops.py); eagerly it runs no op at all.
+NUMPY_FUNCTION_OPS = frozenset({"PyFunc", "PyFuncStateless"})
+
 #: Creates a variable's resource handle (its attrs carry ``shared_name``/``debug_name``).
 CREATE_OPS = frozenset({"VarHandleOp"})
 

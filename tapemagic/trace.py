@@ -47,7 +47,9 @@ class OpRecord:
     ``api_module``/``api_function`` name the outermost library frame the user called (e.g.
     ``tensorflow.python.ops.sort_ops`` / ``argsort``), from which the user-facing API is named.
     ``implicit`` marks a ``ReadVariableOp`` that TensorFlow's C fast path ran without telling op
-    callbacks (reconstructed from the ``_trainable`` hook).
+    callbacks (reconstructed from the ``_trainable`` hook). ``graph`` is 0 for an op that ran
+    eagerly, else the number of the ``tf.function`` graph it was created in at trace time
+    (``Trace.graph_names``); its tensors are symbolic and it ran on every call of that graph.
     """
 
     seq: int
@@ -61,6 +63,7 @@ class OpRecord:
     in_gradient: bool = False
     in_function: bool = False
     implicit: bool = False
+    graph: int = 0
     #: where the user's code called into the function that ran this op, for an op run while
     #: no tape recorded (a loss helper called after the ``with`` block): the call site
     outer_loc: RawLocation | None = None
@@ -110,6 +113,8 @@ class TapeRecord:
     watched_handles: set[int] = field(default_factory=set)
     watched_handles_at_exit: set[int] = field(default_factory=set)
     creation_site: tuple[str, int] | None = None
+    #: 0 for a tape made eagerly, else the graph (``OpRecord.graph``) it was made in at trace time
+    graph: int = 0
     #: ``tape.watch(x)`` calls that raised: (where, "ValueError: ...", what was passed)
     failed_watches: list[tuple[RawLocation | None, str, str]] = field(default_factory=list)
 
@@ -141,7 +146,13 @@ class SourceRecord:
 
 @dataclass(slots=True)
 class GradientCallRecord:
-    """One top-level ``gradient``/``jacobian``/``batch_jacobian`` call."""
+    """One top-level ``gradient``/``jacobian``/``batch_jacobian`` call.
+
+    ``in_function``: the call ran while a ``tf.function`` was traced, so its results were
+    symbolic (``none`` is certain, ``ok`` means "a gradient tensor", never "non-zero").
+    ``reached`` is False for a call the code never got to: the trace stopped at an error (a
+    host round-trip on a symbolic tensor) inside the tape; its target is that error's value.
+    """
 
     id: str
     tape: str
@@ -157,6 +168,8 @@ class GradientCallRecord:
     keras_fit: bool = False
     site: tuple[str, int] | None = None
     calls: int = 1
+    in_function: bool = False
+    reached: bool = True
     #: later runs of this call site that were not analysed but returned None (or zeros) for a
     #: source this run got a gradient for: (run number, result per source)
     regressions: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
@@ -191,11 +204,27 @@ class Trace:
     function_calls: int = 0
     forced_eager: bool = True
     fit_resumed_graph: bool = False
+    #: graph number -> FuncGraph name, for the functions analysed from their traces
+    graph_names: dict[int, str] = field(default_factory=dict)
+    #: calls of functions traced before the run began (their ops were never seen)
+    opaque_calls: int = 0
     graph_events: int = 0
     truncated: bool = False
     versions: dict[str, str] = field(default_factory=dict)
     #: user-facing API labels resolved for (module, function) pairs seen on ops
     api_labels: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def recorded_by(self, tape: TapeRecord, seq: int) -> bool:
+        """Return True when ``tape`` recorded the op (or event) numbered ``seq``.
+
+        An op of another graph than the tape's (a tf.function body traced once, run on each
+        call) is recorded whenever its call is: the call's own link ops carry the call's
+        ``seq``, so the span is checked there, not on the trace-time ``seq``.
+        """
+        op = self._ops_by_seq().get(seq)
+        if op is not None and op.graph != tape.graph:
+            return True
+        return tape.recording_at(seq)
 
     def op_at(self, seq: int) -> OpRecord | None:
         """Return the op recorded with ``seq``, if any."""

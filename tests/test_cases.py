@@ -22,12 +22,13 @@ model = tf.keras.Sequential([tf.keras.layers.Input((4,)), tf.keras.layers.Dense(
 """
 
 
-def run(cell: str, namespace: dict[str, object] | None = None) -> tapemagic.Check:
+def run(cell: str, namespace: dict[str, object] | None = None,
+        **options: bool) -> tapemagic.Check:
     namespace = {} if namespace is None else namespace
     exec(compile(SETUP, "<setup>", "exec"), namespace)  # noqa: S102
     check = None
     try:
-        with tapemagic.gradcheck() as check:
+        with tapemagic.gradcheck(**options) as check:  # type: ignore[arg-type]
             exec(compile(textwrap.dedent(cell), "<cell>", "exec"), namespace)  # noqa: S102
     except Exception:  # noqa: BLE001 - fit without gradients raises; the report is what we test
         pass
@@ -277,7 +278,7 @@ def test_fit_goes_on_in_graph_mode_after_the_analysed_step() -> None:
     check = run("""
         model.compile(optimizer="sgd", loss="mse")
         history = model.fit(x, y, epochs=3, batch_size=2, verbose=0)
-        """, namespace)
+        """, namespace, force_eager=True)
     report = check.report
     history = namespace["history"]
     (call,) = report.gradient_calls

@@ -391,7 +391,7 @@ def test_patches_are_active_only_while_the_cell_runs(run_cell, shell, patch_stat
             "eager_inside = tf.config.functions_run_eagerly()\n")
     run_cell(magic(body))
     assert shell.user_ns["during"] is not None  # the snapshot really sees the patches
-    assert shell.user_ns["eager_inside"] is True
+    assert shell.user_ns["eager_inside"] is False  # graph mode (the default) changes nothing
     assert patch_state() == []
 
 
@@ -462,13 +462,6 @@ DESCRIBE = textwrap.dedent("""\
     ai = np.array([4, 5, 6])
     ti = tf.constant([1, 2, 3])
     """)
-
-FORCED_EAGER = ("the magic forces tf.config.run_functions_eagerly(True) by default (and swallows "
-                "the cell's own run_functions_eagerly calls until it ends), so tf.function bodies "
-                "run as Python: tf.executing_eagerly() is True inside, "
-                "tf.config.functions_run_eagerly() reads True after the cell set False, and "
-                "global-seeded random ops give different values")
-
 
 def _case(name: str, expr: str, setup: str = "", bug: str | None = None) -> Any:
     marks = [pytest.mark.xfail(strict=True, reason=bug)] if bug else []
@@ -543,13 +536,11 @@ SEMANTICS = [
           setup="w = tf.Variable([1.0, 2.0, 3.0])\nwith tf.GradientTape() as tape:\n"
                 "    loss = tf.reduce_sum(a32 / (w * 2.0))\n"),
     _case("executing_eagerly-in-tf.function", "g(t)",
-          setup="g = tf.function(lambda x: (x + 1.0, tf.executing_eagerly()))\n",
-          bug=FORCED_EAGER),
+          setup="g = tf.function(lambda x: (x + 1.0, tf.executing_eagerly()))\n"),
     _case("functions_run_eagerly-after-the-cell-sets-it", "tf.config.functions_run_eagerly()",
-          setup="tf.config.run_functions_eagerly(False)\n", bug=FORCED_EAGER),
+          setup="tf.config.run_functions_eagerly(False)\n"),
     _case("seeded-random-in-tf.function", "r()",
-          setup="tf.random.set_seed(3)\nr = tf.function(lambda: tf.random.uniform([2]))\n",
-          bug=FORCED_EAGER),
+          setup="tf.random.set_seed(3)\nr = tf.function(lambda: tf.random.uniform([2]))\n"),
 ]
 
 
@@ -661,9 +652,6 @@ TRACE_SIDE_EFFECT = textwrap.dedent("""\
     """)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "forced eager mode (the default) runs a tf.function's Python body on every call: a print "
-    "that runs once at tracing runs three times under the magic"))
 def test_tf_function_python_side_effects_unchanged(run_cell, shell) -> None:
     plain = run_cell(TRACE_SIDE_EFFECT)
     traced = run_cell(magic(TRACE_SIDE_EFFECT))

@@ -148,6 +148,7 @@ def test_a_check_in_another_thread_is_its_own_session() -> None:
             tape.gradient(loss, [v])
             """, filename="<cost-thread-cell>")
 
+    before = tf.config.functions_run_eagerly()
     with tapemagic.gradcheck() as outer:
         thread = threading.Thread(target=worker)
         thread.start()
@@ -156,6 +157,9 @@ def test_a_check_in_another_thread_is_its_own_session() -> None:
         with tf.GradientTape() as tape:
             loss = tf.reduce_sum(w * w)
         tape.gradient(loss, [w])
+    # the worker's session forced eager mode too; each restores what it found, so the process
+    # setting is back to what it was (the worker must not have called the outer's stand-in)
+    assert tf.config.functions_run_eagerly() == before
     inner = results["check"].report
     assert inner.codes == ["TM201"]
     assert [s.variable for c in inner.gradient_calls for s in c.sources] == ["v_thread"]
@@ -273,3 +277,4 @@ def test_variables_are_named_without_a_heap_scan() -> None:
         n.endswith("dense_named/kernel") for n in names), names
     assert "step_counter" in names
     assert not any(n.startswith("variable#") for n in names), names
+

@@ -74,7 +74,7 @@ def _analyse_call(graph: ProvenanceGraph, call: GradientCallRecord,
     targets = set(call.targets)
 
     def in_span(edge: Edge) -> bool:
-        return tape is None or tape.recording_at(edge.seq)
+        return tape is None or graph.trace.recorded_by(tape, edge.seq)
 
     # A variable written before the tape started recording (another model's optimizer step
     # earlier in the same train step) is a leaf of this tape like any variable: the path
@@ -155,6 +155,11 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
         # non-trainable state passed as a source (`model.weights`): the one thing to change is
         # the source list, whatever else the path shows
         causes = [Cause("not-watched", True)]
+    if (call.unconnected == "zero" and source.result == "zero" and causes
+            and all(c.cause == "not-connected" for c in causes)):
+        # `unconnected_gradients=ZERO` asks for zeros for an unconnected source: as asked
+        result.verdict = "zero"
+        return result
     result.path = _path(graph, node, anc, set(call.targets))
     result.causes = causes
     result.verdict = _verdict(source.result, causes, call.unconnected)
@@ -320,7 +325,8 @@ def _first_op_outside(graph: ProvenanceGraph, node: int, bd_all: set[int],
     reach = _forward(graph, node, bd_all, diff_only=True)
     outside = sorted(
         e.seq for n in reach for e in graph.out_edges.get(n, ())
-        if e.kind == "op" and e.dst in reach and tape is not None and not tape.recording_at(e.seq)
+        if e.kind == "op" and e.dst in reach and tape is not None
+        and not graph.trace.recorded_by(tape, e.seq)
     )
     return outside[0] if outside else None
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from tapemagic.optypes import (
     GATING_INPUTS,
     METADATA_OPS,
+    NUMPY_FUNCTION_OPS,
     READ_OPS,
     RETURNS_NONE,
     is_function_call,
@@ -157,6 +158,8 @@ def classify(op: OpRecord, in_trainable: bool, out_trainable: bool, registry: st
         return None
     if op_type in READ_OPS and index > 0:
         return "integer-dtype"  # gather indices
+    if op_type in NUMPY_FUNCTION_OPS:
+        return "numpy-function"
     if registry in ("none", "missing") or op_type in RETURNS_NONE:
         return "non-differentiable-op"
     if not in_trainable or not out_trainable:

@@ -10,12 +10,18 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 from tensorflow.python.eager import backprop, backprop_util, context, record
-from tensorflow.python.eager.polymorphic_function import eager_function_run, polymorphic_function
-from tensorflow.python.framework import dtypes, op_callbacks, ops
+from tensorflow.python.eager.polymorphic_function import (
+    atomic_function,
+    eager_function_run,
+    polymorphic_function,
+)
+from tensorflow.python.framework import dtypes, func_graph, op_callbacks, ops
 from tensorflow.python.framework import tensor as tensor_lib
 from tensorflow.python.ops import resource_variable_ops, script_ops
+from tensorflow.python.util import tf_stack
 
 #: The TensorFlow releases tapemagic is tested with (inclusive lower, exclusive upper bound).
 SUPPORTED = ((2, 16), (2, 22))
@@ -33,6 +39,121 @@ remove_op_callback = op_callbacks.remove_op_callback
 script_ops_module = script_ops
 UnconnectedGradients = tf.UnconnectedGradients
 executing_eagerly = context.executing_eagerly
+#: The graph a ``tf.function`` body is traced into (``graph`` argument of trace-time callbacks).
+FuncGraph = func_graph.FuncGraph
+#: One traced function as the runtime calls it; ``call_flat`` runs it (eagerly or as a call op
+#: in an outer graph): tensorflow/python/eager/polymorphic_function/atomic_function.py.
+AtomicFunction = atomic_function.AtomicFunction
+#: Graph tensors (no value): what a tf.function body holds while it is traced.
+SymbolicTensor = ops.SymbolicTensor
+get_default_graph = ops.get_default_graph
+#: Autograph writes converted functions to files with this in their name.
+AUTOGRAPH_FILE_MARK = "__autograph_generated_file"
+
+
+def is_traced_graph(graph: Any) -> bool:
+    """Return True for the graph of a ``tf.function`` or Keras train function being traced.
+
+    tf.data functions (``Dataset.map`` and the like) also trace into FuncGraphs, named
+    ``Dataset_*`` (tensorflow/python/data/ops/structured_function.py); they never hold a
+    gradient tape, so they are left out.
+    """
+    return isinstance(graph, FuncGraph) and not str(graph.name).startswith("Dataset_")
+
+
+def graph_captures(graph: Any) -> list[tuple[Any, Any]]:
+    """Return ``(external, internal)`` pairs a FuncGraph captured by value so far.
+
+    ``FuncGraph.captures`` (tensorflow/python/framework/func_graph.py): the internal tensor is
+    the placeholder inside the graph, the external one the eager tensor, variable handle or
+    outer-graph tensor it stands for.
+    """
+    try:
+        return list(graph.captures)
+    except Exception:  # noqa: BLE001 - a graph being torn down has nothing to say
+        return []
+
+
+def cached_function_graph(function: Any) -> Any:
+    """Return the FuncGraph an AtomicFunction was traced from, or None.
+
+    Only the cached graph: ``AtomicFunction.graph`` would otherwise rebuild one from the
+    FunctionDef, creating ops (and op callback events) nobody asked for.
+    """
+    return getattr(function, "_cached_graph", None)
+
+
+_CALL_FLAT_CODE = AtomicFunction.call_flat.__code__
+
+
+def calling_function(frame: Any) -> Any:
+    """Return the AtomicFunction whose ``call_flat`` is running below ``frame``, or None.
+
+    An eager call of a traced function reaches op callbacks as one op named after the
+    function (``__inference_f_15``); the function object (and its FuncGraph) is ``self`` of
+    the ``call_flat`` frame a few frames up (atomic_function.py ``call_flat`` ->
+    ``context.call_function`` -> ``execute``).
+    """
+    for _ in range(12):
+        if frame is None:
+            return None
+        if frame.f_code is _CALL_FLAT_CODE:
+            return frame.f_locals.get("self")
+        frame = frame.f_back
+    return None
+
+
+def nested_function(op: Any, attr: str = "f") -> Any:
+    """Return the AtomicFunction a ``(Stateful)PartitionedCall`` op in a FuncGraph calls.
+
+    Its ``f`` attr (``then_branch``/``else_branch`` for ``If``) names the function; the
+    calling graph (or one it is nested in) holds it in its function library
+    (``ops.Graph._get_function``).
+    """
+    try:
+        name = op.get_attr(attr).name
+    except Exception:  # noqa: BLE001 - not a function call op
+        return None
+    graph = op.graph
+    while graph is not None:
+        found = graph._get_function(name)  # noqa: SLF001
+        if found is not None:
+            return found
+        graph = getattr(graph, "outer_graph", None)
+    return None
+
+
+def is_static_zero(tensor: Any) -> bool:
+    """Return True when a symbolic tensor is all zeros by construction (known at trace time).
+
+    ``tape.gradient`` in a traced function returns ``zeros_like`` for an unconnected source in
+    ``UnconnectedGradients.ZERO`` mode (a Const once folded, else a ZerosLike op), and
+    ``_SignGrad`` a ZerosLike; ``tf.get_static_value`` folds what it can.
+    """
+    try:
+        if tensor.op.type == "ZerosLike":
+            return True
+        value = tf.get_static_value(tensor)
+    except Exception:  # noqa: BLE001 - a value that cannot be folded is not known to be zero
+        return False
+    return value is not None and not bool(np.any(value))
+
+
+def autograph_origin(filename: str, line: int) -> tuple[str, int, str] | None:
+    """Map a line of autograph-generated code to the user's line, while it is being traced.
+
+    Autograph pushes the source map of each converted function on ``tf_stack``'s mapper stack
+    (tensorflow/python/autograph/impl/api.py ``StackTraceMapper``); the effective map gives
+    ``(filename, lineno) -> (original filename, original lineno, function name)``.
+    """
+    try:
+        mapper = tf_stack._source_mapper_stacks[tf_stack._get_thread_key()][-1]  # noqa: SLF001
+        origin = mapper.get_effective_source_map().get((filename, line))
+    except Exception:  # noqa: BLE001 - no mapper (not tracing) or a changed private API
+        return None
+    if origin is None:
+        return None
+    return str(origin[0]), int(origin[1]), str(origin[2])
 #: False when no tape (nor a variable watcher) is recording on this thread: a C call, cheap
 could_possibly_record = record.could_possibly_record
 

@@ -15,10 +15,12 @@ import site
 import sys
 import sysconfig
 import weakref
+from collections.abc import Callable
 from types import CodeType, FrameType
 from typing import Any
 
 from tapemagic.trace import RawLocation
+from tapemagic.tracing import autograph
 
 _LIBRARY_PACKAGES = frozenset(
     {
@@ -34,6 +36,7 @@ _WRAPPER_MODULES = (
     "tensorflow.python.framework.override_binary_operator",
     "tensorflow.python.ops.weak_tensor_ops",
     "keras.src.utils.traceback_utils",
+    "tensorflow.python.autograph",  # converted_call: autograph's way of calling the user's API
     "contextlib",
     "functools",
     "tapemagic",
@@ -57,6 +60,12 @@ _ROOTS = _library_roots()
 # code object (so its id cannot be reused) and answers (is library, is a wrapper module); the
 # position tables are big, so they hold a weak reference and go with a finished cell's code.
 _frame_cache: dict[int, tuple[CodeType, bool, bool]] = {}
+#: Autograph (tf.function) runs converted copies of the user's functions from generated files.
+GENERATED_MARK = "__autograph_generated_file"
+#: Set by the tracing session while it runs: maps (generated file, line) to the user's
+#: (file, line, function), or None. Generated frames are resolved at once (not lazily): the
+#: map is autograph's, in force only while the function is being traced.
+remap_generated: Callable[[str, int], tuple[str, int, str] | None] | None = None
 _Position = tuple[int, int | None, int | None, int | None]
 _positions: dict[int, tuple[weakref.ref[CodeType], list[Any]]] = {}
 
@@ -171,12 +180,21 @@ def _position(code: CodeType, lasti: int) -> _Position:
 
 def location_of(frame: FrameType) -> RawLocation:
     """Return the position ``frame`` is executing (lines 1-based, columns 0-based), lazily."""
-    return LazyLocation(frame.f_code, frame.f_lasti)
+    return location_at(frame, frame.f_lasti)
 
 
 def location_at(frame: FrameType, lasti: int) -> RawLocation:
     """Return the position of instruction ``lasti`` in ``frame`` (e.g. a traceback's), lazily."""
-    return LazyLocation(frame.f_code, lasti)
+    code = frame.f_code
+    if remap_generated is not None and GENERATED_MARK in code.co_filename:
+        position = _position(code, lasti)
+        origin = remap_generated(code.co_filename, position[0])
+        if origin is not None:  # the user's line; autograph's map has no columns: find them
+            span = autograph.user_span(code.co_filename, position, origin[0], origin[1])
+            if span is None:
+                return RawLocation(origin[0], origin[1], None, None, None, origin[2])
+            return RawLocation(origin[0], origin[1], span[0], span[1], span[2], origin[2])
+    return LazyLocation(code, lasti)
 
 
 def user_frame(start: FrameType | None) -> tuple[FrameType | None, FrameType | None]:

@@ -83,3 +83,29 @@ def api_label(key: tuple[str, str], module_globals: dict[str, Any]) -> str:
         return f"Tensor.{function}"
     short = module.rsplit(".", 1)[-1]
     return f"{short}.{function}"
+
+
+def note_trainable(serial_by_handle_id: dict[int, int], seen: dict[int, Any],
+                   callers: dict[int, Any], frozen: dict[int, bool]) -> None:
+    """Record in ``frozen`` each known Keras variable's ``trainable`` flag, by handle serial.
+
+    A frozen Keras 3 layer (``trainable=False``) leaves its inner ``tf.Variable`` trainable, so
+    the tape still watches it; its Keras flag is what says it is meant to stay fixed. A
+    variable frozen at any analysed call counts as frozen.
+    """
+    keras_cls = tfp.keras_variable_class()
+    if keras_cls is None:
+        return
+    objects: list[Any] = [*seen.values()]
+    for caller in callers.values():
+        try:
+            objects.extend(caller.variables)
+        except Exception:  # noqa: BLE001 - an unbuilt layer or a foreign object
+            continue
+    for obj in objects:
+        if not isinstance(obj, keras_cls):
+            continue
+        handle = getattr(getattr(obj, "_value", None), "_handle", None)
+        serial = serial_by_handle_id.get(id(handle)) if handle is not None else None
+        if serial is not None:
+            frozen[serial] = frozen.get(serial, True) and bool(getattr(obj, "trainable", True))

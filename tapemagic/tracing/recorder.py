@@ -20,6 +20,7 @@ from tapemagic.optypes import CREATE_OPS, READ_OPS, SATURATING, WRITE_OPS
 from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming
+from tapemagic.tracing.graphs import GraphTracer
 from tapemagic.tracing.values import (
     call_site,
     custom_gradient_of,
@@ -58,6 +59,8 @@ class Recorder:
         self.host_values: list[tuple[int, np.ndarray]] = []  # (event id, value), oldest first
         self._host_bytes = 0
         self.api_frames: dict[tuple[str, str], Any] = {}
+        self.trace_graphs = False  # record trace-time ops of tf.function graphs (graph mode)
+        self.graphs = GraphTracer(self)
         # Keras layers and optimizers whose name scope an op ran in: their variables name the
         # handles at the end (instead of a scan of the whole heap)
         self.scope_callers: dict[int, Any] = {}
@@ -116,8 +119,7 @@ class Recorder:
         self, tensor: Any, producer: tuple[int, int] | None, leaf: str | None, strong: bool = False
     ) -> int:
         """Give ``tensor`` a new serial and record its dtype and shape."""
-        serial = self._next_serial
-        self._next_serial += 1
+        serial = self.new_serial()
         dtype = getattr(tensor, "dtype", None)
         name, trainable = _dtype_info(dtype)
         self.trace.tensors[serial] = TensorRecord(serial, name, tfp.shape_tuple(tensor), trainable,
@@ -133,6 +135,11 @@ class Recorder:
                 self._strong[serial] = tensor
         return serial
 
+    def new_serial(self) -> int:
+        """Return a fresh tensor serial (for a value that has no tensor object)."""
+        self._next_serial += 1
+        return self._next_serial - 1
+
     def hold(self, tensor: Any) -> int:
         """Return the serial of ``tensor`` (registering it if new) and keep it alive for the run."""
         serial = self.serial_of(tensor)
@@ -145,11 +152,17 @@ class Recorder:
     def handle_serial(self, handle: Any, find_owner: bool = False) -> int:
         """Return the serial of a variable's resource handle, registering it once.
 
-        ``find_owner``: the caller has only the handle (an op input), so look for the variable
-        that owns it on the stack, once per handle, to name it at the end.
+        ``find_owner``: the caller has only the handle (an op input): look for its variable on
+        the stack, once, to name it at the end. A handle captured by a tf.function has the
+        outer handle's serial.
         """
         serial = self._handle_serial_by_id.get(id(handle))
         if serial is None:
+            external = self.graphs.external_of(handle)
+            if external is not None:
+                self.graphs.aliases.append(handle)  # pinned: its id stays this handle's
+                serial = self._handle_serial_by_id[id(handle)] = self.handle_serial(external)
+                return serial
             serial = self.register(handle, None, "handle", strong=True)
             self.handle_objects[serial] = handle
             self._handle_serial_by_id[id(handle)] = serial
@@ -158,29 +171,9 @@ class Recorder:
         return serial
 
     def note_trainable(self) -> None:
-        """Remember which Keras variables are frozen now (at an analysed gradient call).
-
-        A frozen Keras 3 layer (``trainable=False``) leaves its inner ``tf.Variable`` trainable,
-        so the tape still watches it; its Keras flag is what says it is meant to stay fixed.
-        A variable frozen at any analysed call counts as frozen.
-        """
-        keras_cls = tfp.keras_variable_class()
-        if keras_cls is None:
-            return
-        frozen = self.trace.handle_trainable
-        objects: list[Any] = [*self.variables_seen.values()]
-        for caller in self.scope_callers.values():
-            try:
-                objects.extend(caller.variables)
-            except Exception:  # noqa: BLE001 - an unbuilt layer or a foreign object
-                continue
-        for obj in objects:
-            if not isinstance(obj, keras_cls):
-                continue
-            handle = getattr(getattr(obj, "_value", None), "_handle", None)
-            serial = self._handle_serial_by_id.get(id(handle)) if handle is not None else None
-            if serial is not None:
-                frozen[serial] = frozen.get(serial, True) and bool(getattr(obj, "trainable", True))
+        """Remember which Keras variables are frozen now (at an analysed gradient call)."""
+        naming.note_trainable(self._handle_serial_by_id, self.variables_seen,
+                              self.scope_callers, self.trace.handle_trainable)
 
     def _keras_layer(self) -> str:
         """Return the Keras name-scope path of the current op and note the scopes' owners."""
@@ -208,26 +201,32 @@ class Recorder:
         op_name: Any = None,
         graph: Any = None,
     ) -> None:
-        """Record one eager op (``op_callbacks`` signature); graph-building events are counted."""
+        """Record one op (``op_callbacks`` signature); graph mode: see ``tracing/graphs.py``."""
         if self.busy:
             return None
         if graph is not None:
             self.trace.graph_events += 1
-            return None
+            if not self.trace_graphs or not tfp.is_traced_graph(graph):
+                return None
         if self.saturated_depth or len(self.trace.ops) >= MAX_OPS:
             self.trace.truncated = self.trace.truncated or len(self.trace.ops) >= MAX_OPS
             self.pending_reads.clear()
             return None
+        name = op_type.decode() if isinstance(op_type, bytes) else str(op_type)
         self.busy = True
         try:
-            self._record_op(op_type, inputs or (), outputs or ())
+            if graph is not None:
+                self.graphs.record(name, tuple(inputs or ()), tuple(outputs or ()), graph)
+            elif not self.trace_graphs or not self.graphs.eager_call(
+                    name, tuple(inputs or ()), tuple(outputs or ())):
+                self.record_op(name, inputs or (), outputs or ())
         finally:
             self.busy = False
             self.pending_reads.clear()
         return None
 
-    def _record_op(self, op_type: Any, inputs: Any, outputs: Any) -> None:
-        name = op_type.decode() if isinstance(op_type, bytes) else str(op_type)
+    def record_op(self, name: str, inputs: Any, outputs: Any, graph: Any = None) -> None:
+        """Record one op run (eagerly) or created (in ``graph``, at trace time)."""
         user, api = frames.user_frame(sys._getframe(1))
         loc = frames.location_of(user) if user is not None else None
         api_key = None
@@ -235,11 +234,13 @@ class Recorder:
             api_key = (frames.frame_module(api), api.f_code.co_name)
             self.api_frames.setdefault(api_key, api.f_globals)
         layer = self._keras_layer()
+        number = self.graphs.graph_id(graph) if graph is not None else 0
         in_serials = []
         for index, tensor in enumerate(inputs):
             serial = self.serial_of(tensor)
             if serial is None:
-                serial = self._new_leaf(tensor, name, index, loc, layer)
+                serial = (self.graphs.leaf(tensor, number, layer, loc) if number
+                          else self._new_leaf(tensor, name, index, loc, layer))
             in_serials.append(serial)
         seq = self.next_seq()
         if name in READ_OPS or name in WRITE_OPS:
@@ -255,7 +256,7 @@ class Recorder:
         op = OpRecord(
             seq, name, tuple(in_serials), out_serials, loc,
             api_key[0] if api_key else None, api_key[1] if api_key else None, layer,
-            self.gradient_depth > 0, self.function_depth > 0,
+            self.gradient_depth > 0, self.function_depth > 0 or number > 0, graph=number,
         )
         if user is not None and not tfp.could_possibly_record():
             op.outer_loc = call_site(user, loc)
@@ -365,24 +366,6 @@ class Recorder:
                 self.trace.host_links[serial] = HostLink(serial, event_id, probable=trivial)
                 return
 
-    def snapshot(self, first_call: int) -> Trace:
-        """Return a finished copy of the trace so far, with the gradient calls from ``first_call``.
-
-        For a nested check: the outer run goes on recording, so nothing is released here.
-        """
-        import copy
-
-        trace = copy.copy(self.trace)
-        trace.ops = list(self.trace.ops)
-        trace.host_events = list(self.trace.host_events)
-        trace.gradient_calls = self.trace.gradient_calls[first_call:]
-        trace.handle_names = naming.name_handles(self.handle_objects, self.variables_seen,
-                                                 self.scope_callers)
-        trace.api_labels = {k: naming.api_label(k, g) for k, g in self.api_frames.items()}
-        trace.versions = {"tensorflow": tfp.tf_version(), "keras": tfp.keras_version() or "",
-                          "python": sys.version.split()[0]}
-        return trace
-
     # -- end of run -------------------------------------------------------------------------------
     def finish(self) -> Trace:
         """Resolve names, drop every tensor reference, and return the trace."""
@@ -398,6 +381,7 @@ class Recorder:
         self.pending_reads.clear()
         self.host_values.clear()
         self.api_frames.clear()
+        self.graphs.clear()
         self.scope_callers.clear()
         self._scope_top = None
         return self.trace

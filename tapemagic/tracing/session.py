@@ -21,11 +21,16 @@ import tensorflow as tf
 
 from tapemagic.trace import Trace
 from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing import frames, naming, symbolic
 from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.tapes import TapeHooks
 
 _EAGER_DATA_WARNING = "Even though the `tf.config.experimental_run_functions_eagerly`"
+#: TensorFlow's own setter, taken before any session patches it: a session in another thread
+#: must not call the first session's "remember" stand-in (it would change what that one
+#: restores).
+_SET_RUN_EAGERLY = tfp.run_functions_eagerly_module.run_functions_eagerly
 
 class _Active(threading.local):
     """Sessions in progress on each thread; a nested session leaves the outer one in charge."""
@@ -47,16 +52,19 @@ class TraceSession:
     ----------
     force_eager : bool
         Run ``tf.function`` bodies and Keras ``fit`` steps eagerly so every op is visible
-        (``tf.config.run_functions_eagerly(True)``, restored on exit).
+        (``tf.config.run_functions_eagerly(True)``, restored on exit). When False (graph
+        mode) they run as written and are analysed from the ops TensorFlow reports while it
+        traces them (``op_callbacks`` with a ``graph`` argument), each call tied to its trace.
     max_steps : int
         How many runs of each gradient call site (and each Keras train step) to analyse.
     """
 
-    def __init__(self, force_eager: bool = True, max_steps: int = 1) -> None:
+    def __init__(self, force_eager: bool = False, max_steps: int = 1) -> None:
         self.force_eager = force_eager
         self.max_steps = max_steps
         self.recorder = Recorder()
         self.recorder.trace.forced_eager = force_eager
+        self.recorder.trace_graphs = not force_eager
         self.trace: Trace | None = None
         self.nested = False
         self._stack = contextlib.ExitStack()
@@ -83,7 +91,12 @@ class TraceSession:
             tapes = TapeHooks(rec, self.max_steps, self._fit_analysed)
             tapes.install()
             stack.callback(tapes.remove)
-            self._patch_function_call(stack)
+            if self.force_eager:
+                self._patch_function_call(stack)
+            else:
+                # Graph mode wraps no function call (a wrapper's frame would show in the
+                # user's tracebacks): the recorder sees each call op and ties it to its trace.
+                self._patch_attr(stack, frames, "remap_generated", tfp.autograph_origin)
             watcher = tfp.VariableWatcher()
             stack.enter_context(watcher)
             if self.force_eager:
@@ -96,7 +109,8 @@ class TraceSession:
 
     def __exit__(self, *exc: Any) -> None:
         if self.nested:
-            self.trace = self._outer.recorder.snapshot(self._first_call)
+            self.trace = _snapshot(self._outer.recorder, self._first_call)
+            symbolic.name_unreached_sources(self.trace)
             return None
         try:
             self._stack.close()
@@ -110,6 +124,7 @@ class TraceSession:
                 "python": sys.version.split()[0],
             }
             self.trace = rec.finish()
+            symbolic.name_unreached_sources(self.trace)
         return None
 
     def _force_eager(self, stack: contextlib.ExitStack) -> None:
@@ -118,7 +133,7 @@ class TraceSession:
         A ``tf.config.run_functions_eagerly(x)`` the cell itself calls is remembered (not
         applied while tracing, which needs eager mode) and is the value left in force at exit.
         """
-        setter = tfp.run_functions_eagerly_module.run_functions_eagerly
+        setter = _SET_RUN_EAGERLY
         wish = [tf.config.functions_run_eagerly()]
         setter(True)
         self._restore_eager = lambda: setter(wish[0])
@@ -183,3 +198,22 @@ class TraceSession:
 
         cls.__call__ = __call__  # type: ignore[method-assign]
         stack.callback(setattr, cls, "__call__", original)
+
+
+def _snapshot(rec: Recorder, first_call: int) -> Trace:
+    """Return a finished copy of the trace so far, with the gradient calls from ``first_call``.
+
+    For a nested check: the outer run goes on recording, so nothing is released here.
+    """
+    import copy
+
+    trace = copy.copy(rec.trace)
+    trace.ops = list(rec.trace.ops)
+    trace.host_events = list(rec.trace.host_events)
+    trace.gradient_calls = rec.trace.gradient_calls[first_call:]
+    trace.handle_names = naming.name_handles(rec.handle_objects, rec.variables_seen,
+                                             rec.scope_callers)
+    trace.api_labels = {k: naming.api_label(k, g) for k, g in rec.api_frames.items()}
+    trace.versions = {"tensorflow": tfp.tf_version(), "keras": tfp.keras_version() or "",
+                      "python": sys.version.split()[0]}
+    return trace

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from tapemagic.trace import GradientCallRecord, SourceRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames
+from tapemagic.tracing import frames, symbolic
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.results import classify, flatten, later_result, shape_of
 
@@ -46,6 +46,7 @@ class TapeHooks:
         # lives, the recorder stays attached (its forward ops are still to come)
         self._pending: weakref.WeakSet[Any] = weakref.WeakSet()
         self._rearmed: set[tuple[str, int, str]] = set()
+        recorder.graphs.after_values = self._maybe_detach
 
     def install(self) -> None:
         """Patch the tape methods."""
@@ -72,6 +73,7 @@ class TapeHooks:
                 bool(getattr(tape, "_persistent", False)),
                 bool(getattr(tape, "_watch_accessed_variables", True)),
             )
+            record.graph = self.rec.graphs.current_graph()
             self._tapes[tape] = record
             self.rec.trace.tapes.append(record)
         return record
@@ -124,6 +126,7 @@ class TapeHooks:
             if not hooks.rec.mine():
                 return original(tape, typ, value, traceback)
             record = hooks.record_of(tape)
+            failed = symbolic.failed_event(hooks.rec, value) if value is not None else None
             if record.spans and record.spans[-1][1] < 0:
                 record.spans[-1][1] = hooks.rec.next_seq()
             if tape in hooks._saturated_tapes:
@@ -132,6 +135,8 @@ class TapeHooks:
             result = original(tape, typ, value, traceback)
             if hooks.rec.attached:
                 hooks._note_watched(tape, record)
+            if failed is not None:
+                symbolic.note_unreached(hooks.rec, tape, record, failed, hooks._source)
             return result
 
         return __exit__
@@ -318,6 +323,7 @@ class TapeHooks:
             f"grad{len(rec.trace.gradient_calls) + 1}", record.id, method, loc, rec.next_seq(),
             targets, "loss" if keras_fit else frames.argument_text(loc, 0) or "target",
             sources_list, mode, keras_fit=keras_fit, site=(site[0], site[1]),
+            in_function=not tfp.executing_eagerly(),
         )
         if not keras_fit:
             names = frames.argument_names(loc, 1)
@@ -361,6 +367,13 @@ class TapeHooks:
             return
         for source, value in zip(call.sources, flat, strict=True):
             source.result, source.norm = classify(value)
+            data = getattr(value, "values", value)
+            if source.result == "ok" and isinstance(data, tfp.SymbolicTensor):
+                # a traced function's gradient: zeros by construction, or seen at its first run
+                if tfp.is_static_zero(data):
+                    source.result, source.norm = "zero", 0.0
+                else:
+                    self.rec.graphs.pending.append((data, source))
 
     def _site_saturated(self, record: TapeRecord) -> bool:
         """Return True when tapes made where ``record``'s was made were analysed enough already."""
@@ -373,7 +386,7 @@ class TapeHooks:
         Later steps of a loop then cost what a plain step costs; a tape made at a new site
         (``__init__``) or a gradient call at a new site attaches the recorder again.
         """
-        if (not self._pending and self._site_done
+        if (not self._pending and self._site_done and not self.rec.graphs.pending
                 and all(n >= self.max_steps for n in self._site_done.values())):
             self.rec.detach()
 

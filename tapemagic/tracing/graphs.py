@@ -1,0 +1,264 @@
+"""Graph mode: ops of tf.function graphs recorded at trace time, and each call tied to them.
+
+Imports TensorFlow (through ``_tf_private``). While a ``tf.function`` (or Keras ``fit``'s train
+function) is traced, op callbacks get every op created in its FuncGraph with symbolic tensors;
+the :class:`~tapemagic.tracing.recorder.Recorder` records them once, numbering each graph. This
+module resolves what a graph tensor stands for: a captured variable handle is the outer handle
+(same serial, same name), another capture is joined to the outer tensor, a nested function's
+call op is joined to the inner graph, and each later call of a traced function (eagerly, or in
+an outer graph) links its arguments and results to the graph's inputs and outputs.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tapemagic.trace import HostEvent, OpRecord, SourceRecord
+from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing import frames
+from tapemagic.tracing.results import classify
+
+if TYPE_CHECKING:
+    from tapemagic.tracing.recorder import Recorder
+
+
+#: Ops that run one of two traced branch functions (tf.cond, autograph's `if` on a tensor).
+COND_OPS = frozenset({"If", "StatelessIf"})
+
+
+class GraphTracer:
+    """The FuncGraphs one :class:`Recorder` saw, and how their tensors map to the run's."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.rec = recorder
+        self._graph_ids: dict[int, int] = {}  # id(FuncGraph) -> graph number
+        self._graphs: list[Any] = []  # the FuncGraphs numbered (strong: ids stay unique)
+        self._captures: dict[int, tuple[int, dict[int, Any]]] = {}  # graph number -> captures
+        #: trace-time gradients (symbolic, result "ok") whose value the first run may show
+        self.pending: list[tuple[Any, SourceRecord]] = []
+        self.after_values: Callable[[], None] | None = None  # pending resolved: may detach
+        self.aliases: list[Any] = []  # capture placeholders mapped to outer handles (pinned)
+        #: errors raised by host round-trips on symbolic tensors, with their host event
+        self.failed_events: list[tuple[BaseException, HostEvent]] = []
+
+    def clear(self) -> None:
+        """Drop every graph reference (end of the run)."""
+        self.pending.clear()
+        self.aliases.clear()
+        self.failed_events.clear()
+        self._graph_ids.clear()
+        self._graphs.clear()
+        self._captures.clear()
+
+    def graph_id(self, graph: Any) -> int:
+        """Return the number of a FuncGraph (1, 2, ... in first-seen order)."""
+        number = self._graph_ids.get(id(graph))
+        if number is None:
+            number = len(self._graphs) + 1
+            self._graphs.append(graph)
+            self._graph_ids[id(graph)] = number
+            self.rec.trace.graph_names[number] = str(graph.name)
+        return number
+
+    def current_graph(self) -> int:
+        """Return 0 when running eagerly, else the number of the graph being traced."""
+        if tfp.executing_eagerly():
+            return 0
+        graph = tfp.get_default_graph()
+        return self.graph_id(graph) if tfp.is_traced_graph(graph) else 0
+
+    def external_of(self, tensor: Any) -> Any:
+        """Return what a capture placeholder stands for (outer tensor or handle), or None."""
+        graph = getattr(tensor, "graph", None) if not isinstance(
+            tensor, tfp.EagerTensorBase) else None
+        if graph is None or id(graph) not in self._graph_ids:
+            return None
+        number = self._graph_ids[id(graph)]
+        size, table = self._captures.get(number, (-1, {}))
+        found = table.get(id(tensor))
+        if found is None:
+            pairs = tfp.graph_captures(graph)
+            if len(pairs) != size:  # captures only grow while a graph is traced
+                table = {id(internal): external for external, internal in pairs}
+                self._captures[number] = (len(pairs), table)
+                found = table.get(id(tensor))
+        return found
+
+    def leaf(self, tensor: Any, number: int, layer: str, loc: Any = None) -> int:
+        """Give a serial to a graph tensor no recorded op produced.
+
+        A resource is a variable handle (a capture resolves to the outer handle). Another
+        capture is joined to the outer tensor it stands for by an ``Identity`` op; anything
+        else is a function input or a tensor of an op TensorFlow did not report.
+        """
+        if tfp.dtype_name(getattr(tensor, "dtype", None)) == "resource":
+            return self.rec.handle_serial(tensor)
+        op = getattr(tensor, "op", None)
+        if op is not None and op.type in ("PartitionedCall", "StatefulPartitionedCall"):
+            # a nested tf.function: its call op is not reported to op callbacks
+            function = tfp.nested_function(op)
+            if function is not None:
+                self.link_call(function, tuple(op.inputs), tuple(op.outputs), number)
+                serial = self.rec.serial_of(tensor)
+                if serial is not None:
+                    return serial
+        external = self.external_of(tensor)
+        if external is None:
+            return self.rec.register(tensor, None, "placeholder")
+        outer = self.rec.serial_of(external)
+        if outer is None:
+            outer_graph = 0 if isinstance(external, tfp.EagerTensorBase) else self.graph_id(
+                external.graph)
+            outer = (self.leaf(external, outer_graph, layer, loc) if outer_graph
+                     else self.rec.register(external, None, "constant"))
+        return self._identity(outer, tensor, loc, layer, number)  # at the consumer's line
+
+    def _identity(self, src: int, dst: Any, loc: Any, layer: str, graph: int) -> int:
+        """Record an ``Identity`` op from serial ``src`` to ``dst`` (a serial or a new tensor)."""
+        seq = self.rec.next_seq()
+        serial = dst if isinstance(dst, int) else self.rec.register(dst, (seq, 0), None)
+        self.rec.trace.ops.append(OpRecord(seq, "Identity", (src,), (serial,), loc, layer=layer,
+                                           in_function=graph > 0, graph=graph))
+        self.rec.trace.registry.setdefault("Identity", "fn")
+        return serial
+
+    def record(self, name: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...],
+               graph: Any) -> None:
+        """Record an op created in a traced graph (the recorder's callback, at trace time).
+
+        A placeholder (a function input or capture) is resolved when an op consumes it; an
+        ``If`` op is replaced by links to its branches when both were traced.
+        """
+        if name == "Placeholder":
+            return
+        if name in COND_OPS:
+            user, _ = frames.user_frame(sys._getframe(1))
+            loc = frames.location_of(user) if user is not None else None
+            if self.link_cond(inputs, outputs, self.graph_id(graph), tfp.keras_layer_path(),
+                              loc):
+                return
+        self.rec.record_op(name, inputs, outputs, graph)
+
+    def eager_call(self, name: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...]) -> bool:
+        """Tie an eager op that calls a traced function to its trace; False if it is not one.
+
+        A backward function's call (inside ``gradient``) adds nothing to the forward graph: it
+        is recorded as an ordinary (pass-through) op.
+        """
+        if not is_call(name):
+            return False
+        self.rec.trace.function_calls += 1
+        function = None if self.rec.gradient_depth else tfp.calling_function(sys._getframe(2))
+        if function is None:
+            return False
+        self.link_call(function, inputs, outputs, 0)
+        return True
+
+    def link_cond(self, inputs: tuple[Any, ...], outputs: tuple[Any, ...], number: int,
+                  layer: str, loc: Any) -> bool:
+        """Join an ``If`` op (autograph's ``if`` on a tensor, ``tf.cond``) to its branches.
+
+        Input 0 is the condition; the others flow into both branch graphs' inputs, and each
+        branch's outputs into the op's. The op itself is then not recorded (its registered
+        gradient would hide a cut inside a branch). False when a branch was not recorded.
+        """
+        if not outputs:
+            return False
+        op = outputs[0].op
+        branches = [tfp.cached_function_graph(tfp.nested_function(op, attr))
+                    for attr in ("then_branch", "else_branch")]
+        if any(b is None or id(b) not in self._graph_ids for b in branches):
+            return False
+        results: dict[int, int] = {}
+        for branch in branches:
+            for arg, placeholder in zip(inputs[1:], branch.inputs, strict=False):
+                inner = self.rec.serial_of(placeholder)
+                if inner is not None and tfp.dtype_name(placeholder.dtype) != "resource":
+                    self._identity(self.serial_for(arg, number, layer), inner, loc, layer, number)
+            for index, (inner_out, result) in enumerate(zip(branch.outputs, outputs,
+                                                            strict=False)):
+                inner = self.rec.serial_of(inner_out)
+                if inner is not None:
+                    results[index] = self._identity(inner, results.get(index, result), loc,
+                                                    layer, number)
+        for index, result in enumerate(outputs):
+            if index not in results:
+                self.rec.register(result, None, "placeholder")
+        return True
+
+    def link_call(self, function: Any, args: tuple[Any, ...], outputs: tuple[Any, ...],
+                  caller: int) -> None:
+        """Tie one call of a traced function to its graph: args -> inputs, outputs -> results.
+
+        ``caller`` is the graph the call was made in (0: eagerly). Each argument flows into the
+        graph's input placeholder and each graph output into the call's result through an
+        ``Identity`` op numbered now, so the body traced once serves every call and a tape's
+        span is checked at the call. A function traced before the run began has no recorded
+        ops: the call is one opaque op.
+        """
+        graph = tfp.cached_function_graph(function)
+        user, _ = frames.user_frame(sys._getframe(2))
+        loc = frames.location_of(user) if user is not None else None
+        layer = tfp.keras_layer_path()
+        if graph is None or id(graph) not in self._graph_ids:
+            self.rec.trace.opaque_calls += 1
+            name = function.name.decode() if isinstance(function.name, bytes) else str(
+                function.name)
+            in_serials = tuple(self.serial_for(t, caller, layer) for t in args)
+            seq = self.rec.next_seq()
+            outs = tuple(self.rec.register(t, (seq, i), None) for i, t in enumerate(outputs))
+            self.rec.trace.ops.append(OpRecord(
+                seq, name, in_serials, outs, loc, layer=layer,
+                in_gradient=self.rec.gradient_depth > 0, in_function=True, graph=caller))
+            self.rec.trace.registry.setdefault(name, "fn")  # a pass-through (provenance)
+            return
+        for arg, placeholder in zip(args, graph.inputs, strict=False):
+            if tfp.dtype_name(getattr(placeholder, "dtype", None)) == "resource":
+                continue  # variable handles: the graph reads the outer handle's serial
+            inner = self.rec.serial_of(placeholder)
+            if inner is not None:  # else the body never used this input
+                self._identity(self.serial_for(arg, caller, layer), inner, loc, layer, caller)
+        for inner_out, result in zip(graph.outputs, outputs, strict=False):
+            inner = self.rec.serial_of(inner_out)
+            if inner is not None and result is not None:
+                self._identity(inner, result, loc, layer, caller)
+        if self.pending and not caller:
+            self._check_values(graph, outputs)
+
+    def _check_values(self, graph: Any, outputs: tuple[Any, ...]) -> None:
+        """Tie the first run back to trace-time gradients: an all-zero one is ``zero``.
+
+        Only gradients the function returns have a value here; the others stay ``ok`` (what a
+        trace can say) and are not waited for any longer.
+        """
+        returned: dict[int, Any] = {}
+        for inner_out, result in zip(graph.outputs, outputs, strict=False):
+            returned[id(inner_out)] = result
+            if inner_out.op.type == "Identity":  # a FuncGraph returns Identity(the value)
+                returned[id(inner_out.op.inputs[0])] = result
+        for tensor, source in self.pending:
+            value = returned.get(id(tensor))
+            if value is not None and classify(value)[0] == "zero":
+                source.result, source.norm = "zero", 0.0
+        self.pending.clear()
+        if self.after_values is not None:
+            self.after_values()
+
+    def serial_for(self, tensor: Any, number: int, layer: str) -> int:
+        """Return the serial of a call argument (of graph ``number``; 0: eager), new if unseen."""
+        serial = self.rec.serial_of(tensor)
+        if serial is not None:
+            return serial
+        if number and not isinstance(tensor, tfp.EagerTensorBase):
+            return self.leaf(tensor, number, layer)
+        if tfp.dtype_name(getattr(tensor, "dtype", None)) == "resource":
+            return self.rec.handle_serial(tensor)
+        return self.rec.register(tensor, None, "constant")
+
+
+def is_call(op_type: str) -> bool:
+    """Return True for the op that runs a whole function (the runtime's call of a graph)."""
+    return op_type.startswith(("__inference", "__forward", "__backward")) or op_type in {
+        "PartitionedCall", "StatefulPartitionedCall"}
