@@ -1,0 +1,23 @@
+# source: https://github.com/keras-team/keras/issues/12057
+# cause: host-round-trip
+# rule: TM301
+# weights: denoiser/enc/kernel, denoiser/enc/bias, denoiser/dec/kernel, denoiser/dec/bias
+# mode: fit
+# summary: a compiled loss adds a penalty computed in NumPy from y_pred.numpy() (run_eagerly)
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.default_rng(1)
+x = rng.normal(size=(64, 6)).astype("float32")
+model = tf.keras.Sequential([tf.keras.layers.Input((6,)),
+                             tf.keras.layers.Dense(3, activation="relu", name="enc"),
+                             tf.keras.layers.Dense(6, name="dec")], name="denoiser")
+
+
+def mse_plus_energy(y_true, y_pred):
+    energy = np.mean(np.abs(y_pred.numpy()), axis=-1)  # expect: host-round-trip primary
+    return tf.reduce_mean(tf.square(y_true - y_pred), axis=-1) * 0.0 + energy
+
+
+model.compile(optimizer="sgd", loss=mse_plus_energy, run_eagerly=True)
+model.fit(x, x, epochs=1, batch_size=32, verbose=0)
