@@ -1,6 +1,6 @@
 """Accuracy benchmark (run by hand, never from the test suite): the case corpus through the CLI.
 
-    python bench/accuracy.py [--jobs N] [-k SUBSTRING] [--markdown] [--plain]
+    python bench/accuracy.py [--jobs N] [-k SUBSTRING] [--markdown] [--plain] [--keep DIR]
 
 Runs every program of ``bench/cases/`` (format: ``bench/cases/README.md``) as
 ``python -m tapemagic run --json OUT SCRIPT`` in subprocesses (``sys.executable``, the
@@ -174,7 +174,7 @@ def score(program: Program, report: dict[str, Any] | None) -> dict[str, Any]:
 
     def _at(fs: list[dict[str, Any]]) -> str:
         return ", ".join(f"{f['rule']} {f.get('cause')}@L{(f.get('location') or {}).get('line')}"
-                         for f in fs) or "no findings"
+                         for f in fs) or f"no findings ({_verdicts(report)})"
 
     reason = ""
     if not cause_ok:
@@ -194,8 +194,24 @@ def score(program: Program, report: dict[str, Any] | None) -> dict[str, Any]:
             "weights": weights_ok, "primary": primary_ok, "noise": len(noise)}
 
 
-def run_one(program: Program, plain: bool = False, timeout: float = 180.0) -> dict[str, Any]:
-    """Run one program in a subprocess (through the CLI unless ``plain``) and score it."""
+def _verdicts(report: dict[str, Any]) -> str:
+    """Count the verdicts of every gradient call's sources, e.g. ``verdicts zero 2, error 1``."""
+    counts: dict[str, int] = {}
+    for call in report.get("gradient_calls", []):
+        for source in call.get("sources", []):
+            key = source.get("verdict") or source.get("result") or "?"
+            counts[key] = counts.get(key, 0) + 1
+    raised = report.get("exception") or {}
+    text = ", ".join(f"{k} {n}" for k, n in sorted(counts.items())) or "no gradient call"
+    return f"verdicts {text}" + (f"; raised {raised.get('type')}" if raised else "")
+
+
+def run_one(program: Program, plain: bool = False, timeout: float = 180.0,
+            keep: Path | None = None) -> dict[str, Any]:
+    """Run one program in a subprocess (through the CLI unless ``plain``) and score it.
+
+    With ``keep``, the JSON report is also copied to ``keep/<case>__<kind>.json``.
+    """
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONHASHSEED="0")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     with tempfile.TemporaryDirectory() as tmp:
@@ -211,6 +227,9 @@ def run_one(program: Program, plain: bool = False, timeout: float = 180.0) -> di
             status, tail = -1, f"timed out after {timeout:.0f} s"
         seconds = time.perf_counter() - start
         report = json.loads(out.read_text()) if out.exists() else None
+        if keep is not None and out.exists():
+            keep.mkdir(parents=True, exist_ok=True)
+            (keep / (program.name.replace("/", "__") + ".json")).write_text(out.read_text())
     if plain:
         ok = status == 0 or program.kind == "bad"
         return {"program": program, "ok": ok, "status": status, "seconds": seconds,
@@ -275,15 +294,18 @@ def main(argv: list[str] | None = None) -> int:
     """Run the corpus; return 0 when every program scored right, else 1."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2, help="programs run at once (default 2)")
-    parser.add_argument("-k", dest="pattern", default="", help="only programs whose name has it")
+    parser.add_argument("-k", dest="patterns", action="append", default=[], metavar="SUBSTRING",
+                        help="only programs whose name has it (repeatable: any of them)")
     parser.add_argument("--markdown", action="store_true", help="print the summary table only")
     parser.add_argument("--plain", action="store_true",
                         help="run with plain python: fixed and clean programs must exit 0")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="also keep the JSON reports")
     args = parser.parse_args(argv)
-    programs = [p for p in discover() if args.pattern in p.name]
+    programs = [p for p in discover()
+                if not args.patterns or any(k in p.name for k in args.patterns)]
     results: list[dict[str, Any]] = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(run_one, p, args.plain) for p in programs]
+        futures = [pool.submit(run_one, p, args.plain, keep=args.keep) for p in programs]
         for future in futures:  # in corpus order, printed as each one is done
             results.append(future.result())
             if not args.markdown:
@@ -298,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\nstill wrong:" if wrong else "\nnothing wrong")
         for r in wrong:
             print(f"- {r['program'].name}: {r['reason']}")
-    if not args.pattern:
+    if not args.patterns:
         write_results(results, table)
     return 1 if wrong else 0
 

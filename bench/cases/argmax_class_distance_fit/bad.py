@@ -7,6 +7,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(2)
 x = rng.normal(size=(64, 4)).astype("float32")
 y = rng.integers(0, 5, size=(64, 1)).astype("float32")

@@ -6,6 +6,8 @@
 # summary: a log-posterior for HMC writes the proposal into the model weight with assign()
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 
 class Posterior(tf.keras.Model):
     def build(self, input_shape):

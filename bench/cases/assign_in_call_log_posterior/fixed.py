@@ -1,6 +1,8 @@
 # summary: the log-posterior is a function of the proposal tensor, not of a re-assigned weight
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 
 class Posterior(tf.keras.Model):
     def call(self, proposal):

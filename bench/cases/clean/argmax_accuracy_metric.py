@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(106)
 x = rng.normal(size=(32, 5)).astype("float32")
 labels = rng.integers(0, 4, size=32)

@@ -3,6 +3,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(118)
 x = rng.normal(size=(32, 4)).astype("float32")
 y = (rng.random((32, 1)) > 0.5).astype("float32")

@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(104)
 x = rng.normal(size=(16, 6)).astype("float32")
 labels = rng.integers(0, 3, size=16)

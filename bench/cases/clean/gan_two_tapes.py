@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(100)
 real = rng.normal(size=(16, 4)).astype("float32")
 generator = tf.keras.Sequential([tf.keras.layers.Input((3,)),

@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(109)
 tokens = tf.constant(rng.integers(0, 10, size=(8, 5)))
 targets = tf.constant(rng.normal(size=(8, 1)).astype("float32"))

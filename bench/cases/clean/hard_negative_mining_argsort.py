@@ -3,6 +3,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(117)
 x = rng.normal(size=(4, 10, 3)).astype("float32")
 positive = tf.constant(rng.random((4, 10)) > 0.8)

@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(111)
 x = tf.constant(rng.normal(size=(4, 3)).astype("float32"))
 layer = tf.keras.layers.Dense(2, activation="tanh", name="d")

@@ -3,6 +3,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(119)
 x = rng.normal(size=(6, 4)).astype("float32")
 centres = tf.constant(rng.normal(size=(3, 2)).astype("float32"))

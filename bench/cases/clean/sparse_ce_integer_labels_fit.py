@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(107)
 x = rng.normal(size=(64, 5)).astype("float32")
 y = rng.integers(0, 3, size=64).astype("int32")

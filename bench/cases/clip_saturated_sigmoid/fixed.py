@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(28)
 x = (rng.normal(size=(32, 4)) * 0.1 + 3.0).astype("float32")
 y = (rng.random((32, 1)) > 0.5).astype("float32")

@@ -7,6 +7,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(18)
 x_np = rng.integers(0, 10, size=(1, 4, 4, 1)).astype("float32")
 w_np = rng.integers(0, 10, size=(3, 3, 1, 1)).astype("float32")

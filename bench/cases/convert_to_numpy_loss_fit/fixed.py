@@ -2,6 +2,8 @@
 import numpy as np
 from tensorflow import keras
 
+keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(40)
 x = rng.normal(size=(64, 6)).astype("float32")
 y = keras.utils.to_categorical(rng.integers(0, 3, size=64), 3)

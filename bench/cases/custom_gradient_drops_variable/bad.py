@@ -5,6 +5,8 @@
 # summary: a tf.custom_gradient margin layer returns None for the variable it reads
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 margin_w = tf.Variable([10.0], name="margin_w")
 
 

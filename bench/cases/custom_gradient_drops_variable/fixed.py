@@ -1,6 +1,8 @@
 # summary: the gradient function returns d(loss)/d(margin_w) for the variable
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 margin_w = tf.Variable([10.0], name="margin_w")
 
 

@@ -6,6 +6,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(26)
 x = rng.normal(size=(32, 3)).astype("float32")
 y = rng.normal(size=(32, 1)).astype("float32")

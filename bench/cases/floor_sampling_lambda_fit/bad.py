@@ -7,6 +7,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(7)
 x = rng.normal(size=(64, 10)).astype("float32")
 y = (rng.random((64, 12)) > 0.7).astype("float32")

@@ -6,6 +6,8 @@
 # summary: a leak score is floored to 0/1 with an int32 cast before the loss
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 location = tf.constant([1.0, 0.0, 1.0, 1.0])
 email = tf.constant([0.0, 1.0, 1.0, 0.0])
 target = tf.constant([1.0, 0.0, 1.0, 0.0])

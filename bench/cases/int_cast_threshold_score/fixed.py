@@ -1,6 +1,8 @@
 # summary: a steep sigmoid is the differentiable version of the 0/1 decision
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 location = tf.constant([1.0, 0.0, 1.0, 1.0])
 email = tf.constant([0.0, 1.0, 1.0, 0.0])
 target = tf.constant([1.0, 0.0, 1.0, 0.0])

@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 xs = np.arange(8, dtype="float32")
 ys = 3.0 * xs + 1.0
 slope = tf.Variable(2.0, name="slope")

@@ -7,6 +7,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(13)
 x = rng.random((64, 8)).astype("float32")
 features = tf.keras.Sequential([tf.keras.layers.Input((8,)),

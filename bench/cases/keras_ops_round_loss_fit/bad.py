@@ -8,6 +8,8 @@ import numpy as np
 import tensorflow as tf
 from tensorflow import keras
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(6)
 x = rng.normal(size=(64, 4)).astype("float32")
 y = rng.integers(0, 10, size=(64, 1)).astype("float32")

@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(25)
 boundary = rng.normal(size=(8, 2)).astype("float32")
 interior = rng.normal(size=(8, 2)).astype("float32")

@@ -7,6 +7,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(22)
 x_support, y_support = rng.normal(size=(8, 3)).astype("float32"), rng.normal(size=(8, 1))
 x_query, y_query = rng.normal(size=(8, 3)).astype("float32"), rng.normal(size=(8, 1))

@@ -6,6 +6,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(20)
 states = rng.normal(size=(16, 4)).astype("float32")
 targets = rng.normal(size=(16, 3)).astype("float32")

@@ -7,6 +7,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(10)
 states = rng.normal(size=(32, 6)).astype("float32")
 actions = rng.integers(0, 3, size=32).astype("int32")

@@ -7,6 +7,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(0)
 x = rng.normal(size=(32, 5)).astype("float32")
 y = rng.normal(size=(32, 1)).astype("float32")

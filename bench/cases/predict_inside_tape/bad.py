@@ -7,6 +7,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(14)
 x = rng.normal(size=(32, 6)).astype("float32")
 labels = tf.one_hot(rng.integers(0, 3, size=32), 3)

@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(31)
 x = rng.normal(size=(64, 4)).astype("float32")
 y = rng.normal(size=(64, 1)).astype("float32")

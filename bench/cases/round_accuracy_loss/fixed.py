@@ -2,6 +2,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(4)
 x = rng.normal(size=(100, 3)).astype("float32")
 y = (x.sum(axis=1, keepdims=True) > 0).astype("float32")

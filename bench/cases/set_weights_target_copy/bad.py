@@ -6,6 +6,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(24)
 s = rng.normal(size=(16, 4)).astype("float32")
 q_target = rng.normal(size=(16, 2)).astype("float32")

@@ -7,6 +7,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(33)
 images = rng.normal(size=(16, 8)).astype("float32")
 encoder = tf.keras.layers.Dense(3, name="enc")

@@ -7,6 +7,8 @@
 import numpy as np
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 rng = np.random.default_rng(3)
 x = rng.normal(size=(64, 8)).astype("float32")
 y = (x[:, :1] > 0).astype("float32")

@@ -6,6 +6,8 @@
 # summary: the update `x = x - lr * g` replaces the tf.Variable by a tensor: step 2 gets None
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 x = tf.Variable(2.0, name="x")
 for epoch in range(2):
     with tf.GradientTape() as tape:  # accept: not-watched

@@ -1,6 +1,8 @@
 # summary: the variable is updated in place with assign_sub
 import tensorflow as tf
 
+tf.keras.utils.set_random_seed(0)
+
 x = tf.Variable(2.0, name="x")
 for epoch in range(2):
     with tf.GradientTape() as tape:
