@@ -3,7 +3,7 @@
 # rule: TM301
 # weights: denoiser/enc/kernel, denoiser/enc/bias, denoiser/dec/kernel, denoiser/dec/bias
 # mode: fit
-# summary: a compiled loss adds a penalty computed in NumPy from y_pred.numpy() (run_eagerly)
+# summary: a compiled loss is computed in NumPy from y_pred.numpy() (run_eagerly=True)
 import numpy as np
 import tensorflow as tf
 
@@ -17,8 +17,9 @@ model = tf.keras.Sequential([tf.keras.layers.Input((6,)),
 
 
 def mse_plus_energy(y_true, y_pred):
-    energy = np.mean(np.abs(y_pred.numpy()), axis=-1)  # expect: host-round-trip primary
-    return tf.reduce_mean(tf.square(y_true - y_pred), axis=-1) * 0.0 + energy
+    pred = y_pred.numpy()  # expect: host-round-trip primary
+    energy = np.mean(np.abs(pred), axis=-1)  # accept: host-round-trip
+    return np.mean((y_true.numpy() - pred) ** 2, axis=-1) + energy  # accept: host-round-trip
 
 
 model.compile(optimizer="sgd", loss=mse_plus_energy, run_eagerly=True)

@@ -3,7 +3,7 @@
 # rule: TM102
 # weights: -
 # mode: eager
-# summary: WGAN-GP: the inner tape watches the interpolates only after the critic has used them
+# summary: WGAN-GP: the inner tape watches the interpolates after the critic has read them
 import numpy as np
 import tensorflow as tf
 
@@ -13,6 +13,7 @@ rng = np.random.default_rng(16)
 real = rng.normal(size=(16, 4)).astype("float32")
 fake = rng.normal(size=(16, 4)).astype("float32")
 critic = tf.keras.Sequential([tf.keras.layers.Input((4,)),
+                              tf.keras.layers.Rescaling(2.0, offset=-1.0, name="scale"),
                               tf.keras.layers.Dense(8, activation="relu", name="c1"),
                               tf.keras.layers.Dense(1, name="c2")], name="critic")
 

@@ -8,6 +8,7 @@ rng = np.random.default_rng(16)
 real = rng.normal(size=(16, 4)).astype("float32")
 fake = rng.normal(size=(16, 4)).astype("float32")
 critic = tf.keras.Sequential([tf.keras.layers.Input((4,)),
+                              tf.keras.layers.Rescaling(2.0, offset=-1.0, name="scale"),
                               tf.keras.layers.Dense(8, activation="relu", name="c1"),
                               tf.keras.layers.Dense(1, name="c2")], name="critic")
 

@@ -21,8 +21,9 @@ def mse(pred, target):
 
 
 def grad(features, target):
+    features = tf.convert_to_tensor(features)
     with tf.GradientTape() as t:
-        t.watch(model.trainable_variables)
+        t.watch(features)
     params = model.trainable_variables
     return t.gradient(mse(model(features), target), params)  # expect: outside-tape primary
 

@@ -6,7 +6,7 @@
 # summary: a tf.Module layer is applied before the loss closure; the optimizer step sees no path
 import tensorflow as tf
 
-tf.keras.utils.set_random_seed(0)
+tf.keras.utils.set_random_seed(2)
 
 
 class Dense(tf.Module):

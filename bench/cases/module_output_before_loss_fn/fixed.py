@@ -1,7 +1,7 @@
 # summary: the layer is applied inside the loss function, under the tape
 import tensorflow as tf
 
-tf.keras.utils.set_random_seed(0)
+tf.keras.utils.set_random_seed(2)
 
 
 class Dense(tf.Module):

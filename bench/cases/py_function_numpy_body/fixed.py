@@ -2,7 +2,7 @@
 import numpy as np
 import tensorflow as tf
 
-tf.keras.utils.set_random_seed(0)
+tf.keras.utils.set_random_seed(2)
 
 rng = np.random.default_rng(12)
 x = rng.normal(size=(8, 5)).astype("float32")
