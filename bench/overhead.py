@@ -273,20 +273,34 @@ print(times[0] - min(times[1:]))
 """
 
 _PEAK = """
-import os, resource, sys
+import os, sys, threading, time
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
 sys.argv = ["overhead"]
 sys.path.insert(0, {bench!r})
 import overhead, tapemagic
 work = getattr(overhead, {name!r})
-start = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-for _ in range(3):
+def run():
     if {traced!r}:
         with tapemagic.gradcheck():
             work()
     else:
         work()
-print(start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+def rss():
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+run()  # warm: first traces, self-test, allocator pools
+base, peak, done = rss(), [0], threading.Event()
+def sample():
+    while not done.is_set():
+        peak[0] = max(peak[0], rss())
+        time.sleep(0.002)
+sampler = threading.Thread(target=sample)
+sampler.start()
+for _ in range(2):
+    run()
+done.set()
+sampler.join()
+print(base, max(peak[0], rss()))
 """
 
 
@@ -303,17 +317,19 @@ def first_check_cost() -> str:
 
 
 def peak_memory(name: str) -> str:
-    """Peak RSS of a process that runs the workload 3 times plain vs one that runs it traced."""
+    """Resident memory sampled while the workload runs, one process plain and one traced."""
     bench = os.path.dirname(os.path.abspath(__file__))
-    peaks = []
+    runs = []
     for traced_run in (False, True):
-        start, peak = map(int, subprocess_value(
+        base, peak = map(int, subprocess_value(
             _PEAK.format(bench=bench, name=name, traced=traced_run)).split())
-        peaks.append((start, peak))
-    (p_start, p_peak), (_, t_peak) = peaks
-    extra = (t_peak - p_peak) / p_peak * 100
-    return (f"peak RSS {p_peak / 1024:.0f} MiB plain (of which {(p_peak - p_start) / 1024:.0f} "
-            f"MiB after the imports), {t_peak / 1024:.0f} MiB traced: {extra:+.1f} %")
+        runs.append((base, peak))
+    (p_base, p_peak), (t_base, t_peak) = runs
+    mib = 1 << 20
+    extra = ((t_peak - t_base) - (p_peak - p_base)) / p_peak * 100
+    return (f"plain: {p_peak / mib:.0f} MiB peak ({(p_peak - p_base) / mib:+.0f} MiB while it "
+            f"ran), traced: {t_peak / mib:.0f} MiB ({(t_peak - t_base) / mib:+.0f} MiB): "
+            f"{extra:+.1f} % of the plain peak")
 
 
 def main() -> None:

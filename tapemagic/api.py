@@ -159,8 +159,7 @@ def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo |
 
 
 def _until_last_gradient_call(trace: Trace) -> tuple[Trace, int]:
-    """Return ``trace`` cut after the last analysed gradient call's own ops, and how many ops
-    were cut.
+    """Return ``trace`` cut after the last analysed gradient call's ops, and the count cut.
 
     After a Ctrl-C the user wants control back, and a long eager loop records ops outside the
     analysed tapes up to the recorder's cap (400,000 ops, seconds of analysis). No verdict

@@ -46,11 +46,13 @@ class GradcheckMagics(Magics):
         self.cell_ids = {}
         self.current_cell_id = None
         if shell is not None:
-            shell.input_transformers_post.append(self._await_transformer)
+            transformers: list[Any] = shell.input_transformers_post
+            transformers.append(self._await_transformer)
 
     def remove_transformer(self) -> None:
         """Undo the input transformer added by ``__init__`` (``%unload_ext tapemagic``)."""
-        posts = self.shell.input_transformers_post
+        shell: Any = self.shell
+        posts = shell.input_transformers_post
         posts[:] = [t for t in posts if t != self._await_transformer]
 
     @magic_arguments()

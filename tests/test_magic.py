@@ -873,3 +873,26 @@ def test_explain_prints_the_rule_doc(run_cell, code: str) -> None:
     assert run.error is None and run.value is None
     assert run.stdout == rules.explain("TM301") + "\n"
     assert run.stdout.startswith("TM301 ")
+
+
+def test_top_level_await_in_a_real_kernel(tmp_path) -> None:
+    # ipykernel runs an awaiting cell on its own running loop (not IPython's loop_runner): the
+    # input transformer must make the %%gradcheck cell awaitable there too.
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_code_cell("%load_ext tapemagic\nimport asyncio\nimport tensorflow as tf"),
+        nbformat.v4.new_code_cell(
+            "%%gradcheck rep\nw = tf.Variable([1.0, 2.0])\nawait asyncio.sleep(0.01)\n"
+            "with tf.GradientTape() as tape:\n    loss = tf.reduce_sum(tf.round(w))\n"
+            "grads = tape.gradient(loss, [w])\n'done'"),
+        nbformat.v4.new_code_cell("rep.codes"),
+    ]
+    nbclient.NotebookClient(notebook, timeout=240, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = notebook.cells[1].outputs
+    assert [o["output_type"] for o in outputs] == ["execute_result", "display_data"]
+    assert outputs[0]["data"]["text/plain"] == "'done'"
+    assert MIME_TYPE in outputs[1]["data"]
+    assert notebook.cells[2].outputs[0]["data"]["text/plain"] == "['TM201']"

@@ -358,7 +358,7 @@ def _without_ufunc_hook(cls: type, apply: Any, left: Any, right: Any) -> Any:
     try:
         return apply(left, right)
     finally:
-        setattr(cls, "__array_ufunc__", hook)
+        setattr(cls, "__array_ufunc__", hook)  # noqa: B010 - the pair of the delattr above
 
 
 __all__ = ["HostHooks"]

@@ -49,10 +49,19 @@ def classify(value: Any) -> tuple[Literal["ok", "none", "zero"], float | None]:
 
 
 def later_result(value: Any) -> str:
-    """Return a later run's result: None, or zeros for a gradient small enough to look at."""
+    """Return a later run's result: None, or zeros for a gradient small enough to look at.
+
+    No norm here: it casts to float64 and runs a BLAS dot per gradient per step (a 3-layer MLP
+    loop ran 3x slower with it); whether any element is non-zero is all a later run needs.
+    """
     if value is None:
         return "none"
     size = getattr(getattr(value, "shape", None), "num_elements", lambda: None)()
     if size is not None and size > MAX_CHECKED_ELEMENTS:
         return "ok"
-    return classify(value)[0]
+    data = getattr(value, "values", value)  # IndexedSlices carry their values here
+    try:
+        array = np.asarray(data._numpy())  # noqa: SLF001 - reading a value runs no op
+    except Exception:  # noqa: BLE001 - symbolic (graph mode) or remote: no value to read
+        return "ok"
+    return "ok" if np.any(array) else "zero"

@@ -1,0 +1,340 @@
+"""Accuracy benchmark (run by hand, never from the test suite): the case corpus through the CLI.
+
+    python bench/accuracy.py [--jobs N] [-k SUBSTRING] [--markdown] [--plain] [--keep DIR]
+
+Runs every program of ``bench/cases/`` (format: ``bench/cases/README.md``) as
+``python -m tapemagic run --json OUT SCRIPT`` in subprocesses (``sys.executable``, the
+worktree first on ``PYTHONPATH``), reads each JSON report and scores it against the
+expectations written in the broken program. One line per program, then a summary; a full
+run (no ``-k``) also writes ``bench/RESULTS.md``. ``--markdown`` prints only the summary table
+(for the README). ``--plain`` runs the programs with plain ``python`` instead and checks that
+every fixed twin and clean program exits 0 (they assert that every weight gets a gradient).
+
+Scores of a broken case (all from the report's ``findings[]``):
+
+- cause: some finding has an expected cause (the header's ``cause``);
+- line: every ``# expect:`` line carries a finding with one of that marker's causes;
+- weights: every weight of the header's ``weights`` is in the variables of those findings;
+- primary: the findings marked ``primary`` sit exactly on the ``primary`` marked lines (each
+  such line has one, and no primary finding is elsewhere);
+- noise: warning/error findings on no marked line (``expect`` or ``accept``).
+
+Fixed twins and clean programs score the number of warning/error findings (target 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+CASES = HERE / "cases"
+ROOT = HERE.parent
+SERIOUS = ("error", "warning")
+#: The cause vocabulary of DESIGN.md section 3 (the report schema's enum).
+CAUSES = frozenset({
+    "host-round-trip", "numpy-function", "non-differentiable-op", "integer-dtype",
+    "variable-assign", "not-watched", "outside-tape", "stop-gradient", "python-control-flow",
+    "not-connected", "sources-mismatch", "custom-gradient", "zero-at-runtime", "unexplained",
+})
+HEADER_KEYS = ("source", "cause", "rule", "weights", "mode", "summary")
+_HEADER = re.compile(r"^#\s*(" + "|".join(HEADER_KEYS) + r"):\s*(.*?)\s*$")
+_MARKER = re.compile(r"#\s*(expect|accept)(?::\s*([a-z|-]*))?\s*(primary)?\s*$")
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One ``# expect:`` / ``# accept:`` comment: a line the user must (or may) change."""
+
+    line: int  # 1-based, in the script
+    kind: str  # "expect" | "accept"
+    causes: frozenset[str]  # empty for a bare accept: any cause
+    primary: bool
+
+
+@dataclass(frozen=True)
+class Program:
+    """One program of the corpus and what it must (or must not) produce."""
+
+    name: str  # "<case>/bad", "<case>/fixed" or "clean/<name>"
+    path: Path
+    kind: str  # "bad" | "fixed" | "clean"
+    header: dict[str, str] = field(default_factory=dict)
+    markers: tuple[Marker, ...] = ()
+
+    @property
+    def causes(self) -> frozenset[str]:
+        return frozenset(c for c in self.header.get("cause", "").split("|") if c)
+
+    @property
+    def weights(self) -> tuple[str, ...]:
+        raw = self.header.get("weights", "").strip()
+        return () if raw in ("", "-") else tuple(w.strip() for w in raw.split(",") if w.strip())
+
+
+def parse_program(path: Path, name: str, kind: str) -> Program:
+    """Read a program's header block (leading ``# key: value`` lines) and its line markers."""
+    header: dict[str, str] = {}
+    markers: list[Marker] = []
+    in_header = True
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if in_header:
+            found = _HEADER.match(text)
+            if found:
+                header[found.group(1)] = found.group(2)
+                continue
+            if not text.startswith("#"):
+                in_header = False
+        found = _MARKER.search(text)
+        if found and not text.lstrip().startswith("#"):
+            causes = frozenset(c for c in (found.group(2) or "").split("|") if c)
+            markers.append(Marker(number, found.group(1), causes, bool(found.group(3))))
+    return Program(name, path, kind, header, tuple(markers))
+
+
+def discover(root: Path = CASES) -> list[Program]:
+    """Every program of the corpus, sorted: each case folder's bad/fixed pair, then clean/."""
+    programs: list[Program] = []
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and p.name != "clean"):
+        for kind in ("bad", "fixed"):
+            path = folder / f"{kind}.py"
+            if path.exists():
+                programs.append(parse_program(path, f"{folder.name}/{kind}", kind))
+    clean = root / "clean"
+    if clean.is_dir():
+        for path in sorted(clean.glob("*.py")):
+            programs.append(parse_program(path, f"clean/{path.stem}", "clean"))
+    return programs
+
+
+def _same_file(reported: str | None, script: Path) -> bool:
+    if not reported:
+        return False
+    return os.path.realpath(reported) == os.path.realpath(script)
+
+
+def _on_line(finding: dict[str, Any], script: Path, line: int) -> bool:
+    loc = finding.get("location")
+    if not loc or not _same_file(loc.get("file"), script):
+        return False
+    start = loc["line"]
+    end = loc.get("end_line") or start
+    return start <= line <= end
+
+
+def score(program: Program, report: dict[str, Any] | None) -> dict[str, Any]:
+    """Score one JSON report (``tapemagic/schemas/report.schema.json``) against a program.
+
+    Returns a dict with ``ok`` (bool) and ``reason`` (the first thing wrong, or ""), plus, for
+    a broken program, ``cause``, ``line``, ``weights`` (None when no weight is expected),
+    ``primary`` and ``noise`` (a count); for a fixed or clean program, ``serious`` (the count
+    of warning/error findings).
+    """
+    if report is None:
+        return {"ok": False, "reason": "no report was written", "serious": None}
+    findings = list(report.get("findings", []))
+    serious = [f for f in findings if f.get("severity") in SERIOUS]
+    if program.kind != "bad":
+        where = ", ".join(f"{f['rule']}@L{(f.get('location') or {}).get('line')}"
+                          for f in serious)
+        return {"ok": not serious, "serious": len(serious),
+                "reason": f"{len(serious)} warning/error findings: {where}" if serious else ""}
+    path = program.path
+    expects = [m for m in program.markers if m.kind == "expect"]
+    cause_ok = any(f.get("cause") in program.causes for f in findings)
+    matched: list[dict[str, Any]] = []
+    missing_lines: list[Marker] = []
+    for marker in expects:
+        here = [f for f in findings if _on_line(f, path, marker.line)
+                and (not marker.causes or f.get("cause") in marker.causes)]
+        matched += here
+        if not here:
+            missing_lines.append(marker)
+    line_ok = bool(expects) and not missing_lines
+    named = {v for f in matched for v in f.get("variables", [])}
+    absent = [w for w in program.weights if w not in named]
+    weights_ok = None if not program.weights else not absent
+    primary_lines = [m.line for m in program.markers if m.primary]
+    primaries = [f for f in findings if f.get("primary") and f.get("severity") in SERIOUS]
+    stray = [f for f in primaries if not any(_on_line(f, path, ln) for ln in primary_lines)]
+    unmet = [ln for ln in primary_lines if not any(_on_line(f, path, ln) for f in primaries)]
+    primary_ok = bool(primary_lines) and not stray and not unmet
+    marked = [m.line for m in program.markers]
+    noise = [f for f in serious if not any(_on_line(f, path, ln) for ln in marked)]
+
+    def _at(fs: list[dict[str, Any]]) -> str:
+        return ", ".join(f"{f['rule']} {f.get('cause')}@L{(f.get('location') or {}).get('line')}"
+                         for f in fs) or f"no findings ({_verdicts(report)})"
+
+    reason = ""
+    if not cause_ok:
+        reason = f"no {'|'.join(sorted(program.causes))} finding; got {_at(findings)}"
+    elif missing_lines:
+        m = missing_lines[0]
+        reason = (f"no {'|'.join(sorted(m.causes)) or 'finding'} at L{m.line}; "
+                  f"got {_at(findings)}")
+    elif absent:
+        reason = f"weights not named: {', '.join(absent)}"
+    elif not primary_ok:
+        reason = (f"primary at {_at(primaries)}; expected L"
+                  + ",L".join(str(n) for n in primary_lines))
+    elif noise:
+        reason = f"{len(noise)} noise findings: {_at(noise)}"
+    return {"ok": not reason, "reason": reason, "cause": cause_ok, "line": line_ok,
+            "weights": weights_ok, "primary": primary_ok, "noise": len(noise)}
+
+
+def _verdicts(report: dict[str, Any]) -> str:
+    """Count the verdicts of every gradient call's sources, e.g. ``verdicts zero 2, error 1``."""
+    counts: dict[str, int] = {}
+    for call in report.get("gradient_calls", []):
+        for source in call.get("sources", []):
+            key = source.get("verdict") or source.get("result") or "?"
+            counts[key] = counts.get(key, 0) + 1
+    raised = report.get("exception") or {}
+    text = ", ".join(f"{k} {n}" for k, n in sorted(counts.items())) or "no gradient call"
+    return f"verdicts {text}" + (f"; raised {raised.get('type')}" if raised else "")
+
+
+def run_one(program: Program, plain: bool = False, timeout: float = 180.0,
+            keep: Path | None = None) -> dict[str, Any]:
+    """Run one program in a subprocess (through the CLI unless ``plain``) and score it.
+
+    With ``keep``, the JSON report is also copied to ``keep/<case>__<kind>.json``.
+    """
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONHASHSEED="0")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "report.json"
+        argv = [sys.executable, str(program.path)] if plain else [
+            sys.executable, "-m", "tapemagic", "run", "--json", str(out), str(program.path)]
+        start = time.perf_counter()
+        try:
+            done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True,
+                                  timeout=timeout)
+            status, tail = done.returncode, (done.stderr.strip().splitlines() or [""])[-1]
+        except subprocess.TimeoutExpired:
+            status, tail = -1, f"timed out after {timeout:.0f} s"
+        seconds = time.perf_counter() - start
+        report = json.loads(out.read_text()) if out.exists() else None
+        if keep is not None and out.exists():
+            keep.mkdir(parents=True, exist_ok=True)
+            (keep / (program.name.replace("/", "__") + ".json")).write_text(out.read_text())
+    if plain:
+        ok = status == 0 or program.kind == "bad"
+        return {"program": program, "ok": ok, "status": status, "seconds": seconds,
+                "reason": "" if ok else f"exit {status}: {tail}"}
+    result = score(program, report)
+    result.update(program=program, status=status, seconds=seconds)
+    if report is not None and program.kind != "bad" and report.get("exception"):
+        result["ok"] = False
+        result["reason"] = (result["reason"] + "; " if result["reason"] else "") + \
+            f"the program raised: {report['exception'].get('type', '?')}"
+    return result
+
+
+def _mark(value: bool | None) -> str:
+    return "-" if value is None else ("y" if value else "n")
+
+
+def _line(result: dict[str, Any]) -> str:
+    program = result["program"]
+    head = f"{program.name:<44} {result['seconds']:5.1f}s "
+    if program.kind == "bad" and "cause" in result:
+        cols = (f"cause {_mark(result['cause'])} line {_mark(result['line'])} "
+                f"weights {_mark(result['weights'])} primary {_mark(result['primary'])} "
+                f"noise {result['noise']}")
+    elif program.kind != "bad" and result.get("serious") is not None:
+        cols = f"findings {result['serious']}"
+    else:
+        cols = ""
+    verdict = "ok" if result["ok"] else f"WRONG: {result['reason']}"
+    return f"{head}{cols:<52} {verdict}"
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100.0 * part / whole:.0f} % ({part}/{whole})" if whole else "n/a"
+
+
+def summary(results: list[dict[str, Any]]) -> list[str]:
+    """The summary table (Markdown) of a run."""
+    bad = [r for r in results if r["program"].kind == "bad"]
+    twins = [r for r in results if r["program"].kind == "fixed"]
+    clean = [r for r in results if r["program"].kind == "clean"]
+    weighed = [r for r in bad if r.get("weights") is not None]
+    rows = [
+        ("broken cases: right cause", _pct(sum(bool(r.get("cause")) for r in bad), len(bad))),
+        ("broken cases: right line", _pct(sum(bool(r.get("line")) for r in bad), len(bad))),
+        ("broken cases: all weights named",
+         _pct(sum(bool(r.get("weights")) for r in weighed), len(weighed))),
+        ("broken cases: primary right",
+         _pct(sum(bool(r.get("primary")) for r in bad), len(bad))),
+        ("broken cases: no noise finding",
+         _pct(sum(r.get("noise") == 0 for r in bad), len(bad))),
+        ("broken cases: all of the above", _pct(sum(r["ok"] for r in bad), len(bad))),
+        ("fixed twins with 0 warning/error findings",
+         _pct(sum(r["ok"] for r in twins), len(twins))),
+        ("clean programs with 0 warning/error findings",
+         _pct(sum(r["ok"] for r in clean), len(clean))),
+    ]
+    return ["| measure | result |", "| --- | --- |"] + [f"| {a} | {b} |" for a, b in rows]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the corpus; return 0 when every program scored right, else 1."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2, help="programs run at once (default 2)")
+    parser.add_argument("-k", dest="patterns", action="append", default=[], metavar="SUBSTRING",
+                        help="only programs whose name has it (repeatable: any of them)")
+    parser.add_argument("--markdown", action="store_true", help="print the summary table only")
+    parser.add_argument("--plain", action="store_true",
+                        help="run with plain python: fixed and clean programs must exit 0")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="also keep the JSON reports")
+    args = parser.parse_args(argv)
+    programs = [p for p in discover()
+                if not args.patterns or any(k in p.name for k in args.patterns)]
+    results: list[dict[str, Any]] = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = [pool.submit(run_one, p, args.plain, keep=args.keep) for p in programs]
+        for future in futures:  # in corpus order, printed as each one is done
+            results.append(future.result())
+            if not args.markdown:
+                print(_line(results[-1]), flush=True)
+    wrong = [r for r in results if not r["ok"]]
+    if args.plain:
+        print(f"\n{len(results) - len(wrong)} of {len(results)} programs ran as expected")
+        return 1 if wrong else 0
+    table = summary(results)
+    print("\n".join([""] + table if not args.markdown else table))
+    if not args.markdown:
+        print("\nstill wrong:" if wrong else "\nnothing wrong")
+        for r in wrong:
+            print(f"- {r['program'].name}: {r['reason']}")
+    if not args.patterns:
+        write_results(results, table)
+    return 1 if wrong else 0
+
+
+def write_results(results: list[dict[str, Any]], table: list[str]) -> None:
+    """Write the latest full run to ``bench/RESULTS.md``."""
+    wrong = [r for r in results if not r["ok"]]
+    lines = ["# Accuracy corpus: latest full run", "",
+             f"`python bench/accuracy.py` on {time.strftime('%Y-%m-%d %H:%M')}, "
+             f"{len(results)} programs.", "", *table, "", "## Still wrong", ""]
+    lines += [f"- `{r['program'].name}`: {r['reason']}" for r in wrong] or ["(none)"]
+    lines += ["", "## Every program", "", "```", *(_line(r) for r in results), "```", ""]
+    (HERE / "RESULTS.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,17 @@
+# summary: watch the tf.Variable inside the Keras Variable (kernel.value)
+import numpy as np
+import tensorflow as tf
+from tensorflow import keras
+
+keras.utils.set_random_seed(1234)
+x = tf.constant(np.random.default_rng(36).normal(size=(8, 3)).astype("float32"))
+model = keras.Sequential([keras.layers.Input((3,)),
+                          keras.layers.Dense(10, activation="tanh", name="l1"),
+                          keras.layers.Dense(1, name="l2")], name="toy")
+kernel = model.layers[0].kernel
+
+with tf.GradientTape(watch_accessed_variables=False) as tape:
+    tape.watch(kernel.value)
+    out = tf.reduce_sum(model(x))
+g = tape.gradient(out, kernel.value)
+assert g is not None and float(tf.reduce_max(tf.abs(g))) > 0
