@@ -88,7 +88,7 @@ cell("tf.function train step", """
         grads = tape.gradient(loss, [w])
         opt.apply_gradients(zip(grads, [w]))
         return loss
-    losses = [step() for _ in range(5)]
+    losses = [step() for _step in range(5)]
     _out = _fp(losses, w)
     """)
 cell("tf.function with tf.Module", """
@@ -175,7 +175,7 @@ cell("MirroredStrategy step inside a tf.function", """
             w.assign_sub(0.01 * tape.gradient(loss, w))
             return loss
         return strategy.run(step)
-    losses = [train_step() for _ in range(2)]
+    losses = [train_step() for _step in range(2)]
     _out = _fp(losses, w)
     """)
 cell("mixed precision custom step", """
@@ -282,7 +282,7 @@ cell("EMA target network update", """
     target.set_weights(online.get_weights())
     opt = keras.optimizers.Adam(0.01)
     x = tf.random.normal((5, 3), seed=4)
-    for _ in range(3):
+    for _step in range(3):
         with tf.GradientTape() as tape:
             loss = tf.reduce_mean((online(x) - tf.stop_gradient(target(x)) - 1.0) ** 2)
         grads = tape.gradient(loss, online.trainable_variables)
@@ -297,7 +297,7 @@ cell("GAN with two tapes", """
     g_opt, d_opt = keras.optimizers.Adam(1e-3), keras.optimizers.Adam(1e-3)
     bce = keras.losses.BinaryCrossentropy(from_logits=True)
     real = tf.random.normal((4, 3), seed=5)
-    for _ in range(2):
+    for _step in range(2):
         z = tf.random.normal((4, 2), seed=6)
         with tf.GradientTape() as gt, tf.GradientTape() as dt:
             fake = gen(z, training=True)
@@ -442,7 +442,7 @@ cell("dropout and batch norm in training mode", """
 cell("random Generator in an eager loop", """
     gen = tf.random.Generator.from_seed(42)
     w = tf.Variable(tf.zeros(3))
-    for _ in range(3):
+    for _step in range(3):
         noise = gen.normal((3,))
         with tf.GradientTape() as tape:
             loss = tf.reduce_sum((w - noise) ** 2)
@@ -454,7 +454,7 @@ cell("learning-rate schedule and NumPy on the gradients", """
     opt = keras.optimizers.SGD(sched)
     w = tf.Variable([2.0, -1.0])
     norms = []
-    for _ in range(3):
+    for _step in range(3):
         with tf.GradientTape() as tape:
             loss = tf.reduce_sum(w ** 2)
         g = tape.gradient(loss, [w])
