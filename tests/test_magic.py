@@ -240,6 +240,8 @@ def test_keyboard_interrupt_propagates_and_everything_is_restored(run_cell, shel
 LONG_LOOP_INTERRUPTED = """\
 w = tf.Variable([1.0, 2.0])
 opt = keras.optimizers.SGD(0.01)
+# a tape made at a new site and not differentiated yet keeps per-op recording on (no detach)
+pending = tf.GradientTape()
 for step in range(40):
     with tf.GradientTape() as tape:
         loss = tf.reduce_sum(tf.round(w * 3.0))

@@ -160,7 +160,9 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
         # `unconnected_gradients=ZERO` asks for zeros for an unconnected source: as asked
         result.verdict = "zero"
         return result
-    result.path = _path(graph, node, anc, set(call.targets))
+    # the path is read only for a finding's chain: a search per connected source made a 10k-op
+    # step with hundreds of weights cost a second
+    result.path = _path(graph, node, anc, set(call.targets)) if causes else []
     result.causes = causes
     result.verdict = _verdict(source.result, causes, call.unconnected)
     if result.verdict == "connected" or (
