@@ -60,7 +60,7 @@ def build_report(trace: Trace, cells: CellMap, cell: CellInfo,
                  problems: Sequence[str] = ()) -> Report:
     """Analyse ``trace`` and return the :class:`Report` (findings, verdicts, graph, DOT)."""
     graph = ProvenanceGraph(trace)
-    analyses = analyse(graph)
+    analyses = analyse(graph, cells.feeds)
     diagnoser = Diagnoser(graph, cells, analyses)
     findings, ids = diagnoser.findings()
     edge_ids = {edge: ids[key] for edge, key in diagnoser.edge_findings.items() if key in ids}

@@ -18,7 +18,7 @@ import ast
 import linecache
 from dataclasses import dataclass, field
 
-from tapemagic.graph.numpy_chain import Link, numpy_chain_in
+from tapemagic.graph.numpy_chain import Link, feeds_in, numpy_chain_in
 from tapemagic.report.model import Location
 from tapemagic.trace import RawLocation
 
@@ -160,6 +160,16 @@ class SourceIndex:
             return RawLocation(raw.file, target.lineno, target.end_lineno, target.col_offset,
                                target.end_col_offset, node.name)
         return None
+
+    def feeds(self, made: RawLocation, used: RawLocation) -> bool | None:
+        """Return whether the value made at ``made`` can reach the statement at ``used``.
+
+        None when the source cannot say (see ``graph.numpy_chain.feeds_in``).
+        """
+        if made.file != used.file:
+            return None
+        tree = self.tree(made.file)
+        return feeds_in(tree, made.line, used.line) if tree is not None else None
 
     def numpy_chain(self, raw: RawLocation | None) -> tuple[Link, ...]:
         """Return the NumPy calls fed by the conversion at ``raw`` (see ``graph.numpy_chain``)."""

@@ -16,7 +16,9 @@ program runs once plainly and once under :func:`tapemagic.gradcheck`; then, per 
 
 Bounded for CI: ``max_examples`` 60, no deadline, derandomized (the same programs every run),
 no shrinking unless ``TAPEMAGIC_SHRINK=1``. Every program runs under both parameters; the
-second is a strict xfail naming the engine bugs it found (:data:`CAUSE_BUGS`).
+second checks the causes named for severed sources (it found two engine bugs, now fixed: a
+host conversion that never reached the loss named as the cut, and a select condition on a side
+path named next to the real cut).
 """
 
 from __future__ import annotations
@@ -222,21 +224,9 @@ def tf_ready() -> None:
     pytest.importorskip("tensorflow")
 
 
-CAUSE_BUGS = (
-    "graph/analysis.py names causes that are not on the way to the loss. (1) A source with no "
-    "path to the target gets any host conversion made from it while the tape recorded "
-    "(_host_events_reached), even when what it fed never reaches the loss: with "
-    "`t1 = (v1 * 2.0 if float(tf.reduce_sum(v2)) > 0 else v1 * 3.0)` and t1 unused, v2 gets "
-    "TM301, expected TM104. (2) A non-differentiable op on a side path next to the real cut is a "
-    "primary cause: `t0 = tf.where(v0 > 0.0, v0, v0); scratch.assign(t0); loss = "
-    "tf.reduce_sum(scratch * 1.0)` gives TM201 (Greater, the where condition) and TM402, "
-    "expected TM402 alone (fixing the assign alone brings the gradient back)")
-
-
 @pytest.mark.parametrize("checks", [
     "values, results, verdicts, silence",
-    pytest.param("causes of severed sources", marks=pytest.mark.xfail(
-        strict=True, reason=CAUSE_BUGS)),
+    "causes of severed sources",
 ])
 @settings(max_examples=60, deadline=None, derandomize=True, database=None, phases=PHASES,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,

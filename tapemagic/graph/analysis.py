@@ -18,11 +18,19 @@ TF-free. For one ``tape.gradient(target, sources)`` call:
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.optypes import COMPARISON_OPS, ZERO_GRADIENT
-from tapemagic.trace import GradientCallRecord, HostEvent, OpRecord, SourceRecord, TapeRecord
+from tapemagic.trace import (
+    GradientCallRecord,
+    HostEvent,
+    OpRecord,
+    RawLocation,
+    SourceRecord,
+    TapeRecord,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,14 +71,24 @@ class CallAnalysis:
     connected: set[int] = field(default_factory=set)
 
 
-def analyse(graph: ProvenanceGraph) -> list[CallAnalysis]:
-    """Analyse every recorded gradient call of the trace, in call order."""
+#: ``feeds(made, used)``: can the value made at ``made`` reach the statement at ``used``, by the
+#: user's source? (True, False, or None when the source cannot say.)
+Feeds = Callable[[RawLocation, RawLocation], "bool | None"]
+
+
+def analyse(graph: ProvenanceGraph, feeds: Feeds | None = None) -> list[CallAnalysis]:
+    """Analyse every recorded gradient call of the trace, in call order.
+
+    ``feeds`` (the source index's) lets a host conversion that cannot reach the loss, by the
+    source, be left out of the causes of a source with no dataflow to the target.
+    """
     tapes = {t.id: t for t in graph.trace.tapes}
-    return [_analyse_call(graph, call, tapes.get(call.tape)) for call in graph.trace.gradient_calls]
+    return [_analyse_call(graph, call, tapes.get(call.tape), feeds)
+            for call in graph.trace.gradient_calls]
 
 
 def _analyse_call(graph: ProvenanceGraph, call: GradientCallRecord,
-                  tape: TapeRecord | None) -> CallAnalysis:
+                  tape: TapeRecord | None, feeds: Feeds | None = None) -> CallAnalysis:
     targets = set(call.targets)
 
     def in_span(edge: Edge) -> bool:
@@ -88,7 +106,7 @@ def _analyse_call(graph: ProvenanceGraph, call: GradientCallRecord,
         # tensors whose *value* reaches the target, not only as a condition, index or shape
         value=_backward(graph, targets, lambda e: not e.gating and e.src in anc),
     )
-    results = [_analyse_source(graph, call, tape, source, sets) for source in call.sources]
+    results = [_analyse_source(graph, call, tape, source, sets, feeds) for source in call.sources]
     zero_error = bool(call.error_type == "AttributeError" and "_type_enum" in (
         call.error_message or ""))
     return CallAnalysis(call, tape, results, zero_error, sets.bd)
@@ -104,8 +122,18 @@ class _Sets:
     value: set[int]
 
 
+def _target_location(graph: ProvenanceGraph, call: GradientCallRecord) -> RawLocation | None:
+    """Return where the op that made the call's (single) target ran, if an op made it."""
+    if len(call.targets) != 1:
+        return None
+    record = graph.trace.tensors.get(call.targets[0])
+    op = graph.ops.get(record.producer[0]) if record is not None and record.producer else None
+    return op.loc if op is not None else None
+
+
 def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: TapeRecord | None,
-                    source: SourceRecord, sets: _Sets) -> SourceAnalysis:
+                    source: SourceRecord, sets: _Sets, feeds: Feeds | None = None,
+                    ) -> SourceAnalysis:
     anc, bd, bd_all = sets.anc, sets.bd, sets.bd_all
     node = source.handle if source.handle is not None else source.tensor
     result = SourceAnalysis(source, node, "connected")
@@ -141,6 +169,11 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
         causes.extend(Cause("python-control-flow", False, event=e.id) for e in bools)
     else:
         hosts, bools = _host_events_reached(graph, node, tape)
+        if feeds is not None:
+            # a conversion whose value, by the source, never reaches the loss is not its cut
+            target = _target_location(graph, call)
+            hosts = [e for e in hosts if target is None or e.loc is None
+                     or feeds(e.loc, target) is not False]
         conversions = [Cause("host-round-trip", True, event=hosts[0].id)] if hosts else []
         branches = [Cause("python-control-flow", not conversions, event=e.id) for e in bools]
         causes.extend(conversions)

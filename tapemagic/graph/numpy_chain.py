@@ -149,3 +149,48 @@ def _wrapping(statement: ast.stmt, line: int, col: int | None) -> list[Link]:
 
 def _uses_expr(expr: ast.expr, tainted: set[str]) -> bool:
     return any(isinstance(n, ast.Name) and n.id in tainted for n in ast.walk(expr))
+
+
+def feeds_in(tree: ast.Module, line: int, target_line: int) -> bool | None:
+    """Return whether a value made on ``line`` can reach the statement on ``target_line``.
+
+    Follows assigned names forward through the enclosing function (or cell), as
+    :func:`numpy_chain` does. None when the source cannot say: the two lines are in different
+    scopes, the value is made in a loop (a later line may feed an earlier one) or a branch
+    statement between them reads it (what it chooses is not followed).
+    """
+    scope = _innermost_scope(tree, line)
+    if _innermost_scope(tree, target_line) is not scope:
+        return None
+    loops = (ast.For, ast.AsyncFor, ast.While)
+    for node in ast.walk(scope):
+        if (isinstance(node, loops) and node.lineno <= line <= (node.end_lineno or node.lineno)
+                and _scope_of(node, scope)):
+            return None
+    statements = sorted(
+        (s for s in ast.walk(scope) if isinstance(s, ast.stmt) and s is not scope
+         and _scope_of(s, scope)),
+        key=lambda s: (s.lineno, s.col_offset),
+    )
+    start = next((s for s in statements if s.lineno <= line <= (s.end_lineno or s.lineno)
+                  and not isinstance(s, _BLOCKS)), None)
+    if start is None:
+        return None
+    if start.lineno <= target_line <= (start.end_lineno or start.lineno):
+        return True
+    tainted = _targets(start)
+    for statement in statements:
+        if statement.lineno <= (start.end_lineno or start.lineno):
+            continue
+        if isinstance(statement, _BLOCKS):
+            if statement.lineno <= target_line and _uses(statement, tainted):
+                return None  # a branch or loop reads it: what it selects is not followed
+            continue
+        inside = statement.lineno <= target_line <= (statement.end_lineno or statement.lineno)
+        if inside:
+            return _uses(statement, tainted)
+        if statement.lineno > target_line:
+            return None
+        if _uses(statement, tainted):
+            tainted |= _targets(statement)
+    return None
