@@ -168,6 +168,7 @@ SEED004: dict[str, Any] = {
     "name": "seed004_fit_argsort_sets",
     "split": "def top10_loss(",
     "broken_raises": True,
+    "eager": True,
     "intro": _text("""
         # Seed 004: `model.fit` with a top-10 overlap loss
 
@@ -190,9 +191,10 @@ SEED004: dict[str, Any] = {
           `tf.keras.backend.eval(bt)` copies the softmax to a NumPy array. It is the first cut
           on the path, so it is the one to fix first.
 
-        Tracing stopped at that line, so graph mode cannot see what comes after it. Run the cell
-        with `%%gradcheck --eager` (fit's train step then runs eagerly, and Keras raises "No
-        gradients provided for any variable") to see the cuts you would meet next:
+        Tracing stopped at that line, so graph mode cannot see what comes after it. The next cell
+        runs the same code with `%%gradcheck --eager` (fit's train step then runs eagerly, and
+        Keras raises "No gradients provided for any variable") and shows the cuts you would meet
+        next:
         **TM202 integer-dtype** at line {argsort} (`tf.argsort` returns `int32` indices) and
         **TM201 non-differentiable-op** at lines {inter} and {size} (`tf.sets` ops have no
         registered gradient).
@@ -223,10 +225,13 @@ SEED004: dict[str, Any] = {
         """),
     "check": _text("""
         # What the engine reported, and that the fix is clean.
-        print("broken:", rep.codes, "| fixed:", fixed.codes)
+        print("broken:", rep.codes, "| eager:", eager.codes, "| fixed:", fixed.codes)
         assert set(rep.codes) == {"TM301"}, rep.codes
         assert [f.rule for f in rep.findings if f.primary] == ["TM301"], rep.codes
         assert rep.exception is not None and rep.exception.type == "AttributeError", rep.exception
+        assert set(eager.codes) == {"TM301", "TM202", "TM201"}, eager.codes
+        assert [f.rule for f in eager.findings if f.primary] == ["TM301"], eager.codes
+        assert eager.exception is not None and eager.exception.type == "ValueError"
         assert fixed.codes == [], fixed.codes
         assert fixed.exception is None, fixed.exception
         verdicts = [s.verdict for call in fixed.gradient_calls for s in call.sources]
@@ -276,6 +281,11 @@ def build(seed: dict[str, Any]) -> nbformat.NotebookNode:
         new_code_cell(setup, id=f"{prefix}-setup"),
         new_code_cell(broken, id=f"{prefix}-broken", metadata=broken_meta),
         new_markdown_cell(seed["explain"].format(**lines), id=f"{prefix}-explain"),
+    ]
+    if seed.get("eager"):  # the same broken cell, its train step run eagerly: every cut
+        eager = broken.replace("%%gradcheck rep", "%%gradcheck eager --eager", 1)
+        cells.append(new_code_cell(eager, id=f"{prefix}-eager", metadata=broken_meta))
+    cells += [
         new_code_cell(seed["fixed"], id=f"{prefix}-fixed"),
         new_code_cell(seed["check"], id=f"{prefix}-check"),
     ]

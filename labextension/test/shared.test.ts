@@ -15,8 +15,8 @@ function demoReport(name: string, cellId: string): Report {
   return parsed.report;
 }
 
-test('seed004: the four findings share one weight list and one path', () => {
-  const r = demoReport('seed004_fit_argsort_sets.ipynb', 'seed004-broken');
+test('seed004 (--eager): the four findings share one weight list and one path', () => {
+  const r = demoReport('seed004_fit_argsort_sets.ipynb', 'seed004-eager');
   const shared = sharedParts(r.findings);
   assert.equal(shared.variables.length, 1);
   assert.equal(shared.variables[0].value.length, 4);

@@ -149,7 +149,8 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
     elif node in bd:
         if not watched:
             causes.append(Cause("not-watched", True))
-        elif source.result in ("none", "zero"):
+        elif source.result in ("none", "zero", "error"):
+            # "error": the backward pass raised (a py_function body that left TensorFlow)
             causes.extend(_runtime_causes(graph, node, bd, source.result))
             if not causes and source.result == "zero":
                 # the differentiable part of the loss is zero (`mse * 0.0 + penalty`), and the
@@ -162,7 +163,7 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
         if not watched:
             causes.append(Cause("not-watched", True))
     elif node in anc:
-        causes.extend(_cuts(graph, node, anc, sets.value))
+        causes.extend(_cuts(graph, node, anc, sets.value, set(call.targets)))
         if not watched:  # a tape-level cause: it alone would leave the gradient None
             causes.append(Cause("not-watched", True))
         _, bools = _host_events_reached(graph, node, tape)
@@ -300,13 +301,17 @@ def _forward(graph: ProvenanceGraph, start: int, within: set[int], diff_only: bo
     return seen
 
 
-def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int]) -> list[Cause]:
+def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
+          targets: set[int]) -> list[Cause]:
     """Return the cut edges between source ``node`` and the target, primary ones first.
 
     A cut is *gated* when it carries no gradient by design: the input of a condition, index
     or shape (``Edge.gating``), a comparison (a mask), or an edge whose output reaches the
-    target only through such inputs (not in ``value``). Gated cuts are reported only when no
-    other cut explains the source (a loss built from comparisons alone is a real cut).
+    target only through such inputs (not in ``value``). Only cuts a user must fix are kept:
+    when the other (ungated) cuts exist and fixing the primary ones would let the gradient
+    through, the gated ones and every secondary cut sit on side paths and are dropped; when
+    they would not, the cuts behind stay (a comparison that counts, after a rounding, is a
+    real second cut). A loss built from comparisons alone keeps its comparison as the cut.
     """
     reach = _forward(graph, node, anc, diff_only=False)
     diff_reach = _forward(graph, node, anc, diff_only=True)
@@ -323,8 +328,13 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int]) -> 
             gated = edge.gating or edge.dst not in value or (
                 op is not None and op.op_type in COMPARISON_OPS)
             found.append((gated, Cause(edge.cause or "", primary, edge=edge)))
-    if any(not gated for gated, _ in found):
-        found = [(gated, cause) for gated, cause in found if not gated]
+    ungated = [cause for gated, cause in found if not gated]
+    if ungated:
+        fixed = {id(c.edge) for c in ungated if c.primary}
+        if _reconnects(graph, node, anc, targets, fixed):
+            found = [(False, c) for c in ungated if c.primary]
+        else:
+            found = [(g, c) for g, c in found if not g or not c.primary]
     unique: dict[tuple[str, int, int], Cause] = {}
     for _, cause in found:
         assert cause.edge is not None
@@ -332,6 +342,23 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int]) -> 
         if key not in unique or (cause.primary and not unique[key].primary):
             unique[key] = cause
     return sorted(unique.values(), key=lambda c: (not c.primary, c.edge.seq if c.edge else 0))
+
+
+def _reconnects(graph: ProvenanceGraph, node: int, anc: set[int], targets: set[int],
+                fixed: set[int]) -> bool:
+    """Return True when ``node`` reaches a target once the edges in ``fixed`` (ids) pass."""
+    seen = {node}
+    queue = deque([node])
+    while queue:
+        current = queue.popleft()
+        if current in targets:
+            return True
+        for edge in graph.out_edges.get(current, ()):
+            if edge.dst in anc and edge.dst not in seen and (
+                    edge.differentiable or id(edge) in fixed):
+                seen.add(edge.dst)
+                queue.append(edge.dst)
+    return False
 
 
 _CONVERSIONS = frozenset({"numpy", "scalar", "ufunc", "array_function", "numpy_function"})

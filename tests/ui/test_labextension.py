@@ -702,14 +702,15 @@ def _graph_box(report):
 
 
 def test_output_area_readable(lab_server, lab_root, page, shot):
-    """seed004: legible graph (scrolls sideways), shared weights/path once, code in fix labels."""
+    """seed004 (--eager, every cut): legible graph (scrolls sideways), shared weights/path once,
+    code in fix labels."""
     if not (SEED004.exists() and SEED000.exists()):
         pytest.skip("demo notebooks missing")
-    broken = _demo_report(SEED004, "seed004-broken")
+    broken = _demo_report(SEED004, "seed004-eager")
     (lab_root / SEED004.name).write_text(SEED004.read_text())
     _open(page, lab_server, SEED004.name)
     cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell")
-    report = cells.nth(2).locator(".jp-OutputArea-output .jp-tapemagic-report")
+    report = cells.nth(4).locator(".jp-OutputArea-output .jp-tapemagic-report")
     report.wait_for(timeout=30_000)
 
     # 1. The wide left-to-right graph keeps its text legible and scrolls inside its box.
