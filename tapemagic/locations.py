@@ -140,6 +140,26 @@ class SourceIndex:
         return RawLocation(raw.file, found.lineno, found.end_lineno, found.col_offset,
                            found.end_col_offset, raw.function)
 
+    def layer_definition(self, name: str, files: list[str]) -> RawLocation | None:
+        """Return the one call in ``files`` that names a Keras layer ``name`` (``name="h"``).
+
+        The first file with such calls decides; None when it has none or several.
+        """
+        for file in dict.fromkeys(files):
+            tree = self.tree(file)
+            if tree is None:
+                continue
+            found = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and any(
+                k.arg == "name" and isinstance(k.value, ast.Constant) and k.value.value == name
+                for k in n.keywords)]
+            if len(found) == 1:
+                node = found[0]
+                return RawLocation(file, node.lineno, node.end_lineno, node.col_offset,
+                                   node.end_col_offset, "<module>")
+            if found:
+                return None
+        return None
+
     def returns_of(self, raw: RawLocation) -> RawLocation | None:
         """Return the last ``return`` of the function defined at ``raw`` (its def line), if any.
 

@@ -31,4 +31,8 @@ class EmptySources(RuleModule):
             raw = call.loc
             if isinstance(argument, ast.Name) and call.loc is not None:
                 raw = ctx.index.assignment(call.loc, argument.id) or raw
-            yield Match((place(raw),), raw, True, {"sources": text})
+            tape = analysis.tape
+            # the weights the tape saw read: what the user meant to train
+            meant = sorted(tape.watched_handles_at_exit) if tape is not None else []
+            yield Match((place(raw),), raw, True, {"sources": text},
+                        variables=tuple(ctx.handle_name(h) for h in meant))

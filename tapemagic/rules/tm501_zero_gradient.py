@@ -4,7 +4,8 @@ Matcher: a source whose gradient TensorFlow returned as all zeros, with the op o
 zeroes it: ``Sign`` (its registered gradient is zeros, math_grad.py ``_SignGrad``), or an op the
 tracer saw saturated on this batch (``optypes.SATURATING``: a ReLU with no active unit, a
 ``clip_by_value`` or ``maximum``/``minimum`` whose every element sat at the bound). A warning at
-that op: the code is connected, the values are what is wrong.
+that op (for an op of a Keras layer, at the layer's definition when the source names it): the
+code is connected, the values are what is wrong.
 """
 
 from __future__ import annotations
@@ -36,7 +37,13 @@ class ZeroGradient(RuleModule):
             if op is None or not (op.op_type in ZERO_GRADIENT or op.saturated):
                 continue
             api = ctx.op_api(op) if not op.layer else op.layer
-            yield Match((place(op.loc), op.op_type), op.loc, True,
+            raw = op.loc
+            if op.layer and op.loc is not None:
+                # a Keras layer's op runs inside fit or the model call: the line to change is
+                # where the layer is defined (its activation, its initialiser)
+                files = [op.loc.file, *ctx.index.cells]
+                raw = ctx.index.layer_definition(op.layer.rsplit("/", 1)[-1], files) or raw
+            yield Match((place(raw), op.op_type), raw, True,
                         {"api": api, "op": op.op_type,
                          "reason": _REASONS.get(op.op_type, "its gradient is zero here")},
                         hit, api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0))
