@@ -110,6 +110,9 @@ class TapeRecord:
     watch_accessed_variables: bool
     spans: list[list[int]] = field(default_factory=list)
     watched_tensors: set[int] = field(default_factory=set)
+    #: tensor serial -> (seq, where) of its first ``tape.watch``: ops run on it before that
+    #: were not recorded (a watch after the forward pass)
+    watch_events: dict[int, tuple[int, RawLocation | None]] = field(default_factory=dict)
     watched_handles: set[int] = field(default_factory=set)
     watched_handles_at_exit: set[int] = field(default_factory=set)
     creation_site: tuple[str, int] | None = None

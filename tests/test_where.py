@@ -156,6 +156,14 @@ WHERE = {
             loss = scaled(tf.constant(3.0))
         g = tape.gradient(loss, [w])
         """),
+    "a tensor watched after the op that used it": ("TM102", """
+        import tensorflow as tf
+        x = tf.constant([1.0, 2.0])
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(x * x)
+            tape.watch(x)  # <-
+        g = tape.gradient(y, x)
+        """),
     "a dead ReLU layer": ("TM501", """
         import tensorflow as tf
         import keras

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
-from tapemagic.optypes import COMPARISON_OPS, ZERO_GRADIENT
+from tapemagic.optypes import COMPARISON_OPS, SATURATING, ZERO_GRADIENT
 from tapemagic.trace import (
     GradientCallRecord,
     HostEvent,
@@ -147,7 +147,7 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
         # the path (backprop_util.IsTrainable); the source list is what must change
         causes.append(Cause("integer-dtype", True))
     elif node in bd:
-        if not watched:
+        if not watched or (source.result == "none" and _watched_late(graph, tape, node, bd)):
             causes.append(Cause("not-watched", True))
         elif source.result in ("none", "zero", "error"):
             # "error": the backward pass raised (a py_function body that left TensorFlow)
@@ -234,6 +234,11 @@ def _runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str
     if result == "zero":
         zeroing = [s for s in ops
                    if graph.ops[s].op_type in ZERO_GRADIENT or graph.ops[s].saturated]
+        if not zeroing:
+            # traced ops (graph mode) carry no values: a saturating op on the path of a
+            # gradient TensorFlow returned as zeros is its probable cause
+            zeroing = [s for s in ops
+                       if graph.ops[s].graph and graph.ops[s].op_type in SATURATING]
         causes.extend(Cause("zero-at-runtime", True, op_seq=s) for s in zeroing[:1])
     return causes
 
@@ -274,6 +279,16 @@ def _watched(graph: ProvenanceGraph, tape: TapeRecord | None, source: SourceReco
     producer = graph.trace.tensors[node].producer if node in graph.trace.tensors else None
     # an intermediate tensor the tape recorded is differentiable like a watched one
     return producer is not None and tape.recording_at(producer[0])
+
+
+def _watched_late(graph: ProvenanceGraph, tape: TapeRecord | None, node: int,
+                  bd: set[int]) -> bool:
+    """Return True when a tensor source was first used on the path before ``tape.watch`` ran."""
+    event = tape.watch_events.get(node) if tape is not None else None
+    if event is None:
+        return False
+    uses = [e.seq for e in graph.out_edges.get(node, ()) if e.dst in bd and e.differentiable]
+    return bool(uses) and min(uses) < event[0]
 
 
 def _backward(graph: ProvenanceGraph, start: set[int], keep: object) -> set[int]:

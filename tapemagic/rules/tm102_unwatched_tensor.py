@@ -3,7 +3,8 @@
 Matcher: a tensor (not variable) source marked ``not-watched``: ``tape.gradient(loss, t)``
 with no ``tape.watch(t)`` while the tape recorded. Points at the tape's line, where the
 ``tape.watch`` call belongs; when the tensor was computed from a variable (``x = x + 1`` in a
-loop replaced the ``tf.Variable`` by a tensor, so a later run gets None), at that line.
+loop replaced the ``tf.Variable`` by a tensor, so a later run gets None), at that line; when it
+was watched only after its first use on the path, at that ``tape.watch``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,10 @@ class UnwatchedTensor(RuleModule):
             tape = hit.analysis.tape
             raw = tape.loc if tape is not None else hit.analysis.call.loc
             made = _made_from_variable(ctx, hit.source.node)
-            if made is not None:
+            late = tape.watch_events.get(hit.source.node or -1) if tape is not None else None
+            if late is not None and late[1] is not None:
+                raw = late[1]  # watched, but after the op that used it ran: move the watch up
+            elif made is not None:
                 raw = made
             yield Match((place(raw),), raw, hit.cause.primary, {}, hit)
 

@@ -24,6 +24,8 @@ _REASONS = {
     "Maximum": "every element takes the other operand, so no gradient reaches this one",
     "Minimum": "every element takes the other operand, so no gradient reaches this one",
 }
+#: For an op traced in a graph (no values to check): the probable reason.
+_PROBABLE = "probably saturated on this batch (graph mode: the values were not checked)"
 
 
 @register
@@ -34,7 +36,7 @@ class ZeroGradient(RuleModule):
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         for hit in ctx.hits("zero-at-runtime"):
             op = ctx.graph.ops.get(hit.cause.op_seq or -1)
-            if op is None or not (op.op_type in ZERO_GRADIENT or op.saturated):
+            if op is None or not (op.op_type in ZERO_GRADIENT or op.saturated or op.graph):
                 continue
             api = ctx.op_api(op) if not op.layer else op.layer
             raw = op.loc
@@ -45,5 +47,6 @@ class ZeroGradient(RuleModule):
                 raw = ctx.index.layer_definition(op.layer.rsplit("/", 1)[-1], files) or raw
             yield Match((place(raw), op.op_type), raw, True,
                         {"api": api, "op": op.op_type,
-                         "reason": _REASONS.get(op.op_type, "its gradient is zero here")},
+                         "reason": _REASONS.get(op.op_type, "its gradient is zero here")
+                         if op.op_type in ZERO_GRADIENT or op.saturated else _PROBABLE},
                         hit, api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0))

@@ -175,7 +175,11 @@ class TapeHooks:
                         record.watched_handles.add(rec.handle_serial(handle))
                         rec.variables_seen.setdefault(id(item), item)
                     elif hasattr(item, "dtype"):
-                        record.watched_tensors.add(rec.hold(item))
+                        serial = rec.hold(item)
+                        record.watched_tensors.add(serial)
+                        if serial not in record.watch_events:
+                            loc, _ = hooks._user_location(2)
+                            record.watch_events[serial] = (rec.next_seq(), loc)
             finally:
                 rec.busy = False
             return result
