@@ -36,17 +36,7 @@ def _run(tmp_path: Path, source: str) -> tuple[Report, int | None]:
 
 
 WHERE = {
-    "a prediction computed but never used by the loss": ("TM104", """
-        import tensorflow as tf
-        w = tf.Variable(1.0, name="w")
-        b = tf.Variable(2.0, name="b")
-        x = tf.constant(3.0)
-        with tf.GradientTape() as tape:
-            pred = w * x
-            other = b * x  # <-
-            loss = (pred - 1.0) ** 2
-        g = tape.gradient(loss, [w, b])
-        """),
+
     "a weight created but never read": ("TM104", """
         import tensorflow as tf
         w = tf.Variable(1.0, name="w")
@@ -201,6 +191,25 @@ def test_the_finding_is_on_the_line_to_change(tmp_path: Path, name: str) -> None
     assert finding.location is not None and finding.location.line == line
     assert finding.primary and finding.variables
     assert not report.headline.startswith(("All ", "The weight gets"))
+
+
+def test_a_prediction_left_out_of_the_loss_is_named_at_both_lines(tmp_path: Path) -> None:
+    report, _ = _run(tmp_path, """
+        import tensorflow as tf
+        w = tf.Variable(1.0, name="w")
+        b = tf.Variable(2.0, name="b")
+        x = tf.constant(3.0)
+        with tf.GradientTape() as tape:
+            pred = w * x
+            other = b * x
+            loss = (pred - 1.0) ** 2
+        g = tape.gradient(loss, [w, b])
+        """)
+    assert report.codes == ["TM104", "TM104"]
+    primary, dangling = report.findings
+    assert primary.primary and primary.location.line == 9  # type: ignore[union-attr]
+    assert not dangling.primary and dangling.location.line == 8  # type: ignore[union-attr]
+    assert primary.variables == dangling.variables == ("b",)
 
 
 def test_gradient_call_that_raised_is_in_the_headline(tmp_path: Path) -> None:

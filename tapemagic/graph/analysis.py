@@ -69,6 +69,8 @@ class CallAnalysis:
     keras_zero_error: bool = False
     #: tensors (and variable handles) with a differentiable, recorded path to the target
     connected: set[int] = field(default_factory=set)
+    #: every tensor the target depends on, through any edge
+    ancestors: set[int] = field(default_factory=set)
 
 
 #: ``feeds(made, used)``: can the value made at ``made`` reach the statement at ``used``, by the
@@ -109,7 +111,7 @@ def _analyse_call(graph: ProvenanceGraph, call: GradientCallRecord,
     results = [_analyse_source(graph, call, tape, source, sets, feeds) for source in call.sources]
     zero_error = bool(call.error_type == "AttributeError" and "_type_enum" in (
         call.error_message or ""))
-    return CallAnalysis(call, tape, results, zero_error, sets.bd)
+    return CallAnalysis(call, tape, results, zero_error, sets.bd, sets.anc)
 
 
 @dataclass(frozen=True, slots=True)

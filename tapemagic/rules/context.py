@@ -122,6 +122,32 @@ class RuleContext:
                     last = op
         return last
 
+    def substitute(self, hit: Hit, dangling: OpRecord) -> OpRecord | None:
+        """Return the op that built the loss from something else in the dangling value's place.
+
+        The first op on the target's dataflow, recorded by the tape after ``dangling``, that
+        takes a tensor of the dangling output's shape and dtype which does not come from the
+        source (``scores = discriminator(images)`` where ``fake`` was meant).
+        """
+        if not dangling.outputs or hit.source.node is None:
+            return None
+        tensors, tape = self.trace.tensors, hit.analysis.tape
+        want = tensors.get(dangling.outputs[0])
+        if want is None or want.shape is None:
+            return None
+        from_source = _forward_all(self.graph, hit.source.node)
+        anc = hit.analysis.ancestors
+        for op in sorted((o for o in self.graph.ops.values() if o.seq > dangling.seq
+                          and not o.in_gradient and set(o.outputs) & anc
+                          and (tape is None or tape.recording_at(o.seq))),
+                         key=lambda o: o.seq):
+            for serial in op.inputs:
+                record = tensors.get(serial)
+                if (record is not None and serial not in from_source
+                        and record.shape == want.shape and record.dtype == want.dtype):
+                    return op
+        return None
+
     # -- edge-based matches ------------------------------------------------------------------------
     def edge_match(self, hit: Hit) -> Match:
         """Return the match of a cut *edge* (op, host or state), keyed by what the user wrote.
@@ -235,3 +261,15 @@ class RuleContext:
                 steps += self.link_steps(graph.events[edge.ref].loc)
         steps.append(ChainStep("loss"))
         return steps
+
+
+def _forward_all(graph: ProvenanceGraph, node: int) -> set[int]:
+    """Return every tensor computed from ``node`` (any edge)."""
+    seen = {node}
+    stack = [node]
+    while stack:
+        for edge in graph.out_edges.get(stack.pop(), ()):
+            if edge.dst not in seen:
+                seen.add(edge.dst)
+                stack.append(edge.dst)
+    return seen

@@ -3,10 +3,11 @@
 Matcher: a source the cut analysis marks ``not-connected`` (no dataflow, real or virtual, from
 it to the target), unless the call raised Keras 3's ``_type_enum`` error, which TM105 explains,
 or the source is a stale copy of a variable made again (TM111). Points where the connection
-ends: the last line computed from the weight inside the tape when the loss never used it (a
-prediction left dangling, a second forward pass), else the line that created a weight the step
-never read, else, for a target built from Python values, the line that built it, else the
-gradient call.
+ends: the line that built the loss from something else in the place of a value computed from
+the weight (primary) and the last line computed from the weight that the loss never used (a
+prediction left dangling, a second forward pass: secondary), else the line that created a
+weight the step never read, else, for a target built from Python values, the line that built
+it, else the gradient call.
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ class NotConnected(RuleModule):
             dangling = ctx.dangling(hit)
             if dangling is not None:
                 raw = dangling.loc
+                substitute = ctx.substitute(hit, dangling)
+                if substitute is not None and substitute.loc is not None:
+                    # the loss was built without it: that line first, the dangling one next
+                    yield Match((place(dangling.loc),), dangling.loc, False,
+                                {"target": call.target_label}, hit)
+                    raw = substitute.loc
             elif hit.source.source.handle is not None and (
                     hit.source.source.handle in ctx.trace.handle_created):
                 raw = ctx.trace.handle_created[hit.source.source.handle]
