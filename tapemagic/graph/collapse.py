@@ -50,7 +50,7 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
                       edge_findings, node_of)
             queue = [dst for dst in _children(graph, source.node, anc) if dst not in drawn]
             drawn.update(queue)
-            while queue:
+            while queue and len(nodes) <= _MAX_NODES:  # a picture, not the whole trace
                 src = queue.pop()
                 _draw_out(graph, cells, src, node_of(src), anc, targets, loss_id, edges,
                           edge_findings, node_of)

@@ -48,13 +48,7 @@ def numpy_chain(file: str, line: int, col: int | None = None) -> list[Link]:
 def numpy_chain_in(tree: ast.Module, line: int, col: int | None = None) -> list[Link]:
     """Like :func:`numpy_chain`, over an already parsed module (the source index's)."""
     scope = _innermost_scope(tree, line)
-    statements = sorted(
-        (s for s in ast.walk(scope) if isinstance(s, ast.stmt) and s is not scope
-         and _scope_of(s, scope)),
-        key=lambda s: (s.lineno, s.col_offset),
-    )
-    start = next((s for s in statements if s.lineno <= line <= (s.end_lineno or s.lineno)
-                  and not isinstance(s, _BLOCKS)), None)
+    statements, start = _statements(scope, line)
     if start is None:
         return []
     tainted = _targets(start)
@@ -71,6 +65,18 @@ def numpy_chain_in(tree: ast.Module, line: int, col: int | None = None) -> list[
         if len(links) >= _MAX_LINKS:
             break
     return links[:_MAX_LINKS]
+
+
+def _statements(scope: ast.AST, line: int) -> tuple[list[ast.stmt], ast.stmt | None]:
+    """Return the statements of ``scope`` in source order and the plain one holding ``line``."""
+    statements = sorted(
+        (s for s in ast.walk(scope) if isinstance(s, ast.stmt) and s is not scope
+         and _scope_of(s, scope)),
+        key=lambda s: (s.lineno, s.col_offset),
+    )
+    start = next((s for s in statements if s.lineno <= line <= (s.end_lineno or s.lineno)
+                  and not isinstance(s, _BLOCKS)), None)
+    return statements, start
 
 
 _BLOCKS = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try,
@@ -167,13 +173,7 @@ def feeds_in(tree: ast.Module, line: int, target_line: int) -> bool | None:
         if (isinstance(node, loops) and node.lineno <= line <= (node.end_lineno or node.lineno)
                 and _scope_of(node, scope)):
             return None
-    statements = sorted(
-        (s for s in ast.walk(scope) if isinstance(s, ast.stmt) and s is not scope
-         and _scope_of(s, scope)),
-        key=lambda s: (s.lineno, s.col_offset),
-    )
-    start = next((s for s in statements if s.lineno <= line <= (s.end_lineno or s.lineno)
-                  and not isinstance(s, _BLOCKS)), None)
+    statements, start = _statements(scope, line)
     if start is None:
         return None
     if start.lineno <= target_line <= (start.end_lineno or start.lineno):
