@@ -117,8 +117,11 @@ class SourceIndex:
                     best = node
         return best
 
-    def assignment(self, raw: RawLocation, name: str) -> RawLocation | None:
-        """Return the last plain assignment to ``name`` before ``raw``, in ``raw``'s scope."""
+    def assignment(self, raw: RawLocation, name: str, after: bool = False) -> RawLocation | None:
+        """Return the last plain assignment to ``name`` before ``raw``, in ``raw``'s scope.
+
+        ``after``: the first one after ``raw`` instead (a loop that rebinds the name later).
+        """
         tree = self.tree(raw.file)
         if tree is None:
             return None
@@ -130,10 +133,15 @@ class SourceIndex:
                 scope = node
         found: ast.stmt | None = None
         for node in ast.walk(scope):
-            if (isinstance(node, (ast.Assign, ast.AnnAssign)) and node.lineno < raw.line
-                    and any(isinstance(t, ast.Name) and t.id == name for t in (
-                        node.targets if isinstance(node, ast.Assign) else [node.target]))
-                    and (found is None or node.lineno > found.lineno)):
+            if not (isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and any(
+                    isinstance(t, ast.Name) and t.id == name for t in (
+                        node.targets if isinstance(node, ast.Assign) else [node.target]))):
+                continue
+            if after and node.lineno > raw.line and (found is None
+                                                      or node.lineno < found.lineno):
+                found = node
+            elif not after and node.lineno < raw.line and (found is None
+                                                            or node.lineno > found.lineno):
                 found = node
         if found is None:
             return None

@@ -39,6 +39,8 @@ EXPECTED = {
               "display-only"),
     "TM110": ("weights-never-trained", "sources-mismatch", "info", ["variables"],
               "display-only"),
+    "TM112": ("variable-replaced", "not-watched", "error", ["name", "run", "variables"],
+              "display-only"),
     "TM111": ("stale-variable", "not-connected", "error", ["name", "variables"], "display-only"),
     "TM203": ("custom-gradient-none", "custom-gradient", "error", ["api", "variables"],
               "display-only"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.trace import RawLocation
 
@@ -23,8 +23,8 @@ class UnwatchedTensor(RuleModule):
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         for hit in ctx.hits("not-watched"):
-            if hit.source.source.handle is not None:
-                continue
+            if hit.source.source.handle is not None or _replaced(ctx, hit):
+                continue  # a variable source / TM112: a variable replaced by this tensor
             tape = hit.analysis.tape
             raw = tape.loc if tape is not None else hit.analysis.call.loc
             made = _made_from_variable(ctx, hit.source.node)
@@ -57,3 +57,10 @@ def _made_from_variable(ctx: RuleContext, node: int | None) -> RawLocation | Non
                 seen.add(serial)
                 stack.append(serial)
     return None
+
+
+def _replaced(ctx: RuleContext, hit: Hit) -> bool:
+    """Return True when an earlier run of the same call had a variable for this source."""
+    site = hit.analysis.call.site
+    return any(a.call.site == site and any(i == hit.index for _, i in a.call.replaced)
+               for a in ctx.analyses)

@@ -40,7 +40,7 @@ class ZeroGradient(RuleModule):
                 continue
             api = ctx.op_api(op) if not op.layer else op.layer
             raw = op.loc
-            if op.layer and op.loc is not None:
+            if op.layer and op.loc is not None and (op.api_module or "").startswith("keras"):
                 # a Keras layer's op runs inside fit or the model call: the line to change is
                 # where the layer is defined (its activation, its initialiser)
                 files = [op.loc.file, *ctx.index.cells]

@@ -280,7 +280,7 @@ class TapeHooks:
             finally:
                 rec.gradient_depth -= 1
             if call is None:  # this site was analysed: look at the results only (cheap)
-                hooks._check_later_run(tape, method, result)
+                hooks._check_later_run(tape, method, result, sources)
             else:
                 hooks._note_results(call, result, sources)
                 site = call.site or ("?", 0)
@@ -394,7 +394,8 @@ class TapeHooks:
                 and all(n >= self.max_steps for n in self._site_done.values())):
             self.rec.detach()
 
-    def _check_later_run(self, tape: Any, method: Method, result: Any) -> None:
+    def _check_later_run(self, tape: Any, method: Method, result: Any,
+                         sources: Any = None) -> None:
         """Look at the result of a run that was not analysed (cheap: no op was recorded).
 
         A None the analysed run did not get (a loop that replaced a variable by a tensor) has
@@ -411,6 +412,12 @@ class TapeHooks:
                for source, r in zip(first.sources, results, strict=True)):
             if len(first.regressions) < _MAX_REGRESSIONS:
                 first.regressions.append((first.calls, results))
+            # a variable source that is a plain tensor now (`x = x - lr * g` in a loop)
+            for index, (source, now) in enumerate(zip(first.sources, flatten(sources),
+                                                      strict=False)):
+                if (source.kind != "tensor" and not hasattr(now, "handle")
+                        and not any(i == index for _, i in first.replaced)):
+                    first.replaced.append((first.calls, index))
             if site in self._rearmed:
                 return
             self._rearmed.add(site)

@@ -1,0 +1,62 @@
+"""TM112 variable-replaced: a later run passed a tensor where the analysed run had a variable.
+
+Matcher: a variable source of a gradient call that a later run of the same call passed as a
+plain tensor, and got no gradient for (the tracer checks later runs' results and source kinds,
+cheaply): the shape of ``x = x - lr * g`` in a training loop, which rebinds the name to a
+tensor that no tape watches. Points at that assignment (the first one after the gradient call
+in its scope, else the last one before it), else at the call.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from tapemagic.graph.analysis import Cause
+from tapemagic.rules.base import Hit, Match, RuleModule, register
+from tapemagic.rules.context import RuleContext, place
+
+
+@register
+class VariableReplaced(RuleModule):
+    code = "TM112"
+    causes = frozenset({"not-watched"})
+
+    def match(self, ctx: RuleContext) -> Iterable[Match]:
+        found: dict[tuple[object, int], Match] = {}  # (call site, source index) -> match
+        for match in self._replaced(ctx):
+            assert match.hit is not None
+            found[(match.hit.analysis.call.site, match.hit.index)] = match
+            yield match
+        # the later run analysed once more sees an unwatched tensor: the same cut, same place
+        for hit in ctx.hits("not-watched"):
+            first = found.get((hit.analysis.call.site, hit.index))
+            if first is not None and hit.source.source.handle is None:
+                yield Match(first.key, first.raw, True, dict(first.params), hit)
+
+    def _replaced(self, ctx: RuleContext) -> Iterable[Match]:
+        for analysis in ctx.analyses:
+            call = analysis.call
+            lost = {i for _, results in call.regressions
+                    for i, r in enumerate(results) if r != "ok"}
+            for run, index in call.replaced:
+                if index not in lost or index >= len(analysis.sources):
+                    continue
+                name = _argument_name(ctx, call.loc, index)
+                raw = call.loc
+                if name is not None and call.loc is not None:
+                    raw = (ctx.index.assignment(call.loc, name, after=True)
+                           or ctx.index.assignment(call.loc, name) or raw)
+                hit = Hit(analysis, index, analysis.sources[index], Cause("not-watched", True))
+                yield Match((place(raw),), raw, True,
+                            {"name": name or analysis.sources[index].source.name,
+                             "run": str(run)}, hit)
+
+
+def _argument_name(ctx: RuleContext, loc: object, index: int) -> str | None:
+    """Return the Python name passed as source ``index`` (a name or a list of names)."""
+    node = ctx.index.call_at(loc)  # type: ignore[arg-type]
+    argument = node.args[1] if node is not None and len(node.args) > 1 else None
+    items = argument.elts if isinstance(argument, (ast.List, ast.Tuple)) else [argument]
+    item = items[index] if index < len(items) else None
+    return item.id if isinstance(item, ast.Name) else None
