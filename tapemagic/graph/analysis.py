@@ -17,11 +17,11 @@ TF-free. For one ``tape.gradient(target, sources)`` call:
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
+from tapemagic.graph.walks import backward, forward, reconnects, shortest_path
 from tapemagic.optypes import COMPARISON_OPS, SATURATING, ZERO_GRADIENT
 from tapemagic.trace import (
     GradientCallRecord,
@@ -100,13 +100,13 @@ def _analyse_call(graph: ProvenanceGraph, call: GradientCallRecord,
     # earlier in the same train step) is a leaf of this tape like any variable: the path
     # through that write carries no gradient by design, so it is not part of this call's
     # dataflow.
-    anc = _backward(graph, targets, lambda e: e.kind != "state" or in_span(e))
+    anc = backward(graph, targets, lambda e: e.kind != "state" or in_span(e))
     sets = _Sets(
         anc=anc,
-        bd_all=_backward(graph, targets, lambda e: e.differentiable),
-        bd=_backward(graph, targets, lambda e: e.differentiable and in_span(e)),
+        bd_all=backward(graph, targets, lambda e: e.differentiable),
+        bd=backward(graph, targets, lambda e: e.differentiable and in_span(e)),
         # tensors whose *value* reaches the target, not only as a condition, index or shape
-        value=_backward(graph, targets, lambda e: not e.gating and e.src in anc),
+        value=backward(graph, targets, lambda e: not e.gating and e.src in anc),
     )
     results = [_analyse_source(graph, call, tape, source, sets, feeds) for source in call.sources]
     zero_error = bool(call.error_type == "AttributeError" and "_type_enum" in (
@@ -198,7 +198,7 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
         return result
     # the path is read only for a finding's chain: a search per connected source made a 10k-op
     # step with hundreds of weights cost a second
-    result.path = _path(graph, node, anc, set(call.targets)) if causes else []
+    result.path = shortest_path(graph, node, anc, set(call.targets)) if causes else []
     result.causes = causes
     result.verdict = _verdict(source.result, causes, call.unconnected)
     if result.verdict == "connected" or (
@@ -219,7 +219,7 @@ def _runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str
     sees a constant), an op whose gradient was zero at run time (``Sign``, a ReLU with no
     active unit, a saturated clip).
     """
-    reach = _forward(graph, node, bd, diff_only=True)
+    reach = forward(graph, node, bd, diff_only=True)
     ops = sorted({e.ref for n in reach for e in graph.out_edges.get(n, ())
                   if e.kind == "op" and e.dst in reach and e.differentiable})
     causes: list[Cause] = []
@@ -293,31 +293,6 @@ def _watched_late(graph: ProvenanceGraph, tape: TapeRecord | None, node: int,
     return bool(uses) and min(uses) < event[0]
 
 
-def _backward(graph: ProvenanceGraph, start: set[int], keep: object) -> set[int]:
-    seen = set(start)
-    queue = deque(start)
-    while queue:
-        node = queue.popleft()
-        for edge in graph.in_edges.get(node, ()):
-            if edge.src not in seen and keep(edge):  # type: ignore[operator]
-                seen.add(edge.src)
-                queue.append(edge.src)
-    return seen
-
-
-def _forward(graph: ProvenanceGraph, start: int, within: set[int], diff_only: bool) -> set[int]:
-    seen = {start}
-    queue = deque([start])
-    while queue:
-        node = queue.popleft()
-        for edge in graph.out_edges.get(node, ()):
-            if edge.dst in within and edge.dst not in seen and (
-                    edge.differentiable or not diff_only):
-                seen.add(edge.dst)
-                queue.append(edge.dst)
-    return seen
-
-
 def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
           targets: set[int]) -> list[Cause]:
     """Return the cut edges between source ``node`` and the target, primary ones first.
@@ -330,8 +305,8 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
     they would not, the cuts behind stay (a comparison that counts, after a rounding, is a
     real second cut). A loss built from comparisons alone keeps its comparison as the cut.
     """
-    reach = _forward(graph, node, anc, diff_only=False)
-    diff_reach = _forward(graph, node, anc, diff_only=True)
+    reach = forward(graph, node, anc, diff_only=False)
+    diff_reach = forward(graph, node, anc, diff_only=True)
     tensors = graph.trace.tensors
     found: list[tuple[bool, Cause]] = []
     for src in sorted(reach):
@@ -348,7 +323,7 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
     ungated = [cause for gated, cause in found if not gated]
     if ungated:
         fixed = {id(c.edge) for c in ungated if c.primary}
-        if _reconnects(graph, node, anc, targets, fixed):
+        if reconnects(graph, node, anc, targets, fixed):
             found = [(False, c) for c in ungated if c.primary]
         else:
             found = [(g, c) for g, c in found if not g or not c.primary]
@@ -359,23 +334,6 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
         if key not in unique or (cause.primary and not unique[key].primary):
             unique[key] = cause
     return sorted(unique.values(), key=lambda c: (not c.primary, c.edge.seq if c.edge else 0))
-
-
-def _reconnects(graph: ProvenanceGraph, node: int, anc: set[int], targets: set[int],
-                fixed: set[int]) -> bool:
-    """Return True when ``node`` reaches a target once the edges in ``fixed`` (ids) pass."""
-    seen = {node}
-    queue = deque([node])
-    while queue:
-        current = queue.popleft()
-        if current in targets:
-            return True
-        for edge in graph.out_edges.get(current, ()):
-            if edge.dst in anc and edge.dst not in seen and (
-                    edge.differentiable or id(edge) in fixed):
-                seen.add(edge.dst)
-                queue.append(edge.dst)
-    return False
 
 
 _CONVERSIONS = frozenset({"numpy", "scalar", "ufunc", "array_function", "numpy_function"})
@@ -394,37 +352,17 @@ def _host_events_reached(graph: ProvenanceGraph, node: int, tape: TapeRecord | N
               and (tape is None or tape.recording_at(e.seq))]
     if not events:
         return [], []
-    reach = _forward(graph, node, set(graph.trace.tensors), diff_only=False)
+    reach = forward(graph, node, set(graph.trace.tensors), diff_only=False)
     hits = [e for e in events if any(s in reach for s in e.sources)]
     return [e for e in hits if e.kind != "bool"], [e for e in hits if e.kind == "bool"]
 
 
 def _first_op_outside(graph: ProvenanceGraph, node: int, bd_all: set[int],
                       tape: TapeRecord | None) -> int | None:
-    reach = _forward(graph, node, bd_all, diff_only=True)
+    reach = forward(graph, node, bd_all, diff_only=True)
     outside = sorted(
         e.seq for n in reach for e in graph.out_edges.get(n, ())
         if e.kind == "op" and e.dst in reach and tape is not None
         and not graph.trace.recorded_by(tape, e.seq)
     )
     return outside[0] if outside else None
-
-
-def _path(graph: ProvenanceGraph, node: int, anc: set[int], targets: set[int]) -> list[int]:
-    """Return a shortest tensor path from the source to a target (empty when there is none)."""
-    parent: dict[int, int | None] = {node: None}
-    queue = deque([node])
-    while queue:
-        current = queue.popleft()
-        if current in targets:
-            path = []
-            step: int | None = current
-            while step is not None:
-                path.append(step)
-                step = parent[step]
-            return path[::-1]
-        for edge in graph.out_edges.get(current, ()):
-            if edge.dst in anc and edge.dst not in parent:
-                parent[edge.dst] = current
-                queue.append(edge.dst)
-    return []

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tapemagic.graph.analysis import CallAnalysis, _backward, _path
+from tapemagic.graph.analysis import CallAnalysis
 from tapemagic.graph.provenance import ProvenanceGraph
+from tapemagic.graph.walks import backward, shortest_path
 from tapemagic.locations import CellMap
 from tapemagic.report.model import Graph, GraphEdge, GraphNode
 
@@ -36,7 +37,7 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
         nodes.setdefault(loss_id, GraphNode(loss_id, "loss", call.target_label,
                                             _line(cells, call.loc)))
         targets = set(call.targets)
-        anc = _backward(graph, targets, lambda e: True)
+        anc = backward(graph, targets, lambda e: True)
         # Tensors whose outgoing edges were drawn already (from an earlier source's walk):
         # everything downstream of them was drawn too, so each edge is looked at once per
         # call instead of once per source (linear in the ops, not in ops × sources).
@@ -108,7 +109,7 @@ def _probable_host(graph: ProvenanceGraph, cells: CellMap, node: int, var_id: st
                    edges: dict[tuple[str, str], GraphEdge], finding: str | None) -> None:
     """Draw weight → … → host round-trip ✂ loss when no value linked the host result back."""
     event = graph.events[event_id]
-    path = _path(graph, node, set(graph.trace.tensors), set(event.sources))
+    path = shortest_path(graph, node, set(graph.trace.tensors), set(event.sources))
     line = _line(cells, event.loc)
     host = f"host:{line}:{event.api}"
     nodes.setdefault(host, GraphNode(host, "host", f"{event.api} (line {line})", line))

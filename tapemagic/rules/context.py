@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from functools import cached_property
 
-from tapemagic.graph.analysis import CallAnalysis, SourceAnalysis, _path
+from tapemagic.graph.analysis import CallAnalysis, SourceAnalysis
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
+from tapemagic.graph.walks import forward, shortest_path
 from tapemagic.locations import SourceIndex
 from tapemagic.optypes import READ_OPS, WRITE_API
 from tapemagic.report.model import ChainStep
@@ -135,7 +136,7 @@ class RuleContext:
         want = tensors.get(dangling.outputs[0])
         if want is None or want.shape is None:
             return None
-        from_source = _forward_all(self.graph, hit.source.node)
+        from_source = forward(self.graph, hit.source.node, set(self.trace.tensors), False)
         anc = hit.analysis.ancestors
         for op in sorted((o for o in self.graph.ops.values() if o.seq > dangling.seq
                           and not o.in_gradient and set(o.outputs) & anc
@@ -223,8 +224,8 @@ class RuleContext:
         if source.node is None:
             return []
         everything = set(self.trace.tensors)
-        head = _path(self.graph, source.node, everything, {edge.src})
-        tail = _path(self.graph, edge.dst, everything, targets)
+        head = shortest_path(self.graph, source.node, everything, {edge.src})
+        tail = shortest_path(self.graph, edge.dst, everything, targets)
         return head + tail if head and tail else []
 
     def _chain(self, source: SourceAnalysis, path: list[int],
@@ -262,14 +263,3 @@ class RuleContext:
         steps.append(ChainStep("loss"))
         return steps
 
-
-def _forward_all(graph: ProvenanceGraph, node: int) -> set[int]:
-    """Return every tensor computed from ``node`` (any edge)."""
-    seen = {node}
-    stack = [node]
-    while stack:
-        for edge in graph.out_edges.get(stack.pop(), ()):
-            if edge.dst not in seen:
-                seen.add(edge.dst)
-                stack.append(edge.dst)
-    return seen

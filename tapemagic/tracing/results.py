@@ -1,4 +1,4 @@
-"""What a gradient call returned: flattening, None / zero / norm, cheap checks of later runs.
+"""What a tape call got and returned: flattening, None / zero / norm, later runs, failed watches.
 
 Imports no TensorFlow module: it reads the tensors it is handed (``_numpy()`` of an eager tensor
 runs no op).
@@ -6,6 +6,7 @@ runs no op).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -65,3 +66,29 @@ def later_result(value: Any) -> str:
     except Exception:  # noqa: BLE001 - symbolic (graph mode) or remote: no value to read
         return "ok"
     return "ok" if np.any(array) else "zero"
+
+
+def describe_watch(tensor: Any, error: BaseException) -> tuple[str, str, Any]:
+    """Return (short error, what was passed, its first item) for a ``tape.watch`` that raised."""
+    what = type(tensor).__name__
+    items = flatten(tensor)
+    if isinstance(tensor, (list, tuple, dict)) and items:
+        what = f"a {what} of {type(items[0]).__name__}"
+        tensor = items[0]
+    path = getattr(tensor, "path", None)
+    if path is not None:
+        what = f"{what} `{path}`"
+    text = str(error).splitlines()[0] if str(error) else ""
+    message = type(error).__name__ + (
+        f": {text[:57]}..." if len(text) > 60 else f": {text}" if text else "")
+    return message, what, tensor
+
+
+def replaced_sources(analysed: Sequence[Any], sources: Any) -> list[int]:
+    """Return the indices of variable sources (``SourceRecord``) now passed as plain tensors.
+
+    The shape of ``x = x - lr * g`` in a loop: a Keras or TF variable has a ``handle``, the
+    tensor that replaced it has none.
+    """
+    return [i for i, (source, now) in enumerate(zip(analysed, flatten(sources), strict=False))
+            if source.kind != "tensor" and not hasattr(now, "handle")]

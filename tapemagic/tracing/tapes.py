@@ -19,7 +19,14 @@ from tapemagic.trace import GradientCallRecord, SourceRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, symbolic
 from tapemagic.tracing.recorder import Recorder
-from tapemagic.tracing.results import classify, flatten, later_result, shape_of
+from tapemagic.tracing.results import (
+    classify,
+    describe_watch,
+    flatten,
+    later_result,
+    replaced_sources,
+    shape_of,
+)
 
 _MISSING = object()
 Method = Literal["gradient", "jacobian", "batch_jacobian"]
@@ -192,22 +199,11 @@ class TapeHooks:
         rec.busy = True
         try:
             loc, _ = self._user_location(3)
-            what = type(tensor).__name__
-            items = flatten(tensor)
-            if isinstance(tensor, (list, tuple, dict)) and items:
-                what = f"a {what} of {type(items[0]).__name__}"
-                tensor = items[0]
-            path = getattr(tensor, "path", None)
-            if path is not None:
-                what = f"{what} `{path}`"
-                inner = getattr(tensor, "_value", None)
-                handle = getattr(inner, "handle", None)
-                if handle is not None:  # name it: the report says which weight it was
-                    rec.handle_serial(handle)
-                    rec.variables_seen.setdefault(id(tensor), tensor)
-            text = str(error).splitlines()[0] if str(error) else ""
-            message = type(error).__name__ + (
-                f": {text[:57]}..." if len(text) > 60 else f": {text}" if text else "")
+            message, what, tensor = describe_watch(tensor, error)
+            handle = getattr(getattr(tensor, "_value", None), "handle", None)
+            if handle is not None:  # a Keras variable: name it, the report says which
+                rec.handle_serial(handle)
+                rec.variables_seen.setdefault(id(tensor), tensor)
             self.record_of(tape).failed_watches.append((loc, message, what))
         finally:
             rec.busy = False
@@ -412,12 +408,9 @@ class TapeHooks:
                for source, r in zip(first.sources, results, strict=True)):
             if len(first.regressions) < _MAX_REGRESSIONS:
                 first.regressions.append((first.calls, results))
-            # a variable source that is a plain tensor now (`x = x - lr * g` in a loop)
-            for index, (source, now) in enumerate(zip(first.sources, flatten(sources),
-                                                      strict=False)):
-                if (source.kind != "tensor" and not hasattr(now, "handle")
-                        and not any(i == index for _, i in first.replaced)):
-                    first.replaced.append((first.calls, index))
+            seen = {i for _, i in first.replaced}
+            first.replaced += [(first.calls, i) for i in replaced_sources(first.sources, sources)
+                               if i not in seen]
             if site in self._rearmed:
                 return
             self._rearmed.add(site)
