@@ -8,6 +8,7 @@ question has one answer shared by all rules.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator, Sequence
 from functools import cached_property
 
@@ -68,6 +69,17 @@ class RuleContext:
         if label is None or not label.startswith("tf.") or label.startswith("tf.__"):
             label = self.index.snippet(op.loc) or op.op_type
         return label
+
+    def source_argument(self, loc: RawLocation | None, index: int) -> str | None:
+        """Return the Python name the gradient call at ``loc`` passed as source ``index``.
+
+        The call's second argument is one name or a list/tuple of names; None otherwise.
+        """
+        node = self.index.call_at(loc)
+        argument = node.args[1] if node is not None and len(node.args) > 1 else None
+        items = argument.elts if isinstance(argument, (ast.List, ast.Tuple)) else [argument]
+        item = items[index] if index < len(items) else None
+        return item.id if isinstance(item, ast.Name) else None
 
     def handle_name(self, handle: int) -> str:
         """Return the display name of a variable handle serial."""

@@ -4,7 +4,8 @@ Matcher: a tensor (not variable) source marked ``not-watched``: ``tape.gradient(
 with no ``tape.watch(t)`` while the tape recorded. Points at the tape's line, where the
 ``tape.watch`` call belongs; when the tensor was computed from a variable (``x = x + 1`` in a
 loop replaced the ``tf.Variable`` by a tensor, so a later run gets None), at that line; when it
-was watched only after its first use on the path, at that ``tape.watch``.
+was watched only after its first use on the path, at that ``tape.watch``. A tensor never
+watched also gets a secondary finding where it was made (the assignment of the name passed).
 """
 
 from __future__ import annotations
@@ -33,6 +34,13 @@ class UnwatchedTensor(RuleModule):
                 raw = late[1]  # watched, but after the op that used it ran: move the watch up
             elif made is not None:
                 raw = made
+            else:
+                # the watch goes at the tape; the line that made the tensor is the other end
+                call = hit.analysis.call
+                name = ctx.source_argument(call.loc, hit.index)
+                origin = ctx.index.assignment(call.loc, name) if name and call.loc else None
+                if origin is not None and origin.line != (raw.line if raw else None):
+                    yield Match((place(origin),), origin, False, {}, hit)
             yield Match((place(raw),), raw, hit.cause.primary, {}, hit)
 
 

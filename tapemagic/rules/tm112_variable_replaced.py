@@ -9,7 +9,6 @@ in its scope, else the last one before it), else at the call.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterable
 
 from tapemagic.graph.analysis import Cause
@@ -42,7 +41,7 @@ class VariableReplaced(RuleModule):
             for run, index in call.replaced:
                 if index not in lost or index >= len(analysis.sources):
                     continue
-                name = _argument_name(ctx, call.loc, index)
+                name = ctx.source_argument(call.loc, index)
                 raw = call.loc
                 if name is not None and call.loc is not None:
                     raw = (ctx.index.assignment(call.loc, name, after=True)
@@ -52,11 +51,3 @@ class VariableReplaced(RuleModule):
                             {"name": name or analysis.sources[index].source.name,
                              "run": str(run)}, hit)
 
-
-def _argument_name(ctx: RuleContext, loc: object, index: int) -> str | None:
-    """Return the Python name passed as source ``index`` (a name or a list of names)."""
-    node = ctx.index.call_at(loc)  # type: ignore[arg-type]
-    argument = node.args[1] if node is not None and len(node.args) > 1 else None
-    items = argument.elts if isinstance(argument, (ast.List, ast.Tuple)) else [argument]
-    item = items[index] if index < len(items) else None
-    return item.id if isinstance(item, ast.Name) else None
