@@ -219,9 +219,13 @@ def _runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str
     sees a constant), an op whose gradient was zero at run time (``Sign``, a ReLU with no
     active unit, a saturated clip).
     """
+    candidates = _runtime_candidates(graph)
+    if not candidates:
+        return []  # no op of the run could explain it: skip the walk (hundreds of sources)
     reach = forward(graph, node, bd, diff_only=True)
     ops = sorted({e.ref for n in reach for e in graph.out_edges.get(n, ())
-                  if e.kind == "op" and e.dst in reach and e.differentiable})
+                  if e.kind == "op" and e.ref in candidates and e.dst in reach
+                  and e.differentiable})
     causes: list[Cause] = []
     for seq in ops:
         op = graph.ops[seq]
@@ -243,6 +247,21 @@ def _runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str
                        if graph.ops[s].graph and graph.ops[s].op_type in SATURATING]
         causes.extend(Cause("zero-at-runtime", True, op_seq=s) for s in zeroing[:1])
     return causes
+
+
+def _runtime_candidates(graph: ProvenanceGraph) -> frozenset[int]:
+    """Return the seqs of the ops that can explain a None or zero at run time (once per graph)."""
+    found = graph.__dict__.get("_runtime_candidates")
+    if found is None:
+        found = frozenset(
+            op.seq for op in graph.ops.values()
+            if (op.api_module == _CUSTOM_GRADIENT_MODULE and op.op_type in ("Identity",
+                                                                             "IdentityN"))
+            or op.op_type in ("EagerPyFunc", "PyFunc", "PyFuncStateless")
+            or op.op_type in ZERO_GRADIENT or op.saturated
+            or (op.graph and op.op_type in SATURATING))
+        graph.__dict__["_runtime_candidates"] = found
+    return found
 
 
 def _body_conversions(graph: ProvenanceGraph, op: OpRecord) -> list[HostEvent]:
