@@ -60,6 +60,11 @@ CREATE_OPS = frozenset({"VarHandleOp"})
 SELECT_OPS = frozenset({"Select", "SelectV2"})
 
 
+#: The module whose frame creates the op ``tf.custom_gradient`` records for the decorated
+#: function (tensorflow/python/ops/custom_gradient.py: an ``Identity``/``IdentityN``).
+CUSTOM_GRADIENT_MODULE = "tensorflow.python.ops.custom_gradient"
+
+
 def is_function_call(op_type: str) -> bool:
     """Return True for the op that calls a ``tf.function`` (its body is another graph).
 

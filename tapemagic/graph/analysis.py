@@ -22,7 +22,12 @@ from dataclasses import dataclass, field
 
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.graph.walks import backward, forward, reconnects, shortest_path
-from tapemagic.optypes import COMPARISON_OPS, SATURATING, ZERO_GRADIENT
+from tapemagic.optypes import (
+    COMPARISON_OPS,
+    CUSTOM_GRADIENT_MODULE,
+    SATURATING,
+    ZERO_GRADIENT,
+)
 from tapemagic.trace import (
     GradientCallRecord,
     HostEvent,
@@ -207,8 +212,6 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
     return result
 
 
-#: The Python module of the op ``tf.custom_gradient`` records (its outer frame).
-_CUSTOM_GRADIENT_MODULE = "tensorflow.python.ops.custom_gradient"
 
 
 def _runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str) -> list[Cause]:
@@ -229,7 +232,7 @@ def _runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str
     causes: list[Cause] = []
     for seq in ops:
         op = graph.ops[seq]
-        if op.api_module == _CUSTOM_GRADIENT_MODULE and op.op_type in ("Identity", "IdentityN"):
+        if op.api_module == CUSTOM_GRADIENT_MODULE and op.op_type in ("Identity", "IdentityN"):
             if result == "none":
                 causes.append(Cause("custom-gradient", True, op_seq=seq))
         elif op.op_type in ("EagerPyFunc", "PyFunc", "PyFuncStateless"):
@@ -255,7 +258,7 @@ def _runtime_candidates(graph: ProvenanceGraph) -> frozenset[int]:
     if found is None:
         found = frozenset(
             op.seq for op in graph.ops.values()
-            if (op.api_module == _CUSTOM_GRADIENT_MODULE and op.op_type in ("Identity",
+            if (op.api_module == CUSTOM_GRADIENT_MODULE and op.op_type in ("Identity",
                                                                              "IdentityN"))
             or op.op_type in ("EagerPyFunc", "PyFunc", "PyFuncStateless")
             or op.op_type in ZERO_GRADIENT or op.saturated

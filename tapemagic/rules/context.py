@@ -19,7 +19,7 @@ from tapemagic.locations import SourceIndex
 from tapemagic.optypes import READ_OPS, WRITE_API
 from tapemagic.report.model import ChainStep
 from tapemagic.rules.base import Hit, Match
-from tapemagic.trace import HostEvent, OpRecord, RawLocation
+from tapemagic.trace import HostEvent, OpRecord, RawLocation, TapeRecord
 
 _REASONS = {
     "none": "it is registered as not differentiable",
@@ -88,10 +88,14 @@ class RuleContext:
     # -- where a connection ends ------------------------------------------------------------------
     def reads_in_span(self, hit: Hit) -> list[OpRecord]:
         """Return the forward reads of a variable source while its call's tape recorded."""
-        tape, node = hit.analysis.tape, hit.source.node
+        node = hit.source.node
         if node is None or hit.source.source.handle is None:
             return []
-        return [op for op in self.graph.reads.get(node, ())
+        return self._reads_while(node, hit.analysis.tape)
+
+    def _reads_while(self, handle: int, tape: TapeRecord | None) -> list[OpRecord]:
+        """Return the forward reads of ``handle`` made while ``tape`` recorded."""
+        return [op for op in self.graph.reads.get(handle, ())
                 if not op.in_gradient and (tape is None or tape.recording_at(op.seq))]
 
     def recreated(self, hit: Hit) -> int | None:
@@ -107,9 +111,7 @@ class RuleContext:
         for handle, raw in self.trace.handle_created.items():
             if handle == hit.source.source.handle or self.handle_name(handle) != name:
                 continue
-            reads = [op for op in self.graph.reads.get(handle, ())
-                     if not op.in_gradient and (tape is None or tape.recording_at(op.seq))]
-            if reads and raw is not None:
+            if raw is not None and self._reads_while(handle, tape):
                 return handle
         return None
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from tapemagic.optypes import CREATE_OPS, READ_OPS, SATURATING, WRITE_OPS
+from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, SATURATING, WRITE_OPS
 from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming
@@ -33,7 +33,6 @@ from tapemagic.tracing.values import (
 #: kept values reach the second bound: a training loop's metrics must not pin its memory.
 _MAX_HOST_VALUE_BYTES = 8 << 20
 _MAX_HOST_TOTAL_BYTES = 256 << 20
-_CUSTOM_GRADIENT = "tensorflow.python.ops.custom_gradient"
 #: Stop recording ops past this many (a long training loop): the first steps are enough.
 MAX_OPS = 400_000
 
@@ -260,7 +259,7 @@ class Recorder:
         )
         if user is not None and not tfp.could_possibly_record():
             op.outer_loc = call_site(user, loc)
-        if api_key is not None and api_key[0] == _CUSTOM_GRADIENT and not op.in_gradient:
+        if api_key is not None and api_key[0] == CUSTOM_GRADIENT_MODULE and not op.in_gradient:
             found = custom_gradient_of(sys._getframe(1))
             if found is not None:
                 self.trace.custom_gradients[seq] = found
