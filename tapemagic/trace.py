@@ -225,11 +225,13 @@ class Trace:
 
         An op of another graph than the tape's (a tf.function body traced once, run on each
         call) is recorded whenever its call is: the call's own link ops carry the call's
-        ``seq``, so the span is checked there, not on the trace-time ``seq``.
+        ``seq``, so the span is checked there, not on the trace-time ``seq``. An eager op is
+        never recorded by a tape inside a traced graph (it ran before the graph existed: a
+        kernel computed in ``build()``, captured by value).
         """
         op = self._ops_by_seq().get(seq)
         if op is not None and op.graph != tape.graph:
-            return True
+            return op.graph != 0
         return tape.recording_at(seq)
 
     def op_at(self, seq: int) -> OpRecord | None:

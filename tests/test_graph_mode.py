@@ -193,6 +193,22 @@ IN_FUNCTION = {
                                  unconnected_gradients=tf.UnconnectedGradients.ZERO)
         g = step()
         """, {"TM402"}, ".kernel.assign("),
+    "kernel computed in build, captured by value": ("""
+        class Noisy(tf.keras.layers.Layer):
+            def build(self, shape):
+                self.mu = self.add_weight(name="mu", shape=(shape[-1], 2))
+                self.kernel = self.mu * 1.5
+            def call(self, inputs):
+                return tf.matmul(inputs, self.kernel)
+        noisy = Noisy()
+        noisy.build((8, 4))
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(noisy(x))
+            return tape.gradient(loss, [noisy.mu])
+        g = step()
+        """, {"TM103"}, "self.kernel = self.mu"),
     "function called under an eager tape": ("""
         @tf.function
         def loss_fn(inputs):

@@ -103,6 +103,30 @@ def calling_function(frame: Any) -> Any:
     return None
 
 
+_CAPTURE_AS_CONST_CODE = getattr(getattr(EagerTensorBase, "_capture_as_const", None),
+                                 "__code__", None)
+
+
+def const_capture_source(frame: Any) -> Any:
+    """Return the eager tensor a ``Const`` being created in a FuncGraph stands for, or None.
+
+    A tf.function captures a small eager tensor (at most 128 elements) by value, as a ``Const``
+    op in its graph (tensorflow/core/function/capture/capture_container.py,
+    ``_EAGER_CONST_THRESHOLD``), made by ``EagerTensor._capture_as_const`` (ops.py): that frame,
+    a few frames above the op callback, has the eager tensor as ``self``. Without this link a
+    kernel computed once in ``build()`` (outside every tape) looks like a constant.
+    """
+    if _CAPTURE_AS_CONST_CODE is None:
+        return None
+    for _ in range(6):
+        if frame is None:
+            return None
+        if frame.f_code is _CAPTURE_AS_CONST_CODE:
+            return frame.f_locals.get("self")
+        frame = frame.f_back
+    return None
+
+
 def nested_function(op: Any, attr: str = "f") -> Any:
     """Return the AtomicFunction a ``(Stateful)PartitionedCall`` op in a FuncGraph calls.
 

@@ -133,6 +133,15 @@ class GraphTracer:
         """
         if name == "Placeholder":
             return
+        if name == "Const" and outputs:
+            external = tfp.const_capture_source(sys._getframe(1))
+            outer = self.rec.serial_of(external) if external is not None else None
+            if outer is not None:  # a recorded eager tensor captured by value
+                user, _ = frames.user_frame(sys._getframe(1))
+                loc = frames.location_of(user) if user is not None else None
+                self._identity(outer, outputs[0], loc, tfp.keras_layer_path(),
+                               self.graph_id(graph))
+                return
         if name in COND_OPS:
             user, _ = frames.user_frame(sys._getframe(1))
             loc = frames.location_of(user) if user is not None else None
