@@ -50,6 +50,7 @@ function legend(): HTMLElement {
     item('jp-mod-connected', trans().__('gradient flows'), EDGE_STYLE.connected.color, ''),
     item('jp-mod-severed', trans().__('✂ severed (rule code)'), EDGE_STYLE.severed.color, '6 3'),
     item('jp-mod-zero', trans().__('zero at runtime'), EDGE_STYLE.zero.color, '1.5 2.5'),
+    item('jp-mod-design', trans().__('no gradient by design'), EDGE_STYLE.design.color, '4 3'),
     node('loss', trans().__('loss')),
     node('variable', trans().__('weight')),
     node('op', trans().__('op')),
