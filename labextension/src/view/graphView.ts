@@ -2,7 +2,8 @@
  * The loss→weights graph: legend + SVG laid out by Graphviz, optionally pannable and zoomable.
  */
 import { trans } from '../i18n';
-import { hasGraph, reportToDot, EDGE_STYLE, NODE_STYLE } from '../model/graph';
+import { firstCut, hasGraph, reportToDot, EDGE_STYLE, NODE_STYLE } from '../model/graph';
+import { sortedFindings } from '../model/report';
 import { defaultExpanded, layerGroups } from '../model/groups';
 import { Finding, Report } from '../model/types';
 import { h } from './dom';
@@ -92,11 +93,14 @@ export function renderGraph(report: Report, options: GraphOptions = {}): { node:
         next.appendChild(svg);
         canvas.replaceWith(next);
         canvas = next;
+        // The graph opens on the cut of the first finding shown (cards are in this order).
+        const cut = firstCut(report, sortedFindings(report).map(f => f.id));
+        const focus = cut >= 0 ? svg.querySelector(`[data-tm="e${cut}"]`) : null;
         if (options.panZoom) {
           node.classList.add('jp-mod-panzoom');
-          attachPanZoom(next, svg);
+          attachPanZoom(next, svg, focus);
         } else {
-          sizeLegibly(next, svg);
+          sizeLegibly(next, svg, focus);
         }
       },
       (err: unknown) => {
