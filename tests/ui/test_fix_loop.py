@@ -186,7 +186,7 @@ def test_apply_and_rerun_live(lab_server, lab_root, page, shot):
     )
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     page.wait_for_function(
-        "() => document.querySelectorAll('.jp-OutputArea-output .jp-tapemagic-report svg').length === 2",
+        "() => document.querySelectorAll('.jp-OutputArea-output svg.jp-tapemagic-svg').length === 2",
         timeout=180_000,
     )
     cells = page.locator(CELLS)
@@ -221,7 +221,7 @@ def test_apply_and_rerun_live(lab_server, lab_root, page, shot):
     assert report.locator(".jp-tapemagic-headline").inner_text() == "All 4 weights get a gradient"
     assert report.locator(".jp-tapemagic-card").count() == 0
     report.locator("svg.jp-tapemagic-svg").wait_for(timeout=30_000)
-    assert report.locator(f"svg [stroke='{CUT_RED}']").count() == 0
+    assert report.locator(f"svg.jp-tapemagic-svg [stroke='{CUT_RED}']").count() == 0
     assert fit.locator(".jp-tapemagic-renderer.jp-mod-stale").count() == 0
     fit.scroll_into_view_if_needed()
     shot(page, "fix_6_after_rerun")
