@@ -141,7 +141,9 @@ model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, name="h"),
                           keras.layers.Dense(1, name="out")])
 x = tf.random.normal((8, 3))
 w = tf.Variable([1.0, 2.0], name="w")
-v = tf.constant([3.0, 4.0])"""
+v = tf.constant([3.0, 4.0])
+def my_loss(t):
+    return tf.constant(np.sum(t.numpy()))"""
 FIT = """%%gradcheck
 with tf.GradientTape() as tape:
     y = model(x)
@@ -151,6 +153,11 @@ STEPS = 24
 WIDE = "%%gradcheck\nwith tf.GradientTape() as tape:\n    h = w * v\n" + "".join(
     f"    h = h * 1.0{i:02d} + 0.{i:02d}\n" for i in range(STEPS)
 ) + "    loss = tf.constant(np.sum(h.numpy()))\ngrads = tape.gradient(loss, [w])"
+
+CROSS = """%%gradcheck
+with tf.GradientTape() as tape:
+    loss = my_loss(w * v)
+grads = tape.gradient(loss, [w])"""
 
 CUT_BOX = """cell => {
     const canvas = cell.querySelector('.jp-tapemagic-graph-canvas');
@@ -176,6 +183,7 @@ def test_apply_and_rerun_live(lab_server, lab_root, page, shot):
         nbformat.v4.new_code_cell(SETUP, id="setup"),
         nbformat.v4.new_code_cell(FIT, id="fit"),
         nbformat.v4.new_code_cell(WIDE, id="wide"),
+        nbformat.v4.new_code_cell(CROSS, id="cross"),
     ]
     nbformat.write(nb, lab_root / "fixloop.ipynb")
     _open(page, lab_server, "fixloop.ipynb")
@@ -186,7 +194,7 @@ def test_apply_and_rerun_live(lab_server, lab_root, page, shot):
     )
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     page.wait_for_function(
-        "() => document.querySelectorAll('.jp-OutputArea-output svg.jp-tapemagic-svg').length === 2",
+        "() => document.querySelectorAll('.jp-OutputArea-output svg.jp-tapemagic-svg').length === 3",
         timeout=180_000,
     )
     cells = page.locator(CELLS)
@@ -232,6 +240,25 @@ def test_apply_and_rerun_live(lab_server, lab_root, page, shot):
     panel.locator(".jp-tapemagic-report-row.jp-mod-selected[data-cell-id='fit']").wait_for(timeout=10_000)
     assert "4 of 4 weights now get a gradient" in panel.locator(".jp-tapemagic-outcome").inner_text()
     shot(page, "fix_7_panel_outcome")
+
+    # 4. A finding in an earlier cell (the loss function), on a report cell that lost its magic
+    # line: the fix edits the earlier cell, the re-run runs it, puts %%gradcheck back, runs the
+    # report's cell, and compares.
+    cross = cells.nth(3)
+    _set_source(page, 3, "%%gradcheck\n", "")
+    cross.locator(".jp-tapemagic-renderer.jp-mod-stale").wait_for(timeout=10_000)
+    card = cross.locator(".jp-tapemagic-card[data-rule='TM301']")
+    card.locator(".jp-tapemagic-apply-rerun:not([disabled])").click()
+    outcome = cross.locator(".jp-OutputArea-output .jp-tapemagic-outcome")
+    outcome.wait_for(timeout=120_000)
+    assert "tf.constant(tf.reduce_sum(t))" in _cell_source(page, 0)
+    assert _cell_source(page, 3) == CROSS
+    assert outcome.locator(".jp-tapemagic-outcome-line").inner_text() == (
+        "After the fix: 1 of 1 weight now gets a gradient"
+    )
+    assert outcome.locator("li").inner_text() == "w: severed → connected"
+    cross.scroll_into_view_if_needed()
+    shot(page, "fix_8_cross_cell_rerun")
     assert not page.errors, page.errors
 
 
