@@ -19,6 +19,7 @@ CUT_RED = "#dc2626"  # EDGE_STYLE.severed in labextension/src/model/graph.ts
 DESIGN_GREY = "#9ca3af"  # EDGE_STYLE.design
 
 CELLS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell"
+KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 
 
 def _focus_editor(page, index: int) -> None:
@@ -41,11 +42,15 @@ def _set_source(page, index: int, old: str, new: str) -> None:
 
 
 def test_apply_undo_and_stale_fix(lab_server, lab_root, page, shot):
-    """Apply on a saved report's card edits the cell, Ctrl-Z restores it; a changed line disables."""
+    """Apply on a saved card edits the cell, Ctrl-Z restores it; a changed line disables it."""
     payload = _payload()
     nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.cells = [_report_cell(payload, "seed-cell", 5)]
+    nb.metadata["kernelspec"] = KERNELSPEC
+    bad = json.loads(json.dumps(payload))
+    bad["findings"][0]["severity"] = "fatal"
+    invalid = _report_cell(bad, "bad-cell", 6)
+    invalid.source = "print('a report with a bad field')"
+    nb.cells = [_report_cell(payload, "seed-cell", 5), invalid]
     nbformat.write(nb, lab_root / "apply.ipynb")
     _open(page, lab_server, "apply.ipynb")
     cell = page.locator(CELLS).first
@@ -61,6 +66,12 @@ def test_apply_undo_and_stale_fix(lab_server, lab_root, page, shot):
     assert numpy_card.locator(".jp-tapemagic-apply-rerun").inner_text() == "Apply and re-run"
     assert branch_card.locator(".jp-tapemagic-apply, .jp-tapemagic-apply-rerun").count() == 0
     assert apply.is_enabled()
+    # A payload the schema refuses: one line that names the field, not a crash.
+    refused = page.locator(CELLS).nth(1).locator(".jp-tapemagic-invalid")
+    assert refused.inner_text() == (
+        "cannot render this report (schema tapemagic.report/1: /findings/0/severity must be"
+        " equal to one of the allowed values (error, warning, info))"
+    )
 
     # 0. The editor's quick-fix tooltip offers the same two actions.
     cell.locator(".cm-lintRange-error").first.hover()
@@ -72,14 +83,14 @@ def test_apply_undo_and_stale_fix(lab_server, lab_root, page, shot):
     page.mouse.move(0, 0)
 
     # 1. A change on the line a fix edits disables that fix (and says why), not the others.
-    _set_source(page, 0, "watch_accessed_variables=False) as tape:", "watch_accessed_variables=False) as t:")
+    _set_source(page, 0, "False) as tape:", "False) as t:")
     tape_card.locator(".jp-tapemagic-apply[disabled]").wait_for(timeout=10_000)
     note = tape_card.locator(".jp-tapemagic-apply-note").inner_text()
     assert "cell changed where this fix edits it" in note
     assert apply.is_enabled()
     tape_card.scroll_into_view_if_needed()
     shot(page, "fix_1_stale")
-    _set_source(page, 0, "watch_accessed_variables=False) as t:", "watch_accessed_variables=False) as tape:")
+    _set_source(page, 0, "False) as t:", "False) as tape:")
     tape_card.locator(".jp-tapemagic-apply:not([disabled])").wait_for(timeout=10_000)
     assert tape_card.locator(".jp-tapemagic-apply-note").inner_text() == ""
 
@@ -121,7 +132,8 @@ def test_clean_report_has_no_red_edge(lab_server, lab_root, page, shot):
     svg.wait_for(timeout=30_000)
     assert svg.locator(f"[stroke='{CUT_RED}']").count() == 0
     assert "✂" not in (svg.text_content() or "")
-    assert svg.locator(f"g[data-tm^='e'] path[stroke='{DESIGN_GREY}'][stroke-dasharray]").count() == 1
+    design = svg.locator(f"g[data-tm^='e'] path[stroke='{DESIGN_GREY}'][stroke-dasharray]")
+    assert design.count() == 1
     assert "no gradient by design" in clean.locator(".jp-tapemagic-legend").inner_text()
     # the broken cell's report in the same notebook still draws its cut in red
     broken = page.locator(f"{CELLS} .jp-OutputArea-output .jp-tapemagic-report.jp-mod-error").first
@@ -178,7 +190,7 @@ def test_apply_and_rerun_live(lab_server, lab_root, page, shot):
     if importlib.util.find_spec("tensorflow") is None:
         pytest.skip("tensorflow is not installed")
     nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = KERNELSPEC
     nb.cells = [
         nbformat.v4.new_code_cell(SETUP, id="setup"),
         nbformat.v4.new_code_cell(FIT, id="fit"),
@@ -194,7 +206,8 @@ def test_apply_and_rerun_live(lab_server, lab_root, page, shot):
     )
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     page.wait_for_function(
-        "() => document.querySelectorAll('.jp-OutputArea-output svg.jp-tapemagic-svg').length === 3",
+        "() => document.querySelectorAll('.jp-OutputArea-output svg.jp-tapemagic-svg')"
+        ".length === 3",
         timeout=180_000,
     )
     cells = page.locator(CELLS)
@@ -237,8 +250,10 @@ def test_apply_and_rerun_live(lab_server, lab_root, page, shot):
     # 3. The side panel shows the new report with the same before/after line.
     page.evaluate("() => window.jupyterapp.commands.execute('tapemagic:open-panel')")
     panel = page.locator("#tapemagic-panel")
-    panel.locator(".jp-tapemagic-report-row.jp-mod-selected[data-cell-id='fit']").wait_for(timeout=10_000)
-    assert "4 of 4 weights now get a gradient" in panel.locator(".jp-tapemagic-outcome").inner_text()
+    row = panel.locator(".jp-tapemagic-report-row.jp-mod-selected[data-cell-id='fit']")
+    row.wait_for(timeout=10_000)
+    panel_line = panel.locator(".jp-tapemagic-outcome").inner_text()
+    assert "4 of 4 weights now get a gradient" in panel_line
     shot(page, "fix_7_panel_outcome")
 
     # 4. A finding in an earlier cell (the loss function), on a report cell that lost its magic

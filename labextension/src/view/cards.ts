@@ -112,7 +112,15 @@ export function findingCard(report: Report, f: Finding, options: CardOptions = {
       { class: `jp-tapemagic-fix jp-mod-${f.fix.applicability}` },
       h('span', { class: 'jp-tapemagic-fix-label' }, trans().__('Fix: ')),
       h('span', { class: 'jp-tapemagic-fix-title' }, richText(f.fix.title)),
-      h('span', { class: 'jp-tapemagic-applicability' }, applicabilityText(f.fix.applicability))
+      h('span', { class: 'jp-tapemagic-applicability' }, applicabilityText(f.fix.applicability)),
+      // `fix.verified`: the kernel re-ran the cell with the fix (null: not tried)
+      typeof f.fix.verified === 'boolean'
+        ? h(
+            'span',
+            { class: `jp-tapemagic-verified jp-mod-${f.fix.verified ? 'yes' : 'no'}` },
+            f.fix.verified ? trans().__('verified') : trans().__('not verified')
+          )
+        : null
     );
     card.append(fix);
   }

@@ -84,7 +84,13 @@ function verdictText(v: string): string {
 /** "4 of 4 weights now get a gradient", with each weight's verdict before → after. */
 export function outcomeView(o: FixOutcome): HTMLElement {
   const all = o.total > 0 && o.connected === o.total;
-  const line = trans()._n('%2 of %1 weight now gets a gradient', '%2 of %1 weights now get a gradient', o.total, o.total, o.connected);
+  const line = trans()._n(
+    'After the fix: %2 of %1 weight now gets a gradient',
+    'After the fix: %2 of %1 weights now get a gradient',
+    o.total,
+    o.total,
+    o.connected
+  );
   const list = h('ul', { class: 'jp-tapemagic-outcome-list' });
   for (const c of o.changes) {
     list.append(
@@ -92,14 +98,14 @@ export function outcomeView(o: FixOutcome): HTMLElement {
         'li',
         { attrs: { 'data-variable': c.variable, 'data-after': c.after } },
         h('code', { class: 'jp-tapemagic-inline-code' }, c.variable),
-        `: ${verdictText(c.before)} → ${verdictText(c.after)}`
+        trans().__(': %1 → %2', verdictText(c.before), verdictText(c.after))
       )
     );
   }
   return h(
     'div',
     { class: `jp-tapemagic-outcome ${all ? 'jp-mod-ok' : 'jp-mod-partial'}` },
-    h('div', { class: 'jp-tapemagic-outcome-line' }, trans().__('After the fix: '), line),
+    h('div', { class: 'jp-tapemagic-outcome-line' }, line),
     list
   );
 }
