@@ -19,6 +19,8 @@ export const FIX_USER_EVENT = 'input.tapemagic.fix';
 
 /** How long a re-run may take before the loop gives up waiting for its report. */
 const RERUN_TIMEOUT_MS = 10 * 60 * 1000;
+/** Once the cell has run, how long its report may still take to reach the tracker. */
+const AFTER_RUN_MS = 5000;
 
 /** What the fix loop needs from the tracker beyond {@link ITapemagicReports}. */
 export interface IFixHost extends ITapemagicReports {
@@ -86,6 +88,7 @@ export class FixLoop {
       next.cancel();
       return trans().__('The re-run failed: %1', String((err as Error)?.message ?? err));
     }
+    next.ran();
     const fresh = await next.report;
     if (!fresh) {
       return trans().__('The re-run showed no tapemagic report.');
@@ -94,9 +97,13 @@ export class FixLoop {
     return '';
   }
 
-  /** The first report of the entry's cell newer than it (null on timeout or cancel). */
-  private _nextReport(entry: ICellReport): { report: Promise<ICellReport | null>; cancel: () => void } {
+  /**
+   * The first report of the entry's cell newer than it (null on timeout or cancel); `ran()`
+   * says the cell finished, so a report still missing a moment later will not come.
+   */
+  private _nextReport(entry: ICellReport): { report: Promise<ICellReport | null>; cancel: () => void; ran: () => void } {
     let cancel = (): void => undefined;
+    let ran = (): void => undefined;
     const report = new Promise<ICellReport | null>(resolve => {
       const look = (): void => {
         const hit = this.host.reports(entry.panel).find(e => e.cellId === entry.cellId && e.seq > entry.seq && !e.stale);
@@ -109,11 +116,16 @@ export class FixLoop {
         this.host.changed.disconnect(look);
         resolve(value);
       };
-      const timer = setTimeout(() => done(null), RERUN_TIMEOUT_MS);
+      let timer = setTimeout(() => done(null), RERUN_TIMEOUT_MS);
       cancel = () => done(null);
+      ran = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => done(null), AFTER_RUN_MS);
+        look();
+      };
       this.host.changed.connect(look);
     });
-    return { report, cancel: () => cancel() };
+    return { report, cancel: () => cancel(), ran: () => ran() };
   }
 
   /**
@@ -127,12 +139,7 @@ export class FixLoop {
         continue;
       }
       for (const view of Array.from(cell.node.querySelectorAll('.jp-tapemagic-renderer .jp-tapemagic-report'))) {
-        for (const card of Array.from(view.querySelectorAll('.jp-tapemagic-card[data-finding]'))) {
-          const finding = newest.report.findings.find(f => f.id === card.getAttribute('data-finding'));
-          if (finding) {
-            setFixState(card, this.state(newest, finding));
-          }
-        }
+        this._syncCards(view, newest);
         const shown = view.querySelector(':scope > .jp-tapemagic-outcome');
         if (newest.outcome && shown?.getAttribute('data-seq') !== String(newest.seq)) {
           const line = outcomeView(newest.outcome);
@@ -142,6 +149,22 @@ export class FixLoop {
         } else if (!newest.outcome) {
           shown?.remove();
         }
+      }
+    }
+    // The side panel's report (it marks which one it shows with data-seq).
+    for (const entry of entries) {
+      for (const view of Array.from(document.querySelectorAll(`.jp-tapemagic-panel .jp-tapemagic-report[data-seq="${entry.seq}"]`))) {
+        this._syncCards(view, entry);
+      }
+    }
+  }
+
+  /** The fix buttons of the cards in `view` (a rendered report of `entry`). */
+  private _syncCards(view: Element, entry: ICellReport): void {
+    for (const card of Array.from(view.querySelectorAll('.jp-tapemagic-card[data-finding]'))) {
+      const finding = entry.report.findings.find(f => f.id === card.getAttribute('data-finding'));
+      if (finding) {
+        setFixState(card, this.state(entry, finding));
       }
     }
   }

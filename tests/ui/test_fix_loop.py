@@ -114,6 +114,22 @@ def test_apply_undo_and_stale_fix(lab_server, lab_root, page, shot):
     )
     numpy_card.locator(".jp-tapemagic-apply:not([disabled])").wait_for(timeout=10_000)
 
+    # 3. The side panel's cards have the same buttons, in the same state.
+    page.evaluate("() => window.jupyterapp.commands.execute('tapemagic:open-panel')")
+    panel_card = page.locator("#tapemagic-panel .jp-tapemagic-card[data-finding='f1']")
+    panel_card.locator(".jp-tapemagic-apply:not([disabled])").click()
+    page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.content.widgets[0].model.sharedModel"
+        ".getSource().split('\\n')[5] === '    p = y_pred'"
+    )
+    panel_card.locator(".jp-tapemagic-apply[disabled]").wait_for(timeout=10_000)
+    assert "Ctrl-Z" in panel_card.locator(".jp-tapemagic-apply-note").inner_text()
+    shot(page, "fix_3_panel_applied")
+    _focus_editor(page, 0)
+    page.keyboard.press("Control+z")
+    panel_card.locator(".jp-tapemagic-apply:not([disabled])").wait_for(timeout=10_000)
+    assert _cell_source(page, 0) == before
+
     assert not page.errors, page.errors
 
 

@@ -77,6 +77,8 @@ export class TapemagicPanel extends Widget {
       if (selected.stale) {
         view.node.classList.add('jp-mod-stale');
       }
+      // the tracker keeps this report's fix buttons in step with the cell text
+      view.node.setAttribute('data-seq', String(selected.seq));
       detail.append(view.node);
     }
     this.node.replaceChildren(title, list, detail);
