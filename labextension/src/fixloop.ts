@@ -14,8 +14,11 @@ import { editsToChanges } from './model/positions';
 import { Finding } from './model/types';
 import { ICellReport, ITapemagicReports } from './tokens';
 
-/** The user event of the fix transactions (the diagnostics keep their marks through it). */
-export const FIX_USER_EVENT = 'input.tapemagic.fix';
+/**
+ * The user event of the fix loop's transactions. Unlike the tooltip's own quick fix, it is an
+ * ordinary edit for the diagnostics: the marks it touches (the applied finding's) are dropped.
+ */
+export const APPLY_USER_EVENT = 'input.tapemagic.apply';
 
 /** How long a re-run may take before the loop gives up waiting for its report. */
 const RERUN_TIMEOUT_MS = 10 * 60 * 1000;
@@ -53,7 +56,7 @@ export class FixLoop {
     }
     const targetId = this.host.targetCellId(entry, finding);
     const target = await this._editable(entry, targetId);
-    const own = await this._editable(entry, entry.cellId);
+    const own = rerun ? await this._editable(entry, entry.cellId) : target;
     if (!target || !own) {
       return staleText('no-cell');
     }
@@ -67,9 +70,9 @@ export class FixLoop {
     if (addMagic && own === target) {
       specs.push({ from: 0, insert: `${MAGIC_LINE}\n` });
     }
-    view.dispatch({ changes: specs, userEvent: FIX_USER_EVENT, scrollIntoView: true });
+    view.dispatch({ changes: specs, userEvent: APPLY_USER_EVENT, scrollIntoView: true });
     if (addMagic && own !== target) {
-      (own.editor as CodeMirrorEditor).editor.dispatch({ changes: { from: 0, insert: `${MAGIC_LINE}\n` }, userEvent: FIX_USER_EVENT });
+      (own.editor as CodeMirrorEditor).editor.dispatch({ changes: { from: 0, insert: `${MAGIC_LINE}\n` }, userEvent: APPLY_USER_EVENT });
     }
     this.host.markStale(entry.cellId);
     return rerun ? this._rerun(entry, finding, target, own) : '';

@@ -83,14 +83,14 @@ def test_apply_undo_and_stale_fix(lab_server, lab_root, page, shot):
     page.mouse.move(0, 0)
 
     # 1. A change on the line a fix edits disables that fix (and says why), not the others.
-    _set_source(page, 0, "False) as tape:", "False) as t:")
+    _set_source(page, 0, "as tape:", "as t:")  # on the fix's line, not on its mark
     tape_card.locator(".jp-tapemagic-apply[disabled]").wait_for(timeout=10_000)
     note = tape_card.locator(".jp-tapemagic-apply-note").inner_text()
     assert "cell changed where this fix edits it" in note
     assert apply.is_enabled()
     tape_card.scroll_into_view_if_needed()
     shot(page, "fix_1_stale")
-    _set_source(page, 0, "False) as t:", "False) as tape:")
+    _set_source(page, 0, "as t:", "as tape:")
     tape_card.locator(".jp-tapemagic-apply:not([disabled])").wait_for(timeout=10_000)
     assert tape_card.locator(".jp-tapemagic-apply-note").inner_text() == ""
 
@@ -102,6 +102,14 @@ def test_apply_undo_and_stale_fix(lab_server, lab_root, page, shot):
         ".getSource().split('\\n')[5] === '    p = y_pred'"
     )
     assert "Ctrl-Z" in numpy_card.locator(".jp-tapemagic-apply-note").inner_text()
+    # the applied finding's underline goes with the text it marked; the others stay
+    page.wait_for_function(
+        "() => !Array.from(document.querySelectorAll('.jp-Cell')[0].querySelectorAll('.cm-line'))"
+        ".some(l => l.textContent === '    p = y_pred' && l.querySelector('.cm-lintRange-error'))"
+    )
+    assert cell.locator(".cm-line", has_text="watch_accessed_variables=False").locator(
+        ".cm-lintRange-error"
+    ).count() == 1
     numpy_card.locator(".jp-tapemagic-apply[disabled]").wait_for(timeout=10_000)  # applied: stale
     cell.locator(".jp-tapemagic-renderer.jp-mod-stale").wait_for(timeout=10_000)
     shot(page, "fix_2_applied")

@@ -11,7 +11,6 @@ import { plainText } from '../model/text';
 import { Finding, Severity } from '../model/types';
 import { h, richText } from '../view/dom';
 import { IPlacedFinding, ITapemagicReports } from '../tokens';
-import { FIX_USER_EVENT } from '../fixloop';
 
 /** CM6 severities for report severities (jupyterlab-lsp's SeverityMap idea). */
 export const SEVERITY_MAP: Record<Severity, Diagnostic['severity']> = {
@@ -19,6 +18,9 @@ export const SEVERITY_MAP: Record<Severity, Diagnostic['severity']> = {
   warning: 'warning',
   info: 'info'
 };
+
+/** The user event of the tooltip's quick fix, which updates the marks itself. */
+const FIX_USER_EVENT = 'input.tapemagic.fix';
 
 /** Marks the document as the one the diagnostics were computed on. */
 const anchorEffect = StateEffect.define<null>();
