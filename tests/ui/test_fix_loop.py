@@ -205,6 +205,17 @@ CUT_BOX = """cell => {
             svgWidth: svg.width, viewWidth: c.width, scrolled: canvas.scrollLeft};
 }"""
 
+# The same for the side panel, where the graph is panned (a transform), not scrolled.
+PANEL_CUT_BOX = """root => {
+    const canvas = root.querySelector('.jp-tapemagic-graph-canvas');
+    const cut = Array.from(canvas.querySelectorAll("g[data-tm^='e']"))
+        .find(g => g.querySelector("path[stroke='#dc2626']"));
+    const r = cut.getBoundingClientRect(), c = canvas.getBoundingClientRect();
+    const svg = canvas.querySelector('svg').getBoundingClientRect();
+    return {cut: [r.left, r.right, r.top, r.bottom], view: [c.left, c.right, c.top, c.bottom],
+            svgHeight: svg.height, viewHeight: c.height};
+}"""
+
 
 @pytest.mark.tf
 def test_apply_and_rerun_live(lab_server, lab_root, page, shot):
@@ -279,6 +290,20 @@ def test_apply_and_rerun_live(lab_server, lab_root, page, shot):
     panel_line = panel.locator(".jp-tapemagic-outcome").inner_text()
     assert "4 of 4 weights now get a gradient" in panel_line
     shot(page, "fix_7_panel_outcome")
+    # The panel draws the wide cell's chain top to bottom, taller than its box: it pans to the cut.
+    panel.locator(".jp-tapemagic-report-row[data-cell-id='wide']").click()
+    panel.locator(".jp-tapemagic-report-row.jp-mod-selected[data-cell-id='wide']").wait_for()
+    panel.locator("svg.jp-tapemagic-svg").wait_for(timeout=30_000)
+    # the first fit waits for the panel's layout (a ResizeObserver): it sets a transform
+    page.wait_for_function(
+        "() => document.querySelector('#tapemagic-panel svg.jp-tapemagic-svg')?.style.transform"
+    )
+    tall = panel.locator(".jp-tapemagic-panel-detail").evaluate(PANEL_CUT_BOX)
+    assert tall["svgHeight"] > 1.5 * tall["viewHeight"], tall
+    left, right, top, bottom = tall["cut"]
+    vleft, vright, vtop, vbottom = tall["view"]
+    assert vleft <= left and right <= vright and vtop <= top and bottom <= vbottom, tall
+    shot(page, "fix_7b_panel_tall_graph_on_cut")
 
     # 4. A finding in an earlier cell (the loss function), on a report cell that lost its magic
     # line: the fix edits the earlier cell, the re-run runs it, puts %%gradcheck back, runs the

@@ -28,8 +28,8 @@ function minFontSize(svg: SVGSVGElement): number {
 }
 
 /**
- * Scroll `box` so that `target` (inside it) sits in its middle; false while either has no size
- * yet (not in the page).
+ * Scroll `box` so that `target` (inside it) sits in its middle, along each axis where it is not
+ * fully visible already; false while either has no size yet (not in the page).
  */
 export function centreIn(box: HTMLElement, target: Element): boolean {
   const r = target.getBoundingClientRect();
@@ -37,8 +37,12 @@ export function centreIn(box: HTMLElement, target: Element): boolean {
   if (!(r.width || r.height) || !box.clientWidth) {
     return false;
   }
-  box.scrollLeft += r.left + r.width / 2 - (b.left + box.clientWidth / 2);
-  box.scrollTop += r.top + r.height / 2 - (b.top + box.clientHeight / 2);
+  if (r.left < b.left || r.right > b.left + box.clientWidth) {
+    box.scrollLeft += r.left + r.width / 2 - (b.left + box.clientWidth / 2);
+  }
+  if (r.top < b.top || r.bottom > b.top + box.clientHeight) {
+    box.scrollTop += r.top + r.height / 2 - (b.top + box.clientHeight / 2);
+  }
   return true;
 }
 

@@ -84,17 +84,21 @@ export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement, focus: 
   });
   tools.addEventListener('pointerdown', ev => ev.stopPropagation());
   viewport.appendChild(tools);
-  /** Pan so that `focus` is in the middle, if it is not inside the viewport already. */
+  /**
+   * Pan so that `focus` is in the middle along each axis where it is not inside the viewport
+   * already (the fit keeps the whole width in view: a tall graph only moves up).
+   */
   const centre = (): void => {
     const r = focus?.getBoundingClientRect();
     const v = viewport.getBoundingClientRect();
     if (!r || !(r.width || r.height)) {
       return;
     }
-    const inside = r.left >= v.left && r.right <= v.right && r.top >= v.top && r.bottom <= v.bottom;
-    if (!inside) {
-      x += v.left + v.width / 2 - (r.left + r.width / 2);
-      y += v.top + v.height / 2 - (r.top + r.height / 2);
+    const dx = r.left < v.left || r.right > v.right ? v.left + v.width / 2 - (r.left + r.width / 2) : 0;
+    const dy = r.top < v.top || r.bottom > v.bottom ? v.top + v.height / 2 - (r.top + r.height / 2) : 0;
+    if (dx || dy) {
+      x += dx;
+      y += dy;
       apply();
     }
   };
