@@ -282,7 +282,9 @@ def test_dot_zero_edges_unknown_ids_and_empty_graph():
     _dot_sane(source)
     assert "n0 -> n1 [color=orange fontcolor=orange style=dotted]" in source
     assert 'n1 [label="b:c" shape=plaintext]' in source
-    assert 'n1 -> n0 [label="\u2702"' in source
+    # severed, but no finding marks it: no gradient by design, grey and without scissors
+    assert "n1 -> n0 [color=grey60 style=dashed]" in source
+    assert "\u2702" not in source and "red" not in source
     assert build_dot(Graph()) == ""
 
 

@@ -2,6 +2,8 @@
 //   ../tapemagic/schemas/report.schema.json   -> src/_report.ts   (json2ts)
 //   ../tapemagic/schemas/catalog.schema.json  -> src/_catalog.ts  (json2ts)
 //   ../tapemagic/rules/catalog.json           -> src/_catalog.json (copied, bundled at build time)
+//   ../tapemagic/schemas/report.schema.json   -> src/_report.schema.json (copied: ajv validates
+//                                                payloads against it in model/report.ts)
 // The outputs are gitignored and never edited: the Python package owns these files.
 import { readFile, writeFile, copyFile, access } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -44,6 +46,7 @@ async function schemaToTs(file, rootName, out) {
 
 await schemaToTs('report.schema.json', 'ReportPayload', '_report.ts');
 await schemaToTs('catalog.schema.json', 'CatalogFile', '_catalog.ts');
+await copyFile(resolve(schemaDir, 'report.schema.json'), resolve(pkg, 'src/_report.schema.json'));
 await need(catalog);
 await copyFile(catalog, resolve(pkg, 'src/_catalog.json'));
-console.log('tapemagic gen: _report.ts, _catalog.ts, _catalog.json written');
+console.log('tapemagic gen: _report.ts, _report.schema.json, _catalog.ts, _catalog.json written');

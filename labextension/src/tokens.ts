@@ -4,6 +4,7 @@
 import { NotebookPanel } from '@jupyterlab/notebook';
 import { Token } from '@lumino/coreutils';
 import { ISignal } from '@lumino/signaling';
+import { FixOutcome, FixState } from './model/fixes';
 import { Finding, Report } from './model/types';
 
 /** Command ids. */
@@ -24,6 +25,8 @@ export interface ICellReport {
   readonly seq: number;
   /** True once the cell's text changed after the report was made (until it is re-run). */
   readonly stale: boolean;
+  /** Set on the report an "Apply and re-run" produced: the weights before and after. */
+  readonly outcome: FixOutcome | null;
 }
 
 /** A finding together with the report it belongs to. */
@@ -46,6 +49,13 @@ export interface ITapemagicReports {
   markStale(cellId: string): void;
   /** Scroll to the finding's cell, select it and put the cursor on the finding's line. */
   reveal(entry: ICellReport, finding: Finding): Promise<void>;
+  /** Can the finding's fix be applied to its cell as the cell is now? */
+  fixState(entry: ICellReport, finding: Finding): FixState;
+  /**
+   * Apply the finding's fix (undoable); with `rerun`, then run the cell with `%%gradcheck`
+   * and attach the before/after outcome to its new report. Resolves to '' or to why not.
+   */
+  applyFix(entry: ICellReport, finding: Finding, rerun: boolean): Promise<string>;
 }
 
 /** The token of {@link ITapemagicReports}. */

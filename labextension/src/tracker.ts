@@ -6,9 +6,12 @@ import { ICodeCellModel } from '@jupyterlab/cells';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { IOutputModel } from '@jupyterlab/rendermime';
 import { Signal } from '@lumino/signaling';
+import { trans } from './i18n';
 import { parseReport } from './model/report';
 import { toEditorPosition } from './model/positions';
-import { CAN_REVEAL_CLASS, Finding, MIME_TYPE, Report, REVEAL_EVENT } from './model/types';
+import { FixOutcome, FixState } from './model/fixes';
+import { APPLY_EVENT, CAN_APPLY_CLASS, CAN_REVEAL_CLASS, Finding, MIME_TYPE, Report, RENDERED_EVENT, REVEAL_EVENT } from './model/types';
+import { FixLoop, IFixHost } from './fixloop';
 import { ICellReport, IPlacedFinding, ITapemagicReports } from './tokens';
 
 interface Seen {
@@ -18,7 +21,7 @@ interface Seen {
 }
 
 /** The implementation of {@link ITapemagicReports}. */
-export class ReportTracker implements ITapemagicReports {
+export class ReportTracker implements IFixHost {
   /** Follow the notebooks of `notebooks`. */
   constructor(private readonly app: JupyterFrontEnd, private readonly notebooks: INotebookTracker) {
     notebooks.widgetAdded.connect((_, panel) => this._watch(panel));
@@ -27,6 +30,10 @@ export class ReportTracker implements ITapemagicReports {
     // The output-area cards' "Go to line" buttons (the renderer cannot reach the notebook).
     document.addEventListener(REVEAL_EVENT, ev => this._onRevealEvent(ev as CustomEvent));
     document.body.classList.add(CAN_REVEAL_CLASS);
+    // Their "Apply" buttons, and a freshly drawn report (its buttons and outcome line).
+    document.addEventListener(APPLY_EVENT, ev => this._onApplyEvent(ev as CustomEvent));
+    document.addEventListener(RENDERED_EVENT, ev => this._onRendered(ev));
+    document.body.classList.add(CAN_APPLY_CLASS);
   }
 
   get current(): NotebookPanel | null {
@@ -46,7 +53,7 @@ export class ReportTracker implements ITapemagicReports {
     for (const entries of this._byPanel.values()) {
       for (const entry of entries) {
         for (const finding of entry.report.findings) {
-          if (finding.location && this._targetCellId(entry, finding) === cellId) {
+          if (finding.location && this.targetCellId(entry, finding) === cellId) {
             out.push({ entry, finding });
           }
         }
@@ -72,7 +79,7 @@ export class ReportTracker implements ITapemagicReports {
   async reveal(entry: ICellReport, finding: Finding): Promise<void> {
     const panel = entry.panel;
     const nb = panel.content;
-    const targetId = this._targetCellId(entry, finding);
+    const targetId = this.targetCellId(entry, finding);
     const index = nb.widgets.findIndex(c => c.model.id === targetId);
     if (index < 0 || !finding.location) {
       return;
@@ -92,27 +99,72 @@ export class ReportTracker implements ITapemagicReports {
     }
   }
 
-  /** Answer a card's "Go to line": find its notebook, cell and report from where it sits. */
-  private _onRevealEvent(ev: CustomEvent): void {
+  fixState(entry: ICellReport, finding: Finding): FixState {
+    return this._fixes.state(entry, finding);
+  }
+
+  applyFix(entry: ICellReport, finding: Finding, rerun: boolean): Promise<string> {
+    return this._fixes.apply(entry, finding, rerun);
+  }
+
+  setOutcome(seq: number, outcome: FixOutcome): void {
+    this._outcomes.set(seq, outcome);
+    for (const panel of this._byPanel.keys()) {
+      this._rescan(panel, false);
+    }
+    this._changed.emit();
+  }
+
+  /** The output-area card an event came from: its report entry and finding. */
+  private _locate(ev: CustomEvent): IPlacedFinding | null {
     const target = ev.target as Element | null;
     const findingId = (ev.detail as { findingId?: unknown } | null)?.findingId;
     const panel = this.notebooks.find(p => !!target && p.node.contains(target));
     const cell = panel?.content.widgets.find(c => !!target && c.node.contains(target));
     if (!panel || !cell || typeof findingId !== 'string') {
-      return;
+      return null;
     }
     ev.stopPropagation();
     for (const entry of this.reports(panel)) {
       const finding = entry.report.findings.find(f => f.id === findingId);
       if (entry.cellId === cell.model.id && finding) {
-        void this.reveal(entry, finding);
-        return;
+        return { entry, finding };
       }
+    }
+    return null;
+  }
+
+  /** Answer a card's "Go to line": find its notebook, cell and report from where it sits. */
+  private _onRevealEvent(ev: CustomEvent): void {
+    const hit = this._locate(ev);
+    if (hit) {
+      void this.reveal(hit.entry, hit.finding);
+    }
+  }
+
+  /** Answer a card's "Apply" / "Apply and re-run"; `detail.done` gets the outcome text. */
+  private _onApplyEvent(ev: CustomEvent): void {
+    const detail = ev.detail as { rerun?: unknown; done?: unknown } | null;
+    const done = typeof detail?.done === 'function' ? (detail.done as (why: string) => void) : () => undefined;
+    const hit = this._locate(ev);
+    if (!hit) {
+      done(trans().__('This report is not in an open notebook.'));
+      return;
+    }
+    this.applyFix(hit.entry, hit.finding, detail?.rerun === true).then(done, err => done(String(err)));
+  }
+
+  /** A report was drawn in an output area: sync its fix buttons and outcome line. */
+  private _onRendered(ev: Event): void {
+    const target = ev.target as Element | null;
+    const panel = this.notebooks.find(p => !!target && p.node.contains(target));
+    if (panel) {
+      this._markOutputs(panel, this._byPanel.get(panel) ?? []);
     }
   }
 
   /** The model id of the cell a finding should be shown in. */
-  private _targetCellId(entry: ICellReport, f: Finding): string {
+  targetCellId(entry: ICellReport, f: Finding): string {
     const loc = f.location;
     if (!loc) {
       return entry.cellId;
@@ -196,10 +248,11 @@ export class ReportTracker implements ITapemagicReports {
       const seen = this._see(output, source);
       if (seen?.report) {
         const stale = seen.source !== source || seen.seq <= (this._staleUpTo.get(cell.id) ?? 0);
-        entries.push({ panel, cellId: cell.id, report: seen.report, seq: seen.seq, stale });
+        const outcome = this._outcomes.get(seen.seq) ?? null;
+        entries.push({ panel, cellId: cell.id, report: seen.report, seq: seen.seq, stale, outcome });
       }
     }
-    const signature = entries.map(e => `${e.cellId}:${e.seq}:${e.stale}`).join(',');
+    const signature = entries.map(e => `${e.cellId}:${e.seq}:${e.stale}:${!!e.outcome}`).join(',');
     const unchanged = this._signature.get(panel) === signature;
     this._byPanel.set(panel, entries);
     this._signature.set(panel, signature);
@@ -230,6 +283,7 @@ export class ReportTracker implements ITapemagicReports {
         el.classList.toggle('jp-mod-stale', stale.has(cell.model.id));
       }
     }
+    this._fixes.decorate(panel, entries);
   }
 
   private _changed = new Signal<ITapemagicReports, void>(this);
@@ -240,4 +294,7 @@ export class ReportTracker implements ITapemagicReports {
   /** Reports of a cell with `seq` up to this value were marked stale explicitly. */
   private _staleUpTo = new Map<string, number>();
   private _seq = 0;
+  private _fixes = new FixLoop(this);
+  /** Arrival number of a report → the outcome of the "Apply and re-run" that produced it. */
+  private _outcomes = new Map<number, FixOutcome>();
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { locationLabel, parseReport, sortedFindings } from '../src/model/report';
 
@@ -28,7 +28,7 @@ test('malformed payloads are refused, never thrown', () => {
   }
   const s = sample();
   s.findings[0].location.line = '6';
-  assert.deepEqual(parseReport(s), { ok: false, schema: 'tapemagic.report/1', reason: 'findings[0].location.line' });
+  assert.deepEqual(parseReport(s), { ok: false, schema: 'tapemagic.report/1', reason: '/findings/0/location/line must be integer' });
   const t = sample();
   t.findings[1].severity = 'fatal';
   assert.equal(parseReport(t).ok, false);
@@ -38,4 +38,41 @@ test('malformed payloads are refused, never thrown', () => {
   const v = sample();
   v.findings[0].fix.edits[0].end_col = -1;
   assert.equal(parseReport(v).ok, false);
+});
+
+test('the reason is one line naming the field, from the shared schema', () => {
+  const s = sample();
+  s.findings[1].severity = 'fatal';
+  const r = parseReport(s);
+  assert.ok(!r.ok);
+  assert.equal(r.reason, '/findings/1/severity must be equal to one of the allowed values (error, warning, info)');
+  const t = sample();
+  t.graph.edges[0].colour = 'red';
+  const q = parseReport(t);
+  assert.ok(!q.ok);
+  assert.equal(q.reason, '/graph/edges/0 must NOT have additional properties (colour)');
+  const u = sample();
+  delete u.headline;
+  const w = parseReport(u);
+  assert.ok(!w.ok && !w.reason.includes('\n'));
+  assert.match(w.reason, /^\/ must have required property 'headline'$/);
+});
+
+test('every demo notebook report validates', () => {
+  const demo = resolve(__dirname, '../../../demo');
+  let seen = 0;
+  for (const name of readdirSync(demo).filter(n => n.endsWith('.ipynb'))) {
+    const nb = JSON.parse(readFileSync(resolve(demo, name), 'utf8'));
+    for (const cell of nb.cells) {
+      for (const out of cell.outputs ?? []) {
+        const data = out.data?.['application/vnd.tapemagic.report.v1+json'];
+        if (data) {
+          const r = parseReport(data);
+          assert.ok(r.ok, `${name}: ${r.ok ? '' : r.reason}`);
+          seen++;
+        }
+      }
+    }
+  }
+  assert.ok(seen >= 3);
 });

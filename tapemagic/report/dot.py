@@ -34,6 +34,8 @@ _EDGE_STYLE = {
     "severed": {"color": "red", "fontcolor": "red", "style": "dashed", "penwidth": "2"},
     "zero": {"color": "orange", "fontcolor": "orange", "style": "dotted"},
     "connected": {"color": "grey50"},
+    # severed, but no finding marks it: no gradient by design (a mask, a tf.where condition)
+    "design": {"color": "grey60", "style": "dashed"},
 }
 _MAX_LABEL = 60
 
@@ -68,8 +70,10 @@ def build_dot(graph: Graph, findings: Sequence[Finding] = ()) -> str:
 
     Nodes are shaped by kind (loss: doubleoctagon, variable: box, op and group: ellipse, host:
     note) and labelled with their label and line. Severed edges are red and dashed, labelled
-    with scissors and the rule code of the finding that cuts them (``✂ TM301``); zero edges are
-    orange and dotted; connected edges are grey. The output is deterministic.
+    with scissors and the rule code of the finding that cuts them (``✂ TM301``). A severed edge
+    that no finding in ``findings`` marks carries no gradient by design (a mask branch of a
+    weight that is connected anyway): grey and dashed, without scissors. Zero edges are orange
+    and dotted; connected edges are grey. The output is deterministic.
 
     Parameters
     ----------
@@ -133,11 +137,14 @@ def _add_node(dot: graphviz.Digraph, name: str, node: GraphNode) -> None:
 
 
 def _edge_attrs(edge: GraphEdge, rules: dict[str, str]) -> dict[str, str]:
-    attrs = dict(_EDGE_STYLE.get(edge.state, _EDGE_STYLE["connected"]))
+    # An edge is a cut (red, scissors) only when a finding of the report marks it; a severed
+    # edge no finding names carries no gradient by design and must not look like a cut.
+    rule = rules.get(edge.finding or "")
+    look = "design" if edge.state == "severed" and not rule else edge.state
+    attrs = dict(_EDGE_STYLE.get(look, _EDGE_STYLE["connected"]))
     parts = []
-    if edge.state == "severed":
-        rule = rules.get(edge.finding or "")
-        parts.append(f"{SCISSORS} {rule}" if rule else SCISSORS)
+    if look == "severed":
+        parts.append(f"{SCISSORS} {rule}")
     if edge.label:
         parts.append(edge.label)
     if parts:

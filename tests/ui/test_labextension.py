@@ -767,16 +767,19 @@ def test_output_area_readable(lab_server, lab_root, page, shot):
     report.scroll_into_view_if_needed()
     shot(page, "14_seed000_output")
 
-    # The lint tooltip's quick-fix button: code spans, no backticks.
+    # The lint tooltip: the fix's title with code spans (no backticks), then its two actions.
     tape_line = "with tf.GradientTape(watch_accessed_variables=False) as tape:"
     cells.nth(2).locator(".cm-lintRange-error").first.wait_for(timeout=15_000)
     line = cells.nth(2).locator(".cm-line", has_text=tape_line)
     line.scroll_into_view_if_needed()
     line.locator(".cm-lintRange-error").first.hover()
-    action = page.locator(".cm-tooltip-lint:has-text('TM101') .cm-diagnosticAction")
-    action.wait_for(timeout=10_000)
-    assert "`" not in action.inner_text()
-    assert action.inner_text().startswith("Remove watch_accessed_variables=False")
-    assert action.locator("code", has_text="watch_accessed_variables=False").count() == 1
+    tip = page.locator(".cm-tooltip-lint:has-text('TM101')")
+    tip.wait_for(timeout=10_000)
+    title = tip.locator(".jp-tapemagic-lint-fix")
+    assert "`" not in title.inner_text()
+    assert title.inner_text().startswith("Fix: Remove watch_accessed_variables=False")
+    assert title.locator("code", has_text="watch_accessed_variables=False").count() == 1
+    actions = tip.locator(".cm-diagnosticAction").all_inner_texts()
+    assert [a.strip() for a in actions] == ["Apply (unsafe)", "Apply and re-run"]
     shot(page, "15_fix_action_code")
     assert not page.errors, page.errors

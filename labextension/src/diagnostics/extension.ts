@@ -19,6 +19,9 @@ export const SEVERITY_MAP: Record<Severity, Diagnostic['severity']> = {
   info: 'info'
 };
 
+/** The user event of the tooltip's quick fix, which updates the marks itself. */
+const FIX_USER_EVENT = 'input.tapemagic.fix';
+
 /** Marks the document as the one the diagnostics were computed on. */
 const anchorEffect = StateEffect.define<null>();
 
@@ -42,7 +45,7 @@ function fixAction(
   const f = placed.finding;
   return {
     // A plain string for CodeMirror (no backticks); the tooltip shows it with code spans.
-    name: plainText(actionLabel(f)),
+    name: actionLabel(f),
     markClass: ACTION_CLASS,
     apply(view: EditorView) {
       const since = view.state.field(sinceAnchor, false);
@@ -56,34 +59,38 @@ function fixAction(
           remaining.push({ ...d, from, to });
         }
       });
-      view.dispatch({ changes: mapped, userEvent: 'input.tapemagic.fix', scrollIntoView: true });
+      view.dispatch({ changes: mapped, userEvent: FIX_USER_EVENT, scrollIntoView: true });
       view.dispatch(setDiagnostics(view.state, remaining.map(d => ({ ...d, from: Math.min(d.from, view.state.doc.length), to: Math.min(d.to, view.state.doc.length) }))));
       reports.markStale(cellId);
     }
   };
 }
 
-/** Class of tapemagic's quick-fix buttons in the lint tooltip. */
-const ACTION_CLASS = 'jp-tapemagic-fix-action';
-
-/** The quick-fix button's label, with the fix title's `code` spans. */
-function actionLabel(f: Finding): string {
-  return f.fix!.applicability === 'unsafe' ? trans().__('%1 (unsafe)', f.fix!.title) : f.fix!.title;
+/**
+ * "Apply and re-run": the fix loop applies the fix (when the cell text at its edits is still
+ * what the report saw), runs the cell with `%%gradcheck` and compares the reports.
+ */
+function rerunAction(reports: ITapemagicReports, placed: IPlacedFinding): Action {
+  return {
+    name: trans().__('Apply and re-run'),
+    markClass: RERUN_CLASS,
+    apply() {
+      void reports.applyFix(placed.entry, placed.finding, true).then(why => {
+        if (why) {
+          console.warn(`tapemagic: ${why}`);
+        }
+      });
+    }
+  };
 }
 
-/**
- * CodeMirror labels actions with plain strings. Once the tooltip entry holding `message` is
- * built (same task), show the fix button's label with its `code` spans, as text nodes. The
- * lint panel underlines access keys in the label: its buttons keep the plain label.
- */
-function richActionLabel(message: HTMLElement, label: string): void {
-  queueMicrotask(() => {
-    const entry = message.closest('.cm-diagnostic');
-    const btn = entry?.querySelector<HTMLElement>(`.cm-diagnosticAction.${ACTION_CLASS}`);
-    if (btn && !btn.querySelector('u')) {
-      btn.replaceChildren(richText(label));
-    }
-  });
+/** Classes of tapemagic's quick-fix buttons in the lint tooltip. */
+const ACTION_CLASS = 'jp-tapemagic-fix-action';
+const RERUN_CLASS = 'jp-tapemagic-fix-rerun';
+
+/** The quick-fix button's label (the message above it says what the fix does). */
+function actionLabel(f: Finding): string {
+  return f.fix!.applicability === 'unsafe' ? trans().__('Apply (unsafe)') : trans().__('Apply');
 }
 
 interface TapemagicDiagnostic extends Diagnostic {
@@ -127,7 +134,7 @@ export function buildDiagnostics(view: EditorView, reports: ITapemagicReports, c
     if (f.fix && f.fix.applicability !== 'display-only' && f.fix.edits?.length) {
       const changes = editsToChanges(doc, f.fix.edits);
       if (changes) {
-        actions.push(fixAction(reports, cellId, p, changes));
+        actions.push(fixAction(reports, cellId, p, changes), rerunAction(reports, p));
       }
     }
     out.push({
@@ -145,9 +152,6 @@ export function buildDiagnostics(view: EditorView, reports: ITapemagicReports, c
           h('div', {}, h('b', {}, f.rule), ` ${f.name}: `, richText(f.message)),
           f.fix ? fixNode(f) : null
         );
-        if (actions.length) {
-          richActionLabel(message, actionLabel(f));
-        }
         return message;
       },
       actions
@@ -164,7 +168,7 @@ class DiagnosticsPlugin implements PluginValue {
 
   /** An edit that touches a mark's range drops that mark: the report no longer describes that text. */
   update(u: ViewUpdate): void {
-    if (!u.docChanged || u.transactions.some(tr => tr.isUserEvent('input.tapemagic.fix'))) {
+    if (!u.docChanged || u.transactions.some(tr => tr.isUserEvent(FIX_USER_EVENT))) {
       return;
     }
     const gone = new Set<Diagnostic>();

@@ -4,7 +4,7 @@
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 import { setTranslator } from '../i18n';
-import { MIME_TYPE, REVEAL_EVENT } from '../model/types';
+import { APPLY_EVENT, MIME_TYPE, RENDERED_EVENT, REVEAL_EVENT } from '../model/types';
 import { renderPayload } from '../view/reportView';
 
 /** CSS class of the renderer widget. */
@@ -23,10 +23,27 @@ export class ReportRenderer extends Widget implements IRenderMime.IRenderer {
   /** Render the report held by `model`; resolves once the graph is laid out. */
   renderModel(model: IRenderMime.IMimeModel): Promise<void> {
     const { node, done } = renderPayload(model.data[this._mimeType], {
-      onReveal: f => this.node.dispatchEvent(new CustomEvent(REVEAL_EVENT, { bubbles: true, detail: { findingId: f.id } }))
+      onReveal: f => this.node.dispatchEvent(new CustomEvent(REVEAL_EVENT, { bubbles: true, detail: { findingId: f.id } })),
+      // The tracker plugin answers (it can reach the cell); `done` gets '' or why not.
+      onApply: (f, rerun) =>
+        new Promise<string>(done => {
+          this.node.dispatchEvent(new CustomEvent(APPLY_EVENT, { bubbles: true, detail: { findingId: f.id, rerun, done } }));
+        })
     });
     this.node.replaceChildren(node);
+    this._announce();
     return done;
+  }
+
+  /** Once in the page, let the tracker set the fix buttons' state and the outcome line. */
+  protected onAfterAttach(): void {
+    this._announce();
+  }
+
+  private _announce(): void {
+    if (this.isAttached) {
+      this.node.dispatchEvent(new Event(RENDERED_EVENT, { bubbles: true }));
+    }
   }
 
   private _mimeType: string;

@@ -12,8 +12,39 @@ import { GraphEdge, GraphNode, Report } from './types';
 export const EDGE_STYLE = {
   connected: { color: '#6b7280', style: 'solid', penwidth: 1.2 },
   severed: { color: '#dc2626', style: 'dashed', penwidth: 2.2 },
-  zero: { color: '#d97706', style: 'dotted', penwidth: 2.2 }
+  zero: { color: '#d97706', style: 'dotted', penwidth: 2.2 },
+  design: { color: '#9ca3af', style: 'dashed', penwidth: 1.2 }
 } as const;
+
+/** How an edge is drawn: {@link EDGE_STYLE}'s keys. */
+export type EdgeLook = keyof typeof EDGE_STYLE;
+
+/**
+ * How to draw an edge. A `severed` edge is a cut (red) only when a finding of the report marks
+ * it; one no finding names carries no gradient by design (an integer mask, the condition of a
+ * `tf.where`, a branch of a weight that is connected anyway) and is drawn neutral, so a clean
+ * report shows no red.
+ */
+export function edgeLook(e: GraphEdge, findingIds: ReadonlySet<string>): EdgeLook {
+  if (e.state === 'severed') {
+    return e.finding && findingIds.has(e.finding) ? 'severed' : 'design';
+  }
+  return e.state === 'zero' ? 'zero' : 'connected';
+}
+
+/** The index (in `report.graph.edges`) of the cut to show first, or -1 when there is none. */
+export function firstCut(report: Report, order: readonly string[] = []): number {
+  const edges = report.graph?.edges ?? [];
+  const ids = new Set(report.findings.map(f => f.id));
+  const cuts = edges.map((e, i) => [e, i] as const).filter(([e]) => edgeLook(e, ids) === 'severed');
+  for (const id of order) {
+    const hit = cuts.find(([e]) => e.finding === id);
+    if (hit) {
+      return hit[1];
+    }
+  }
+  return cuts.length ? cuts[0][1] : -1;
+}
 
 /** Node styles by kind (shape, fill). */
 export const NODE_STYLE: Record<string, { shape: string; fill: string }> = {
@@ -79,7 +110,10 @@ export interface DotOptions {
   weightsLabel?: (count: number) => string;
 }
 
-/** Build DOT text for the report's graph (severed: red dashed ✂ + rule code; zero: amber dotted). */
+/**
+ * Build DOT text for the report's graph (a cut: red dashed ✂ + rule code; zero: amber dotted;
+ * no gradient by design: grey dashed, see {@link edgeLook}).
+ */
 export function reportToDot(report: Report, options: DotOptions = {}): DotResult {
   const nodes = report.graph?.nodes ?? [];
   const edges = report.graph?.edges ?? [];
@@ -87,6 +121,7 @@ export function reportToDot(report: Report, options: DotOptions = {}): DotResult
   const hidden = options.expanded ? hiddenNodes(groups, options.expanded) : new Set<string>();
   const weightCount = new Map(groups.map(g => [g.id, g.weights.length]));
   const ruleOf = new Map<string, string>(report.findings.map(f => [f.id, f.rule]));
+  const findingIds = new Set(ruleOf.keys());
   const idOf = new Map<string, string>();
   nodes.forEach((n, i) => idOf.set(n.id, `n${i}`));
   const out: string[] = [
@@ -115,16 +150,17 @@ export function reportToDot(report: Report, options: DotOptions = {}): DotResult
     if (!a || !b || hidden.has(e.source) || hidden.has(e.target)) {
       return;
     }
-    const st = EDGE_STYLE[e.state] ?? EDGE_STYLE.connected;
+    const look = edgeLook(e, findingIds);
+    const st = EDGE_STYLE[look];
     const attrs = [`id="tm-e${i}"`, `color="${st.color}"`, `style=${st.style}`, `penwidth=${st.penwidth}`];
-    if (e.state === 'severed') {
+    if (look === 'severed') {
       const code = (e.finding && ruleOf.get(e.finding)) || '';
       const lines = [('✂ ' + code).trim()];
       if (e.label) {
         lines.push(e.label);
       }
       attrs.push(`label=${dotLines(lines)}`, `fontcolor="${st.color}"`);
-    } else if (e.state === 'zero') {
+    } else if (look === 'zero') {
       attrs.push(`label=${dotString(e.label || '0')}`, `fontcolor="${st.color}"`);
     } else if (e.label) {
       attrs.push(`label=${dotString(e.label)}`);

@@ -1,9 +1,14 @@
 /**
  * Parse and check an untrusted report payload before anything renders it.
  *
- * Pure and DOM-free. The checks cover every field the front end reads, so a malformed or
- * future-version payload becomes a short message instead of a crash.
+ * Pure and DOM-free. The payload is validated by ajv against the Python package's own
+ * `report.schema.json` (copied to `src/_report.schema.json` by scripts/gen.mjs at build time,
+ * JSON Schema draft-07 as the file declares), so the front end checks exactly the contract the
+ * kernel side is tested against. A malformed or future-version payload becomes a one-line
+ * reason instead of a crash.
  */
+import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import schema from '../_report.schema.json';
 import { Finding, Report, SCHEMA_ID, Severity } from './types';
 
 /** The outcome of {@link parseReport}. */
@@ -11,130 +16,56 @@ export type ParseResult =
   | { ok: true; report: Report }
   | { ok: false; schema: string; reason: string };
 
-const SEVERITIES: ReadonlySet<string> = new Set(['error', 'warning', 'info']);
-const EDGE_STATES: ReadonlySet<string> = new Set(['connected', 'severed', 'zero']);
-const APPLICABILITY: ReadonlySet<string> = new Set(['safe', 'unsafe', 'display-only']);
+let validator: ValidateFunction | null = null;
+
+/** The compiled schema, built once on first use (compiling costs a few milliseconds). */
+function validate(): ValidateFunction {
+  if (!validator) {
+    // allErrors off: the first problem is the one said; strict stays on so a schema keyword
+    // ajv does not know fails the build's unit tests instead of being ignored.
+    validator = new Ajv({ allErrors: false }).compile(schema);
+  }
+  return validator;
+}
+
+/** One line for an ajv error: where (a JSON pointer, `/` for the root) and what. */
+export function errorLine(e: ErrorObject): string {
+  const where = e.instancePath || '/';
+  const extra =
+    e.keyword === 'additionalProperties'
+      ? ` (${String((e.params as { additionalProperty?: unknown }).additionalProperty)})`
+      : e.keyword === 'enum'
+        ? ` (${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', ')})`
+        : '';
+  return `${where} ${e.message ?? 'is invalid'}${extra}`;
+}
+
+/**
+ * The most specific of ajv's errors: the one deepest in the payload. Under `oneOf` (a location
+ * or null) ajv also reports the branches that did not apply ("must be null"); the deepest error
+ * is the one about the field that is wrong.
+ */
+export function deepest(errors: readonly ErrorObject[]): ErrorObject | null {
+  let best: ErrorObject | null = null;
+  for (const e of errors) {
+    if (!best || e.instancePath.split('/').length > best.instancePath.split('/').length) {
+      best = e;
+    }
+  }
+  return best;
+}
 
 type Obj = Record<string, unknown>;
 
 function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
-function isStr(v: unknown): v is string {
-  return typeof v === 'string';
-}
-function isInt(v: unknown): v is number {
-  return typeof v === 'number' && Number.isInteger(v);
-}
-function optInt(v: unknown): boolean {
-  return v === undefined || v === null || isInt(v);
-}
-function optStr(v: unknown): boolean {
-  return v === undefined || v === null || isStr(v);
-}
-function strArray(v: unknown): boolean {
-  return v === undefined || (Array.isArray(v) && v.every(isStr));
-}
-
-/** Return the first problem of a location object, or '' when it is usable. */
-function checkLocation(loc: unknown, where: string): string {
-  if (loc === undefined || loc === null) {
-    return '';
-  }
-  if (!isObj(loc) || !isInt(loc.line) || loc.line < 1) {
-    return `${where}.location.line`;
-  }
-  for (const k of ['end_line', 'col', 'end_col', 'execution_count']) {
-    if (!optInt(loc[k])) {
-      return `${where}.location.${k}`;
-    }
-  }
-  if (!optStr(loc.source_line) || !optStr(loc.cell_id) || !optStr(loc.file)) {
-    return `${where}.location`;
-  }
-  return '';
-}
-
-/** Return the first problem of a finding, or '' when it is usable. */
-function checkFinding(f: unknown, i: number): string {
-  const where = `findings[${i}]`;
-  if (!isObj(f)) {
-    return where;
-  }
-  for (const k of ['id', 'rule', 'message']) {
-    if (!isStr(f[k])) {
-      return `${where}.${k}`;
-    }
-  }
-  if (!optStr(f.name) || !optStr(f.cause)) {
-    return `${where}.name`;
-  }
-  if (!isStr(f.severity) || !SEVERITIES.has(f.severity)) {
-    return `${where}.severity`;
-  }
-  if (!strArray(f.variables)) {
-    return `${where}.variables`;
-  }
-  const loc = checkLocation(f.location, where);
-  if (loc) {
-    return loc;
-  }
-  if (f.fix !== undefined && f.fix !== null) {
-    const fix = f.fix;
-    if (!isObj(fix) || !isStr(fix.title) || !isStr(fix.applicability)) {
-      return `${where}.fix`;
-    }
-    if (!APPLICABILITY.has(fix.applicability)) {
-      return `${where}.fix.applicability`;
-    }
-    const edits = fix.edits ?? [];
-    if (!Array.isArray(edits)) {
-      return `${where}.fix.edits`;
-    }
-    for (const e of edits) {
-      const ok =
-        isObj(e) &&
-        ['line', 'col', 'end_line', 'end_col'].every(k => isInt(e[k]) && (e[k] as number) >= 0) &&
-        isStr(e.text);
-      if (!ok) {
-        return `${where}.fix.edits`;
-      }
-    }
-  }
-  return '';
-}
-
-/** Return the first problem of the graph, or '' when it is usable. */
-function checkGraph(g: unknown): string {
-  if (g === undefined || g === null) {
-    return '';
-  }
-  if (!isObj(g)) {
-    return 'graph';
-  }
-  const nodes = g.nodes ?? [];
-  const edges = g.edges ?? [];
-  if (!Array.isArray(nodes) || !Array.isArray(edges)) {
-    return 'graph';
-  }
-  for (const n of nodes) {
-    if (!isObj(n) || !isStr(n.id) || !isStr(n.kind) || !isStr(n.label) || !optInt(n.line)) {
-      return 'graph.nodes';
-    }
-  }
-  for (const e of edges) {
-    if (!isObj(e) || !isStr(e.source) || !isStr(e.target) || !isStr(e.state)) {
-      return 'graph.edges';
-    }
-    if (!EDGE_STATES.has(e.state) || !optStr(e.finding) || !optStr(e.label)) {
-      return 'graph.edges';
-    }
-  }
-  return '';
-}
 
 /**
  * Check an untrusted payload and return it as a {@link Report}, or say why it cannot be shown.
+ *
+ * The `schema` id is looked at first, so a report from a newer tapemagic says which schema it
+ * has instead of listing what this one does not know.
  *
  * @param data - the MIME bundle's value, exactly as the kernel sent it.
  */
@@ -142,38 +73,19 @@ export function parseReport(data: unknown): ParseResult {
   if (!isObj(data)) {
     return { ok: false, schema: '?', reason: 'not a JSON object' };
   }
-  const schema = isStr(data.schema) ? data.schema : '?';
-  if (schema !== SCHEMA_ID) {
-    return { ok: false, schema, reason: `this extension reads ${SCHEMA_ID}` };
+  const schemaId = typeof data.schema === 'string' ? data.schema : '?';
+  if (schemaId !== SCHEMA_ID) {
+    return { ok: false, schema: schemaId, reason: `this extension reads ${SCHEMA_ID}` };
   }
-  const fail = (reason: string): ParseResult => ({ ok: false, schema, reason });
-  if (!isStr(data.headline)) {
-    return fail('headline');
+  let check: ValidateFunction;
+  try {
+    check = validate();
+  } catch (err) {
+    return { ok: false, schema: schemaId, reason: `schema did not compile: ${String((err as Error)?.message ?? err)}` };
   }
-  if (data.dot !== undefined && !isStr(data.dot)) {
-    return fail('dot');
-  }
-  if (!isObj(data.cell) || !isStr(data.cell.source) || !optInt(data.cell.execution_count)) {
-    return fail('cell');
-  }
-  if (!optStr(data.cell.cell_id)) {
-    return fail('cell.cell_id');
-  }
-  if (!Array.isArray(data.findings)) {
-    return fail('findings');
-  }
-  for (let i = 0; i < data.findings.length; i++) {
-    const problem = checkFinding(data.findings[i], i);
-    if (problem) {
-      return fail(problem);
-    }
-  }
-  const graph = checkGraph(data.graph);
-  if (graph) {
-    return fail(graph);
-  }
-  if (!strArray(data.notes)) {
-    return fail('notes');
+  if (!check(data)) {
+    const worst = deepest(check.errors ?? []);
+    return { ok: false, schema: schemaId, reason: worst ? errorLine(worst) : 'invalid' };
   }
   return { ok: true, report: data as unknown as Report };
 }

@@ -39,3 +39,12 @@ export const SCHEMA_ID = 'tapemagic.report/1';
 export const REVEAL_EVENT = 'jp-tapemagic-reveal';
 /** Class on `document.body` while a plugin answers {@link REVEAL_EVENT}. */
 export const CAN_REVEAL_CLASS = 'jp-tapemagic-can-reveal';
+/**
+ * The DOM event (bubbling, `detail: {findingId, rerun}`) an output-area card's "Apply" and
+ * "Apply and re-run" buttons send; the tracker plugin answers it.
+ */
+export const APPLY_EVENT = 'jp-tapemagic-apply';
+/** Class on `document.body` while a plugin answers {@link APPLY_EVENT}. */
+export const CAN_APPLY_CLASS = 'jp-tapemagic-can-apply';
+/** The DOM event (bubbling) the output renderer sends once it drew a report. */
+export const RENDERED_EVENT = 'jp-tapemagic-rendered';

@@ -41,7 +41,7 @@ export class TapemagicPanel extends Widget {
         ? entries[0]
         : entries.find(e => e.seq === this._selectedSeq) ?? entries.find(e => e.cellId === this._selectedCell) ?? entries[0] ?? null;
     this._newestSeen = Math.max(this._newestSeen, newest);
-    const key = `${panel?.id}|${entries.map(e => `${e.seq}:${e.stale}`).join(',')}|${selected?.seq}`;
+    const key = `${panel?.id}|${entries.map(e => `${e.seq}:${e.stale}:${!!e.outcome}`).join(',')}|${selected?.seq}`;
     if (key === this._renderedKey) {
       return;
     }
@@ -69,11 +69,16 @@ export class TapemagicPanel extends Widget {
     if (selected) {
       const view = reportView(selected.report, {
         panel: true,
-        onReveal: f => void this.reports.reveal(selected!, f)
+        onReveal: f => void this.reports.reveal(selected!, f),
+        onApply: (f, rerun) => this.reports.applyFix(selected!, f, rerun),
+        fixState: f => this.reports.fixState(selected!, f),
+        outcome: selected.outcome
       });
       if (selected.stale) {
         view.node.classList.add('jp-mod-stale');
       }
+      // the tracker keeps this report's fix buttons in step with the cell text
+      view.node.setAttribute('data-seq', String(selected.seq));
       detail.append(view.node);
     }
     this.node.replaceChildren(title, list, detail);

@@ -4,11 +4,13 @@
  */
 import { trans } from '../i18n';
 import { findRule, ruleDoc, ruleName } from '../model/catalog';
+import { canApply, FixState } from '../model/fixes';
 import { locationLabel } from '../model/report';
 import { Finding, Report } from '../model/types';
 import { SharedParts } from '../model/shared';
 import { affectedView } from './affected';
 import { button, h, richText } from './dom';
+import { ApplyHandler, fixButtons, setFixState } from './fixView';
 
 /** Options of {@link findingCard}. */
 export interface CardOptions {
@@ -18,6 +20,10 @@ export interface CardOptions {
   clickable?: boolean;
   /** Weight lists and paths shown once above the cards: the card refers to them briefly. */
   shared?: SharedParts;
+  /** Offer "Apply" and "Apply and re-run" on a fix with edits (not display-only). */
+  onApply?: ApplyHandler;
+  /** Whether the fix can be applied now; without it the buttons start enabled. */
+  fixState?: (finding: Finding) => FixState;
 }
 
 function applicabilityText(kind: string): string {
@@ -106,7 +112,15 @@ export function findingCard(report: Report, f: Finding, options: CardOptions = {
       { class: `jp-tapemagic-fix jp-mod-${f.fix.applicability}` },
       h('span', { class: 'jp-tapemagic-fix-label' }, trans().__('Fix: ')),
       h('span', { class: 'jp-tapemagic-fix-title' }, richText(f.fix.title)),
-      h('span', { class: 'jp-tapemagic-applicability' }, applicabilityText(f.fix.applicability))
+      h('span', { class: 'jp-tapemagic-applicability' }, applicabilityText(f.fix.applicability)),
+      // `fix.verified`: the kernel re-ran the cell with the fix (null: not tried)
+      typeof f.fix.verified === 'boolean'
+        ? h(
+            'span',
+            { class: `jp-tapemagic-verified jp-mod-${f.fix.verified ? 'yes' : 'no'}` },
+            f.fix.verified ? trans().__('verified') : trans().__('not verified')
+          )
+        : null
     );
     card.append(fix);
   }
@@ -139,6 +153,12 @@ export function findingCard(report: Report, f: Finding, options: CardOptions = {
       }
     });
   }
+  if (options.onApply && canApply(f)) {
+    actions.append(fixButtons(f, options.onApply));
+  }
   card.append(actions);
+  if (options.fixState) {
+    setFixState(card, options.fixState(f));
+  }
   return card;
 }

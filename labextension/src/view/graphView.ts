@@ -2,7 +2,8 @@
  * The loss→weights graph: legend + SVG laid out by Graphviz, optionally pannable and zoomable.
  */
 import { trans } from '../i18n';
-import { hasGraph, reportToDot, EDGE_STYLE, NODE_STYLE } from '../model/graph';
+import { firstCut, hasGraph, reportToDot, EDGE_STYLE, NODE_STYLE } from '../model/graph';
+import { sortedFindings } from '../model/report';
 import { defaultExpanded, layerGroups } from '../model/groups';
 import { Finding, Report } from '../model/types';
 import { h } from './dom';
@@ -50,6 +51,7 @@ function legend(): HTMLElement {
     item('jp-mod-connected', trans().__('gradient flows'), EDGE_STYLE.connected.color, ''),
     item('jp-mod-severed', trans().__('✂ severed (rule code)'), EDGE_STYLE.severed.color, '6 3'),
     item('jp-mod-zero', trans().__('zero at runtime'), EDGE_STYLE.zero.color, '1.5 2.5'),
+    item('jp-mod-design', trans().__('no gradient by design'), EDGE_STYLE.design.color, '4 3'),
     node('loss', trans().__('loss')),
     node('variable', trans().__('weight')),
     node('op', trans().__('op')),
@@ -91,11 +93,14 @@ export function renderGraph(report: Report, options: GraphOptions = {}): { node:
         next.appendChild(svg);
         canvas.replaceWith(next);
         canvas = next;
+        // The graph opens on the cut of the first finding shown (cards are in this order).
+        const cut = firstCut(report, sortedFindings(report).map(f => f.id));
+        const focus = cut >= 0 ? svg.querySelector(`[data-tm="e${cut}"]`) : null;
         if (options.panZoom) {
           node.classList.add('jp-mod-panzoom');
-          attachPanZoom(next, svg);
+          attachPanZoom(next, svg, focus);
         } else {
-          sizeLegibly(next, svg);
+          sizeLegibly(next, svg, focus);
         }
       },
       (err: unknown) => {

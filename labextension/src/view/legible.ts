@@ -28,10 +28,30 @@ function minFontSize(svg: SVGSVGElement): number {
 }
 
 /**
- * Size `svg` inside `canvas` (its scrolling box) by {@link legibleScale}, now and whenever the
- * box's width changes.
+ * Scroll `box` so that `target` (inside it) sits in its middle, along each axis where it is not
+ * fully visible already; false while either has no size yet (not in the page).
  */
-export function sizeLegibly(canvas: HTMLElement, svg: SVGSVGElement): void {
+export function centreIn(box: HTMLElement, target: Element): boolean {
+  const r = target.getBoundingClientRect();
+  const b = box.getBoundingClientRect();
+  if (!(r.width || r.height) || !box.clientWidth) {
+    return false;
+  }
+  if (r.left < b.left || r.right > b.left + box.clientWidth) {
+    box.scrollLeft += r.left + r.width / 2 - (b.left + box.clientWidth / 2);
+  }
+  if (r.top < b.top || r.bottom > b.top + box.clientHeight) {
+    box.scrollTop += r.top + r.height / 2 - (b.top + box.clientHeight / 2);
+  }
+  return true;
+}
+
+/**
+ * Size `svg` inside `canvas` (its scrolling box) by {@link legibleScale}, now and whenever the
+ * box's width changes. The first time it has a size, the box scrolls to centre `focus` (the
+ * cut), so a wide graph does not open with the scissors off to the right.
+ */
+export function sizeLegibly(canvas: HTMLElement, svg: SVGSVGElement, focus: Element | null = null): void {
   const vb = svg.viewBox?.baseVal;
   const viewWidth = vb && vb.width > 0 ? vb.width : lengthPx(svg.getAttribute('width'));
   const viewHeight = vb && vb.height > 0 ? vb.height : lengthPx(svg.getAttribute('height'));
@@ -58,6 +78,9 @@ export function sizeLegibly(canvas: HTMLElement, svg: SVGSVGElement): void {
       canvas.prepend(hint);
     } else if (!wide) {
       hint.remove();
+    }
+    if (focus && centreIn(canvas, focus)) {
+      focus = null; // once: after that the user scrolls
     }
   };
   // Said once, above the graph (sticky, so it stays put while the box scrolls).

@@ -4,8 +4,12 @@
 import { trans } from '../i18n';
 import { button, h } from './dom';
 
-/** Make `svg` pannable and zoomable inside `viewport`, fitted at first; returns a re-fit function. */
-export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement): () => void {
+/**
+ * Make `svg` pannable and zoomable inside `viewport`, fitted at first; returns a re-fit function.
+ * When the first fit leaves `focus` (the cut) outside the viewport, the graph is panned to
+ * centre it.
+ */
+export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement, focus: Element | null = null): () => void {
   let scale = 1;
   let x = 0;
   let y = 0;
@@ -80,11 +84,32 @@ export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement): () => 
   });
   tools.addEventListener('pointerdown', ev => ev.stopPropagation());
   viewport.appendChild(tools);
+  /**
+   * Pan so that `focus` is in the middle along each axis where it is not inside the viewport
+   * already (the fit keeps the whole width in view: a tall graph only moves up).
+   */
+  const centre = (): void => {
+    const r = focus?.getBoundingClientRect();
+    const v = viewport.getBoundingClientRect();
+    if (!r || !(r.width || r.height)) {
+      return;
+    }
+    const dx = r.left < v.left || r.right > v.right ? v.left + v.width / 2 - (r.left + r.width / 2) : 0;
+    const dy = r.top < v.top || r.bottom > v.bottom ? v.top + v.height / 2 - (r.top + r.height / 2) : 0;
+    if (dx || dy) {
+      x += dx;
+      y += dy;
+      apply();
+    }
+  };
   // Fit once the viewport has a size (the panel may be hidden when the graph is drawn).
-  if (!reset()) {
+  if (reset()) {
+    centre();
+  } else {
     const observer = new ResizeObserver(() => {
       if (reset()) {
         observer.disconnect();
+        centre();
       }
     });
     observer.observe(viewport);

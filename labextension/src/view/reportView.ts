@@ -10,6 +10,8 @@ import { sharedParts } from '../model/shared';
 import { sharedSummary } from './affected';
 import { h, richText } from './dom';
 import { renderGraph } from './graphView';
+import { ApplyHandler, outcomeView } from './fixView';
+import { FixOutcome, FixState } from '../model/fixes';
 
 /** Options of {@link reportView}. */
 export interface ReportViewOptions {
@@ -21,6 +23,12 @@ export interface ReportViewOptions {
   panel?: boolean;
   /** Called when the user asks to go to a finding's line. */
   onReveal?: (finding: Finding) => void;
+  /** Offer the fix buttons on the cards (see {@link CardOptions}). */
+  onApply?: ApplyHandler;
+  /** Whether each finding's fix can be applied now. */
+  fixState?: (finding: Finding) => FixState;
+  /** The before/after line of the "Apply and re-run" that produced this report. */
+  outcome?: FixOutcome | null;
 }
 
 /** The element shown instead of a report that cannot be rendered. */
@@ -41,6 +49,9 @@ export function reportView(report: Report, options: ReportViewOptions = {}): { n
       ? h('div', { class: 'jp-tapemagic-mode' }, trans().__('Analysed with tf.function / fit run eagerly.'))
       : null
   );
+  if (options.outcome) {
+    node.querySelector('.jp-tapemagic-headline')?.after(outcomeView(options.outcome));
+  }
   const graph = renderGraph(report, {
     panZoom: options.panel,
     rankdir: options.panel ? 'TB' : 'LR',
@@ -54,7 +65,9 @@ export function reportView(report: Report, options: ReportViewOptions = {}): { n
     const shared = sharedParts(findings);
     const cards = h('div', { class: 'jp-tapemagic-cards' });
     for (const f of findings) {
-      cards.append(findingCard(report, f, { onReveal: options.onReveal, clickable: options.panel, shared }));
+      cards.append(
+        findingCard(report, f, { onReveal: options.onReveal, clickable: options.panel, shared, onApply: options.onApply, fixState: options.fixState })
+      );
     }
     node.append(...[sharedSummary(shared), cards].filter((n): n is HTMLElement => n !== null));
   }
