@@ -54,6 +54,11 @@ class LintContext:
         for call, roots in self.calls:
             sources = roots.expand(call.sources)
             for cut in sorted(call.target.cuts, key=lambda c: (c.site.line, c.site.col)):
+                if cut.kind == "not-watched":  # live but unrecorded: see Blocks.read
+                    if sources and roots.overlap(cut.roots, sources) and \
+                            roots.overlap(cut.roots, call.target.live):
+                        yield Counted(cut, call, cut.roots)
+                    continue
                 severed = roots.severed(cut, call.target.live)
                 if not severed:
                     continue

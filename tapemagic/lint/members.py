@@ -22,11 +22,6 @@ _WEIGHT_MEMBERS = frozenset({"kernel", "bias", "embeddings", "gamma", "beta",
                              "recurrent_kernel", "depthwise_kernel", "pointwise_kernel"})
 
 
-def root_of(node: ast.AST) -> str:
-    """Return the root name of a weight container made at ``node`` (its position)."""
-    return f"@{getattr(node, 'lineno', 0)}:{getattr(node, 'col_offset', 0)}"
-
-
 class Members(Blocks):
     """What APIs, methods and attributes do (see the module docstring)."""
 
@@ -47,9 +42,11 @@ class Members(Blocks):
             off = isinstance(flag, ast.Constant) and flag.value is False
             return Value(kind="tape-new", text="no-watch" if off else "")
         if dotted in names.VARIABLE:
-            root = root_of(node)
+            root = self.fresh(node)
             return Value(kind="variable", weights=frozenset({root}),
                          text="int" if _integer_literal(node) else "")
+        if dotted in names.METADATA:
+            return EMPTY
         if dotted == "tensorflow.function":
             return args[0] if args else Value(kind="decorator")
         if dotted in names.HOST or dotted.startswith("numpy."):
@@ -70,7 +67,8 @@ class Members(Blocks):
             return self.cut(node, "stop-gradient", api, operands[:1])
         if dotted in names.TOP_K:
             value = join(*operands[:1])
-            return Value(live=value.live, cuts=value.cuts, kind="topk")
+            return Value(live=value.live, cuts=value.cuts, kind="topk", node=node,
+                         ghost=value.ghost)
         return self.keras(node, dotted, args, kwargs) or self.op(
             node, api, operands + keyword_operands)
 
@@ -87,19 +85,19 @@ class Members(Blocks):
             outputs = kwargs.get("outputs") or (args[1] if len(args) > 1 else EMPTY)
             model = self.container(node, "functional", (outputs,))
             for root in outputs.live | {r for c in outputs.cuts for r in c.roots}:
-                self.roots.add(root_of(node), root)
+                self.roots.add(self.fresh(node), root)
             return model
         if dotted in names.LAMBDA_LAYER:
             fn = kwargs.get("function") or (args[0] if args else EMPTY)
-            return Value(kind="model", weights=frozenset({root_of(node)}), items=(fn,),
+            return Value(kind="model", weights=frozenset({self.fresh(node)}), items=(fn,),
                          text="Lambda")
         if dotted.startswith(("keras.layers.", "keras.applications.")) and last[:1].isupper():
-            return Value(kind="model", weights=frozenset({root_of(node)}), text=last)
+            return Value(kind="model", weights=frozenset({self.fresh(node)}), text=last)
         return None
 
     def container(self, node: ast.AST, text: str, items: tuple[Value, ...]) -> Value:
         """Return a model made of ``items`` (its root contains theirs)."""
-        root = root_of(node)
+        root = self.fresh(node)
         for item in items:
             for child in item.weights:
                 self.roots.add(root, child)
@@ -117,6 +115,11 @@ class Members(Blocks):
             if found is not None:
                 return self.bound(node, found, base, args, kwargs)
         operand = self.operand(base, node)
+        if attr in ("append", "extend", "insert") and isinstance(node.func, ast.Attribute) and \
+                isinstance(node.func.value, ast.Name) and args:
+            added = args[-1] if attr != "extend" else self.element(args[-1])
+            env.vars[node.func.value.id] = self.sequence([*base.items, added])
+            return EMPTY
         if attr in _ASSIGN_METHODS and base.kind == "variable":
             return self.assign(node, base, args[0] if args else EMPTY)
         if attr in names.HOST_METHODS and attr != "predict" and attr != "predict_on_batch":
@@ -146,7 +149,7 @@ class Members(Blocks):
         if attr in ("__call__", "call"):
             return self.call_model(node, base, args, kwargs)
         if attr == "get_layer":
-            child = f"{next(iter(base.weights), '?')}.{root_of(node)}"
+            child = f"{next(iter(base.weights), '?')}.{self.fresh(node)}"
             for root in base.weights:
                 self.roots.add(root, child)
             return Value(kind="model", weights=frozenset({child}))
@@ -217,7 +220,7 @@ class Members(Blocks):
             kind = "model"
         else:
             kind = "object"
-        return Value(kind=kind, weights=frozenset({root_of(node)}) if kind == "model" else
+        return Value(kind=kind, weights=frozenset({self.fresh(node)}) if kind == "model" else
                      frozenset(), node=cls.node, env=cls.env)
 
     def bases(self, cls: Value) -> set[str]:
@@ -327,7 +330,7 @@ class Members(Blocks):
             self.recording = recording
         if isinstance(value_node, ast.Call) and isinstance(value_node.func, ast.Attribute) \
                 and value_node.func.attr in ("add_weight", "add_variable"):
-            value = Value(kind="variable", weights=frozenset({root_of(value_node)}))
+            value = Value(kind="variable", weights=frozenset({self.fresh(value_node)}))
         for child in value.weights:
             for parent in instance.weights:
                 self.roots.add(parent, child)
