@@ -31,6 +31,12 @@ class Blocks:
         self.recording = False
         self.focus: ast.With | None = None
         self.call_stack: list[str] = []
+        self.failed_watches: list[Cut] = []
+        self.failed_roots: set[str] = set()
+        #: Where each tensor root (``t:...``, a name bound to a tensor) was made / watched.
+        self.made: dict[str, Site] = {}
+        self.built: set[str] = set()  # models whose weights exist (called, built, shaped)
+        self.watch_sites: dict[str, Site] = {}
         self.depth = 0
         self.in_focus = False
         self.watched: set[str] = set()
@@ -91,8 +97,8 @@ class Blocks:
         ghost = value.ghost | value.live
         if value.live:
             found = Cut(kind, api, Site.of(node), value.live, node)
-        elif value.ghost and kind in _NEXT_CUTS:  # the cut met once an earlier one is fixed
-            found = Cut(kind, api, Site.of(node), value.ghost, node, "secondary")
+        elif weight_roots(value.ghost) and kind in _NEXT_CUTS:  # met once an earlier is fixed
+            found = Cut(kind, api, Site.of(node), weight_roots(value.ghost), node, "secondary")
         else:
             return replace(value, kind="symbolic") if symbolic else value
         return Value(cuts=value.cuts | {found}, kind="symbolic" if symbolic else None,
@@ -112,7 +118,9 @@ class Blocks:
             # The value stays live (the path exists and a watch would record it); the cut
             # counts when the loss reaches these weights and the gradient asks for them.
             watched = self.roots.expand(frozenset(self.watched))
-            unwatched = frozenset(r for r in roots if not self.roots.covered(r, watched))
+            failed = self.roots.expand(frozenset(self.failed_roots))
+            unwatched = frozenset(r for r in roots if not self.roots.covered(r, watched)
+                                  and not self.roots.covered(r, failed))  # TM108's story
             if unwatched:
                 missing = Cut("not-watched", "watch_accessed_variables=False",
                               Site.of(self.focus_call), unwatched, self.focus_call)
@@ -167,6 +175,11 @@ class Blocks:
             return value.items[index]
         return value
 
+
+
+def weight_roots(roots: frozenset[str]) -> frozenset[str]:
+    """Return the roots of weights in ``roots`` (without the ``t:`` roots of plain tensors)."""
+    return frozenset(r for r in roots if not r.startswith("t:"))
 
 
 def _api(node: ast.AST) -> str:

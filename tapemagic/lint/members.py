@@ -43,8 +43,9 @@ class Members(Blocks):
             return Value(kind="tape-new", text="no-watch" if off else "")
         if dotted in names.VARIABLE:
             root = self.fresh(node)
+            self.made.setdefault(root, Site.of(node))
             return Value(kind="variable", weights=frozenset({root}),
-                         text="int" if _integer_literal(node) else "")
+                         text="int" if _integer_literal(node, self.imports) else "")
         if dotted in names.METADATA:
             return EMPTY
         if dotted == "tensorflow.function":
@@ -63,6 +64,9 @@ class Members(Blocks):
         if dotted in names.NUMPY_FUNCTION:
             inputs = kwargs.get("inp") or (args[1] if len(args) > 1 else EMPTY)
             return self.cut(node, "numpy-function", api, [self.operand(inputs, node)])
+        if dotted in names.PY_FUNCTION and args:
+            inputs = kwargs.get("inp") or (args[1] if len(args) > 1 else EMPTY)
+            return self.py_function(node, args[0], self.operand(inputs, node))
         if dotted in names.STOP_GRADIENT:
             return self.cut(node, "stop-gradient", api, operands[:1])
         if dotted in names.TOP_K:
@@ -80,7 +84,11 @@ class Members(Blocks):
             return Value(kind="symbolic")
         if dotted in names.SEQUENTIAL:
             layers = kwargs.get("layers") or (args[0] if args else EMPTY)
-            return self.container(node, "Sequential", layers.items)
+            model = self.container(node, "Sequential", layers.items)
+            first = next((i for i in layers.items if i.kind in ("model", "symbolic")), None)
+            if first is None or first.kind == "symbolic" or first.weights & self.built:
+                self.built |= model.weights  # an Input (or a shaped first layer) builds it
+            return model
         if dotted in names.FUNCTIONAL:
             outputs = kwargs.get("outputs") or (args[1] if len(args) > 1 else EMPTY)
             model = self.container(node, "functional", (outputs,))
@@ -92,7 +100,11 @@ class Members(Blocks):
             return Value(kind="model", weights=frozenset({self.fresh(node)}), items=(fn,),
                          text="Lambda")
         if dotted.startswith(("keras.layers.", "keras.applications.")) and last[:1].isupper():
-            return Value(kind="model", weights=frozenset({self.fresh(node)}), text=last)
+            root = self.fresh(node)
+            if dotted.startswith("keras.applications.") or any(
+                    k.arg in _SHAPED for k in node.keywords):
+                self.built.add(root)  # it knows its input shape: its weights exist already
+            return Value(kind="model", weights=frozenset({root}), text=last)
         return None
 
     def container(self, node: ast.AST, text: str, items: tuple[Value, ...]) -> Value:
@@ -114,6 +126,9 @@ class Members(Blocks):
             found = self.find_method(base, attr)
             if found is not None:
                 return self.bound(node, found, base, args, kwargs)
+            held = self.self_member(base, attr) if isinstance(base.node, ast.ClassDef) else None
+            if held is not None and held.kind in _CALLABLE:  # self.dense(x)
+                return self.call_value(node, held, args, kwargs)
         operand = self.operand(base, node)
         if attr in ("append", "extend", "insert") and isinstance(node.func, ast.Attribute) and \
                 isinstance(node.func.value, ast.Name) and args:
@@ -154,6 +169,8 @@ class Members(Blocks):
                 self.roots.add(root, child)
             return Value(kind="model", weights=frozenset({child}))
         if attr in _MODEL_PLAIN_METHODS:
+            if attr in ("build", "fit", "evaluate", "load_weights", "summary"):
+                self.built |= base.weights
             return EMPTY
         return self.op(node, f".{attr}()", [self.operand(a, node) for a in args])
 
@@ -178,13 +195,30 @@ class Members(Blocks):
         return EMPTY
 
     def watch(self, value: Value, arg: ast.expr, env: Env) -> None:
-        """Record ``tape.watch(arg)`` on the focus: its weights, or the tensor named by ``arg``."""
+        """Record ``tape.watch(arg)`` on the focus: its weights, or the tensor named by ``arg``.
+
+        Keras 3 variables and symbolic Keras tensors (``model.inputs``) make ``tape.watch``
+        raise ``ValueError`` (verified on TF 2.21 / Keras 3.15; ``tf.Variable`` is fine): such a
+        watch is kept as a failed watch and watches nothing.
+        """
+        if value.kind == "keras-tensor" or (value.kind == "variable"
+                                            and value.text.startswith("keras")):
+            self.failed_watches.append(Cut("failed-watch", _short(arg), Site.of(arg),
+                                           value.weights, arg))
+            self.failed_roots |= value.weights
+            return
         self.watched |= value.weights | value.live
-        if isinstance(arg, ast.Name) and value.kind != "variable":
-            root = f"watch:{arg.id}"
-            self.watched.add(root)
-            env.vars[arg.id] = replace(value, live=value.live | {root},
-                                       weights=value.weights | {root})
+        for name in arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]:
+            held = env.get(name.id) if isinstance(name, ast.Name) else None
+            if held is None or held.kind == "variable" or not isinstance(name, ast.Name):
+                continue
+            tensors = frozenset(r for r in held.weights if r.startswith("t:")) or \
+                frozenset({f"t:watch:{name.id}"})
+            for root in tensors:
+                self.watch_sites.setdefault(root, Site.of(arg))
+            self.watched |= tensors
+            env.vars[name.id] = replace(held, live=held.live | tensors,
+                                        weights=held.weights | tensors)
 
     def assign(self, node: ast.Call, variable: Value, value: Value) -> Value:
         """Record ``variable.assign(value)``: later reads carry what the write cut."""
@@ -260,9 +294,30 @@ class Members(Blocks):
         """Return the value of calling a user method with ``self`` bound to ``instance``."""
         return self.call_value(node, method, [instance, *args], kwargs)
 
+    def py_function(self, node: ast.Call, func: Value, inputs: Value) -> Value:
+        """Return ``tf.py_function(func, inputs)``: differentiable through TF ops in its body.
+
+        The body is interpreted on the inputs; a host conversion there is a ``py-host`` cut
+        (TM304): TensorFlow differentiates a py_function by recording its body's ops.
+        """
+        if func.kind != "function" or not inputs.live:
+            return self.op(node, "tf.py_function", [inputs])
+        recording, self.recording = self.recording, True
+        try:
+            params = [self.element(inputs)] * 8
+            result = self.call_value(node, func, params, {})
+        finally:
+            self.recording = recording
+        name = getattr(func.node, "name", "<lambda>")
+        cuts = frozenset(replace(c, kind="py-host", detail=name) if c.kind == "host" else c
+                         for c in result.cuts)
+        return Value(live=result.live, cuts=cuts | inputs.cuts,
+                     ghost=result.ghost | inputs.live | inputs.ghost)
+
     def call_model(self, node: ast.Call, model: Value, args: list[Value],
                    kwargs: dict[str, Value]) -> Value:
         """Return the output of calling a model or layer on ``args``."""
+        self.built |= model.weights
         operands = [self.operand(a, node) for a in args]
         symbolic = any(a.kind == "symbolic" for a in args)
         inputs = join(*operands)
@@ -292,7 +347,12 @@ class Members(Blocks):
     def member(self, base: Value, attr: str, node: ast.AST) -> Value:
         """Return ``model.attr`` (a weight list, a layer list, a weight, a ``self.x`` member)."""
         if attr in names.WEIGHT_LISTS:
-            return Value(kind="variable", weights=base.weights, text=attr, items=(base,))
+            unbuilt = base.text == "Sequential" and not base.weights & self.built
+            return Value(kind="variable", weights=base.weights, items=(base,), node=node,
+                         text="keras:unbuilt" if unbuilt else
+                         "keras" if self.is_keras(base) else "")
+        if attr in ("inputs", "outputs", "input", "output") and self.is_keras(base):
+            return Value(kind="keras-tensor")
         if attr == "layers":
             return Value(kind="layers", weights=base.weights,
                          items=tuple(i for i in base.items if i.kind == "model"))
@@ -304,8 +364,18 @@ class Members(Blocks):
             root = f"{next(iter(sorted(base.weights)), '?')}.{attr}"
             for parent in base.weights:
                 self.roots.add(parent, root)
-            return Value(kind="variable", weights=frozenset({root}))
+            return Value(kind="variable", weights=frozenset({root}),
+                         text="keras" if self.is_keras(base) else "")
         return EMPTY
+
+    def is_keras(self, model: Value) -> bool:
+        """Whether a model value is a Keras object (its variables are Keras 3 Variables)."""
+        if model.kind not in ("model", "instance"):
+            return False
+        if not isinstance(model.node, ast.ClassDef):
+            return bool(model.text)
+        return bool(self.bases(Value(kind="class", node=model.node, env=model.env))
+                    & names.KERAS_BASES)
 
     def self_member(self, instance: Value, attr: str) -> Value | None:
         """Return what ``self.attr = ...`` in the instance's class made (None if nothing)."""
@@ -330,7 +400,8 @@ class Members(Blocks):
             self.recording = recording
         if isinstance(value_node, ast.Call) and isinstance(value_node.func, ast.Attribute) \
                 and value_node.func.attr in ("add_weight", "add_variable"):
-            value = Value(kind="variable", weights=frozenset({self.fresh(value_node)}))
+            value = Value(kind="variable", weights=frozenset({self.fresh(value_node)}),
+                          text="keras")
         for child in value.weights:
             for parent in instance.weights:
                 self.roots.add(parent, child)
@@ -338,17 +409,31 @@ class Members(Blocks):
         return value
 
 
+_CALLABLE = frozenset({"model", "instance", "function", "loss", "object", "class"})
 _ASSIGN_METHODS = frozenset({"assign", "assign_add", "assign_sub"})
 _MODEL_PLAIN_METHODS = frozenset({"fit", "evaluate", "summary", "save", "save_weights",
                                   "load_weights", "build", "count_params", "get_config",
                                   "reset_states", "add_loss", "add_metric"})
 
 
-def _integer_literal(node: ast.Call) -> bool:
-    """Whether ``tf.Variable(...)``'s initial value is an int literal (an int32 variable)."""
+def _short(node: ast.AST) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+_SHAPED = frozenset({"input_shape", "input_dim", "batch_input_shape", "batch_shape"})
+
+
+def _integer_literal(node: ast.Call, imports: names.Imports) -> bool:
+    """Whether ``tf.Variable(...)`` makes an integer variable (int literal or int ``dtype``)."""
+    dtype = next((k.value for k in node.keywords if k.arg == "dtype"), None)
+    if dtype is not None:
+        text = imports.dotted(dtype) if isinstance(dtype, ast.Attribute) else None
+        literal = dtype.value if isinstance(dtype, ast.Constant) else ""
+        return str(text or literal).rsplit(".", 1)[-1] in names.INTEGER_DTYPES
     if not node.args:
         return False
     first = node.args[0]
     values = first.elts if isinstance(first, (ast.List, ast.Tuple)) else [first]
-    return all(isinstance(v, ast.Constant) and type(v.value) is int for v in values) \
-        and not any(k.arg == "dtype" for k in node.keywords)
+    return bool(values) and all(isinstance(v, ast.Constant) and type(v.value) is int
+                                for v in values)

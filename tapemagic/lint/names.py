@@ -57,6 +57,7 @@ VARIABLE = frozenset({"tensorflow.Variable", "keras.Variable", "keras.backend.Va
 #: Keras base classes a user's class may extend to be a layer, model or loss.
 LAYER_BASES = frozenset({"keras.layers.Layer", "keras.Layer", "keras.Model", "keras.models.Model",
                          "keras.Sequential", "keras.models.Sequential", "tensorflow.Module"})
+KERAS_BASES = LAYER_BASES - {"tensorflow.Module"}
 LOSS_BASES = frozenset({"keras.losses.Loss", "keras.Loss"})
 SEQUENTIAL = frozenset({"keras.Sequential", "keras.models.Sequential"})
 FUNCTIONAL = frozenset({"keras.Model", "keras.models.Model"})
