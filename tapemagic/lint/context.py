@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from tapemagic.lint.interp import GradientCall, Interpreter
-from tapemagic.lint.names import GRADIENT_TAPE, VARIABLE
+from tapemagic.lint.names import GRADIENT_TAPE, VARIABLE, Imports
 from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value
 from tapemagic.report.model import Edit
 
@@ -48,6 +48,7 @@ class LintContext:
     tree: ast.Module
     lines: list[str]
     parents: dict[ast.AST, ast.AST] = field(default_factory=dict)
+    imports: Imports = field(default_factory=lambda: Imports(ast.Module([], [])))
     calls: list[tuple[GradientCall, Interpreter]] = field(default_factory=list)
     #: ``tape.watch(...)`` calls inside a tape that raise (Keras 3 variables, Keras tensors).
     failed_watches: list[Cut] = field(default_factory=list)
@@ -199,7 +200,7 @@ def _tape_like(node: ast.expr) -> bool:
 def analyse(tree: ast.Module, lines: list[str]) -> LintContext:
     """Interpret ``tree`` once per tape and once for Keras; return the rules' context."""
     parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
-    ctx = LintContext(tree, lines, parents)
+    ctx = LintContext(tree, lines, parents, Imports(tree))
     focuses = [n for n in ast.walk(tree) if isinstance(n, (ast.With, ast.AsyncWith))
                and any(_tape_like(i.context_expr) for i in n.items)]
     for focus in [None, *focuses]:
