@@ -60,8 +60,9 @@ class LintContext:
             sources = roots.expand(call.sources)
             for cut in sorted(call.target.cuts, key=lambda c: (c.site.line, c.site.col)):
                 if cut.kind == "not-watched":  # live but unrecorded: see Blocks.read
+                    reached = call.target.live | call.target.ghost
                     if sources and roots.overlap(cut.roots, sources) and \
-                            roots.overlap(cut.roots, call.target.live):
+                            roots.overlap(cut.roots, reached):
                         yield Counted(cut, call, cut.roots)
                     continue
                 severed = frozenset(r for r in roots.severed(cut, call.target.live)
@@ -142,15 +143,19 @@ class LintContext:
                         yield node.id, stmt  # type: ignore[misc]
 
     def frozen_sources(self) -> Iterator[GradientCall]:
-        """Yield gradient calls asking for ``model.weights`` of a model with BatchNormalization.
+        """Yield gradient calls asking for non-trainable weights the tape will not watch.
 
-        ``model.variables`` too: both hold the moving statistics, which are not trainable.
+        ``tf.Variable(..., trainable=False)``, or ``model.weights`` / ``model.variables`` of a
+        model with BatchNormalization (its moving statistics are not trainable).
         """
-        for call, _roots in self.calls:
+        for call, run in self.calls:
             node = call.sources_node
-            if not (isinstance(node, ast.Attribute) and node.attr in ("weights", "variables")):
-                continue
-            if any(_frozen(model) for model in call.sources_value.items):
+            watched = run.roots.expand(call.watched)
+            if any(v.kind == "variable" and v.text == "frozen" and not v.weights <= watched
+                   for v, _ in self.source_items(call)):
+                yield call  # tf.Variable(..., trainable=False), never watched
+            elif isinstance(node, ast.Attribute) and node.attr in ("weights", "variables") \
+                    and any(_frozen(model) for model in call.sources_value.items):
                 yield call
 
     def segment(self, site: Site) -> str:

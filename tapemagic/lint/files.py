@@ -1,8 +1,9 @@
 """The ``python -m tapemagic lint PATH...`` door: files, folders and notebooks to hints.
 
 TF-free, no execution. A folder is searched for ``*.py`` and ``*.ipynb`` (hidden folders,
-virtual environments and ``node_modules`` skipped); a notebook is read as JSON and each code
-cell is checked on its own, in its own coordinates. Text output follows ruff's:
+virtual environments and ``node_modules`` skipped); a notebook is read as JSON, its code cells
+are checked as one program (top to bottom) and each hint is given in its own cell's
+coordinates. Text output follows ruff's:
 ``path:line:col: CODE message`` with a 1-based column, and for a notebook cell
 ``path:cell N:line:col: CODE message``, where N counts every cell of the notebook from 1 (the
 N-th cell as the notebook shows it, markdown cells included) and the line is the cell's own.
@@ -12,6 +13,7 @@ N-th cell as the notebook shows it, markdown cells included) and the line is the
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import sys
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import TextIO
 
 from tapemagic.lint import check_source
+from tapemagic.lint.cells import blank_magics
 from tapemagic.lint.model import Hint
 
 #: Exit status of ``python -m tapemagic lint`` (``--help`` prints it).
@@ -74,20 +77,49 @@ def check_file(path: Path) -> list[Hint]:
             cells = notebook["cells"]
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise LintUsageError(f"{shown}: not a readable notebook ({error})") from error
-        hints: list[Hint] = []
-        for number, cell in enumerate(cells, start=1):
-            if not isinstance(cell, dict) or cell.get("cell_type") != "code":
-                continue
-            source = cell.get("source", "")
-            text = "".join(source) if isinstance(source, list) else str(source)
-            hints += [replace(h, cell=number) for h in check_source(text, shown)]
-        return hints
+        return check_notebook(cells, shown)
     try:
         with tokenize.open(path) as handle:  # PEP 263 coding line and BOM, as Python reads it
             text = handle.read()
     except (OSError, SyntaxError, UnicodeDecodeError) as error:
         raise LintUsageError(f"{shown}: cannot be read ({error})") from error
     return check_source(text, shown)
+
+
+def check_notebook(cells: list[object], shown: str) -> list[Hint]:
+    """Return the hints of a notebook's code cells, each in its own cell's coordinates.
+
+    The cells are checked as one program, in notebook order (a cell uses what earlier cells
+    defined, as the kernel does when they run top to bottom); a cell that is not valid Python
+    on its own is left out, so it cannot hide the others' hints.
+    """
+    texts: list[str] = []
+    owners: list[tuple[int, int]] = []  # (cell number, first line of the cell in the program)
+    line = 1
+    for number, cell in enumerate(cells, start=1):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        text = blank_magics("".join(source) if isinstance(source, list) else str(source))
+        try:
+            ast.parse(text)
+        except (SyntaxError, ValueError):
+            text = "\n" * text.count("\n")
+        owners.append((number, line))
+        texts.append(text)
+        line += text.count("\n") + 1
+    hints = []
+    for hint in check_source("\n".join(texts), shown):
+        number, first = next(o for o in reversed(owners) if o[1] <= hint.line)
+        shift = first - 1
+        fix = hint.fix
+        if fix is not None:
+            fix = replace(fix, edits=tuple(replace(e, line=e.line - shift,
+                                                   end_line=e.end_line - shift)
+                                           for e in fix.edits))
+        hints.append(replace(hint, cell=number, line=hint.line - shift,
+                             end_line=hint.end_line - shift, fix=fix))
+    return hints
 
 
 def render_text(hint: Hint) -> str:

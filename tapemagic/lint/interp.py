@@ -36,6 +36,7 @@ class GradientCall:
     sources_node: ast.expr | None
     sources_value: Value
     tape: ast.expr | None = None  # the focus's ``tf.GradientTape(...)`` (None for Keras)
+    watched: frozenset[str] = frozenset()  # what the focus had watched by then
 
 
 class _Return(Exception):
@@ -196,7 +197,7 @@ class Interpreter(Calls):
         """Keep one gradient call of the focus (or a Keras / ``minimize`` equivalent)."""
         tape = self.focus_call if self.focus is not None else None
         self.calls_found.append(GradientCall(node, target, sources.weights, sources_node,
-                                             sources, tape))
+                                             sources, tape, frozenset(self.watched)))
 
     # -- binding -------------------------------------------------------------------------------
     def bind(self, target: ast.expr, value: Value, env: Env) -> None:

@@ -44,8 +44,10 @@ class Members(Blocks):
         if dotted in names.VARIABLE:
             root = self.fresh(node)
             self.made.setdefault(root, Site.of(node))
-            return Value(kind="variable", weights=frozenset({root}),
-                         text="int" if _integer_literal(node, self.imports) else "")
+            frozen = any(k.arg == "trainable" and isinstance(k.value, ast.Constant)
+                         and k.value.value is False for k in node.keywords)
+            text = "int" if _integer_literal(node, self.imports) else "frozen" if frozen else ""
+            return Value(kind="variable", weights=frozenset({root}), text=text)
         if dotted in names.METADATA:
             return EMPTY
         if dotted == "tensorflow.function":
