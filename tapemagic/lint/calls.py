@@ -25,6 +25,8 @@ _OPAQUE_BUILTINS = frozenset({"print", "len", "range", "isinstance", "str", "rep
                               "bool", "id", "hasattr", "getattr", "callable", "format"})
 _SEQUENCE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed", "iter", "next", "dict",
                                 "set"})
+#: Attributes and methods of a variable that give the variable itself (to a tape).
+_VARIABLE_VIEWS = frozenset({"value", "_value", "read_value", "handle"})
 #: Tensor attributes that are metadata, not values on the gradient path.
 _METADATA = frozenset({"shape", "dtype", "ndim", "name", "device", "path", "trainable",
                        "graph", "op"})
@@ -140,6 +142,9 @@ class Calls(Members):
             return self.item(base, 1 if attr == "indices" else 0, node)
         if base.kind in ("model", "instance"):
             return self.member(base, attr, node)
+        if base.kind == "variable" and attr in _VARIABLE_VIEWS:
+            # the same weights; Keras 3's `v.value` is the tf.Variable inside (watchable)
+            return replace(base, text="" if base.text.startswith("keras") else base.text)
         if attr in _METADATA:
             return EMPTY
         if base.kind in ("function", "class", "tape", "tape-new", "loss", "object"):

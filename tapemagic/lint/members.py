@@ -137,6 +137,8 @@ class Members(Blocks):
             added = args[-1] if attr != "extend" else self.element(args[-1])
             env.vars[node.func.value.id] = self.sequence([*base.items, added])
             return EMPTY
+        if base.kind == "variable" and attr in ("value", "read_value"):
+            return replace(base, text="" if base.text.startswith("keras") else base.text)
         if attr in _ASSIGN_METHODS and base.kind == "variable":
             return self.assign(node, base, args[0] if args else EMPTY)
         if attr in names.HOST_METHODS and attr != "predict" and attr != "predict_on_batch":
