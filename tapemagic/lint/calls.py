@@ -134,8 +134,8 @@ class Calls(Members):
     def attribute(self, node: ast.Attribute, env: Env) -> Value:
         """Return ``base.attr``: a dtype name, a member of a model, or the tensor itself."""
         dotted = self.imports.dotted(node)
-        if dotted is not None:
-            return Value(text=dotted.rsplit(".", 1)[-1])
+        if dotted is not None:  # a library name: a dtype (`tf.int32`) or an API passed around
+            return Value(kind="api", text=dotted.rsplit(".", 1)[-1], node=node)
         base = self.expr(node.value, env)
         attr = node.attr
         if base.kind == "topk":
@@ -223,6 +223,10 @@ class Calls(Members):
                 self.active.discard(callee.node)
         if callee.kind == "class":
             return self.instantiate(node, callee)
+        if callee.kind == "api" and isinstance(callee.node, ast.expr):
+            dotted = self.imports.dotted(callee.node)
+            if dotted is not None:  # `Lambda(tf.round)`, `map_fn(tf.floor, ...)`
+                return self.library(node, dotted, args, kwargs, ast.unparse(callee.node))
         if callee.kind in ("model", "instance", "loss", "object"):
             return self.call_model(node, callee, args, kwargs)
         operands = [self.operand(a, node) for a in [*args, *kwargs.values()]]
