@@ -227,3 +227,9 @@ def test_the_same_programs_broken_are_hinted() -> None:
     broken = GOOD["loss class"].replace("tf.reduce_mean(tf.square(tf.cast(y_true, tf.float32)"
                                         " - y_pred))", "tf.reduce_mean(np.square(y_pred))")
     assert [h.code for h in check_source(HEAD + textwrap.dedent(broken))] == ["TM301"]
+
+
+@pytest.mark.parametrize("name", sorted(GOOD))
+def test_no_hint_on_the_cell_alone(name: str) -> None:
+    # the editor checks one cell; HEAD (imports, models) would be in an earlier cell
+    assert check_source(textwrap.dedent(GOOD[name])) == []

@@ -146,8 +146,9 @@ class Objects(Blocks):
         if model.kind in ("loss", "object"):
             return self.op(node, ast.unparse(node.func), operands)
         weights = self.read(model.weights, node, symbolic)
-        value = join(weights, inputs)
-        return replace(value, kind="symbolic") if symbolic else value
+        if symbolic:
+            return replace(join(weights, inputs), kind="symbolic")
+        return self.op(node, ast.unparse(node.func), [weights, inputs])  # outside: a cut
 
     def member(self, base: Value, attr: str, node: ast.AST) -> Value:
         """Return ``model.attr`` (a weight list, a layer list, a weight, a ``self.x`` member)."""
@@ -178,7 +179,7 @@ class Objects(Blocks):
         if model.kind not in ("model", "instance"):
             return False
         if not isinstance(model.node, ast.ClassDef):
-            return bool(model.text)
+            return bool(model.text) and model.text != "?"  # an unknown name: maybe not Keras
         return bool(self.bases(Value(kind="class", node=model.node, env=model.env))
                     & names.KERAS_BASES)
 
