@@ -1,0 +1,254 @@
+"""Library calls and methods for the abstract interpreter.
+
+TF-free. :class:`Members` knows what the TensorFlow and Keras APIs of
+:mod:`tapemagic.lint.names` do to an abstract value (a cast to ``int32`` is a cut, a
+``tf.Variable`` is made, ``tape.gradient`` is recorded, ``tape.watch`` watches,
+``v.assign(...)`` writes, ``tf.py_function`` runs its body) and what methods of values do.
+Keras objects themselves (layers, models, the user's classes) are
+:mod:`tapemagic.lint.objects`.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from tapemagic.lint import names
+from tapemagic.lint.objects import Objects
+from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, join
+
+
+class Members(Objects):
+    """What APIs, methods and attributes do (see the module docstring)."""
+
+    # -- TensorFlow and Keras APIs --------------------------------------------------------------
+    def library(self, node: ast.Call, dotted: str, args: list[Value],
+                kwargs: dict[str, Value], api: str | None = None) -> Value:
+        """Return the value of a call of a library API named ``dotted`` (normalised).
+
+        ``api`` is what the user wrote for it (default: the call's function text).
+        """
+        api = api or ast.unparse(node.func)
+        operands = [self.operand(a, node) for a in args]
+        keyword_operands = [self.operand(v, node) for v in kwargs.values()]
+        if dotted in names.GRADIENT_TAPE:
+            flag = next((k.value for k in node.keywords if k.arg == "watch_accessed_variables"),
+                        None)
+            off = isinstance(flag, ast.Constant) and flag.value is False
+            return Value(kind="tape-new", text="no-watch" if off else "")
+        if dotted in names.VARIABLE:
+            root = self.fresh(node)
+            self.made.setdefault(root, Site.of(node))
+            frozen = any(k.arg == "trainable" and isinstance(k.value, ast.Constant)
+                         and k.value.value is False for k in node.keywords)
+            text = "int" if _integer_literal(node, self.imports) else "frozen" if frozen else ""
+            return Value(kind="variable", weights=frozenset({root}), text=text)
+        if dotted in names.METADATA:
+            return EMPTY
+        if dotted == "tensorflow.function":
+            return args[0] if args else Value(kind="decorator")
+        if dotted in names.HOST or dotted.startswith("numpy."):
+            return self.cut(node, "host", api, operands + keyword_operands)
+        if dotted in names.NON_DIFFERENTIABLE:
+            return self.cut(node, "non-differentiable", api, operands[:1])
+        if dotted in names.INTEGER_RESULT:
+            return self.cut(node, "integer", api, operands[:1])
+        if dotted in names.CASTS:
+            dtype = kwargs.get("dtype") or (args[1] if len(args) > 1 else EMPTY)
+            if dtype.text in names.INTEGER_DTYPES:
+                return self.cut(node, "integer", api, operands[:1])
+            return self.op(node, api, operands[:1])
+        if dotted in names.NUMPY_FUNCTION:
+            inputs = kwargs.get("inp") or (args[1] if len(args) > 1 else EMPTY)
+            return self.cut(node, "numpy-function", api, [self.operand(inputs, node)])
+        if dotted in names.PY_FUNCTION and args:
+            inputs = kwargs.get("inp") or (args[1] if len(args) > 1 else EMPTY)
+            return self.py_function(node, args[0], self.operand(inputs, node))
+        if dotted in names.STOP_GRADIENT:
+            return self.cut(node, "stop-gradient", api, operands[:1])
+        if dotted in names.TOP_K:
+            value = join(*operands[:1])
+            return Value(live=value.live, cuts=value.cuts, kind="topk", node=node,
+                         ghost=value.ghost)
+        return self.keras(node, dotted, args, kwargs) or self.op(
+            node, api, operands + keyword_operands)
+
+    # -- methods ----------------------------------------------------------------------------------
+    def method(self, node: ast.Call, base: Value, attr: str, args: list[Value],
+               kwargs: dict[str, Value], env: Env) -> Value:
+        """Return the value of ``base.attr(...)``."""
+        if base.kind in ("tape", "tape-new"):
+            return self.tape_method(node, base, attr, args, kwargs, env)
+        if base.kind == "instance" or (base.kind == "model" and isinstance(base.node,
+                                                                           ast.ClassDef)):
+            found = self.find_method(base, attr)
+            if found is not None:
+                return self.bound(node, found, base, args, kwargs)
+            held = self.self_member(base, attr) if isinstance(base.node, ast.ClassDef) else None
+            if held is not None and held.kind in _CALLABLE:  # self.dense(x)
+                return self.call_value(node, held, args, kwargs)
+        operand = self.operand(base, node)
+        if attr in ("append", "extend", "insert") and isinstance(node.func, ast.Attribute) and \
+                isinstance(node.func.value, ast.Name) and args:
+            added = args[-1] if attr != "extend" else self.element(args[-1])
+            env.vars[node.func.value.id] = self.sequence([*base.items, added])
+            return EMPTY
+        if base.kind == "variable" and attr in ("value", "read_value"):
+            return replace(base, text="" if base.text.startswith("keras") else base.text)
+        if attr in _ASSIGN_METHODS and (base.kind == "variable" or base.text == "?"):
+            return self.assign(node, base, args[0] if args else EMPTY)
+        if attr in names.HOST_METHODS and attr != "predict" and attr != "predict_on_batch":
+            return self.cut(node, "host", f".{attr}()", [operand])
+        if base.kind in ("model", "instance"):
+            return self.model_method(node, base, attr, args, kwargs)
+        if attr == "minimize" and args:
+            return self.minimize(node, args, kwargs)
+        return self.op(node, f".{attr}()", [operand, *(self.operand(a, node) for a in args),
+                                            *kwargs.values()])
+
+    def model_method(self, node: ast.Call, base: Value, attr: str, args: list[Value],
+                     kwargs: dict[str, Value]) -> Value:
+        """Return the value of a Keras Model/Layer method call."""
+        if attr in ("predict", "predict_on_batch"):
+            result = self.call_model(node, base, args[:1], {})
+            return self.cut(node, "host", f".{attr}()", [result])
+        if attr == "get_weights":
+            return Value(cuts=frozenset({Cut("host", ".get_weights()", Site.of(node),
+                                             base.weights, node)}))
+        if attr == "set_weights":
+            return self.assign(node, replace(base, kind="variable"), args[0] if args else EMPTY)
+        if attr == "compile":
+            loss = kwargs.get("loss") or (args[1] if len(args) > 1 else EMPTY)
+            self.compiles.append((base, loss, node))
+            return EMPTY
+        if attr in ("__call__", "call"):
+            return self.call_model(node, base, args, kwargs)
+        if attr == "get_layer":
+            child = f"{next(iter(base.weights), '?')}.{self.fresh(node)}"
+            for root in base.weights:
+                self.roots.add(root, child)
+            return Value(kind="model", weights=frozenset({child}))
+        if attr in _MODEL_PLAIN_METHODS:
+            if attr in ("build", "fit", "evaluate", "load_weights", "summary"):
+                self.built |= base.weights
+            return EMPTY
+        return self.op(node, f".{attr}()", [self.operand(a, node) for a in args])
+
+    def tape_method(self, node: ast.Call, tape: Value, attr: str, args: list[Value],
+                    kwargs: dict[str, Value], env: Env) -> Value:
+        """Return the value of ``tape.gradient/watch/stop_recording(...)``."""
+        if attr == "stop_recording":
+            return Value(kind="stop-recording")
+        if attr == "watch":
+            if tape.node is self.focus and self.in_focus:
+                for value, arg in zip(args, node.args, strict=False):
+                    self.watch(value, arg, env)
+            return EMPTY
+        if attr in ("gradient", "jacobian", "batch_jacobian"):
+            target = kwargs.get("target") or (args[0] if args else EMPTY)
+            sources = kwargs.get("sources") or (args[1] if len(args) > 1 else EMPTY)
+            node_sources = node.args[1] if len(node.args) > 1 else next(
+                (k.value for k in node.keywords if k.arg == "sources"), None)
+            if attr == "gradient" and tape.node is self.focus and self.focus is not None:
+                self.record(node, target, sources, node_sources)
+            return Value(live=target.live | sources.live, cuts=target.cuts)
+        return EMPTY
+
+    def watch(self, value: Value, arg: ast.expr, env: Env) -> None:
+        """Record ``tape.watch(arg)`` on the focus: its weights, or the tensor named by ``arg``.
+
+        Keras 3 variables and symbolic Keras tensors (``model.inputs``) make ``tape.watch``
+        raise ``ValueError`` (verified on TF 2.21 / Keras 3.15; ``tf.Variable`` is fine): such a
+        watch is kept as a failed watch and watches nothing.
+        """
+        if value.kind == "keras-tensor" or (value.kind == "variable"
+                                            and value.text.startswith("keras")):
+            self.failed_watches.append(Cut("failed-watch", _short(arg), Site.of(arg),
+                                           value.weights, arg))
+            self.failed_roots |= value.weights
+            return
+        self.watched |= value.weights | value.live
+        for name in arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]:
+            held = env.get(name.id) if isinstance(name, ast.Name) else None
+            if held is None or held.kind == "variable" or not isinstance(name, ast.Name):
+                continue
+            tensors = frozenset(r for r in held.weights if r.startswith("t:")) or \
+                frozenset({f"t:watch:{name.id}"})
+            for root in tensors:
+                self.watch_sites.setdefault(root, Site.of(arg))
+            self.watched |= tensors
+            env.vars[name.id] = replace(held, live=held.live | tensors,
+                                        weights=held.weights | tensors)
+
+    def assign(self, node: ast.Call, variable: Value, value: Value) -> Value:
+        """Record ``variable.assign(value)``: later reads carry what the write cut."""
+        value = self.operand(value, node)
+        cuts = set(value.cuts)
+        if value.live and self.recording:
+            cuts.add(Cut("assign", ast.unparse(node.func).rsplit(".", 1)[-1], Site.of(node),
+                         value.live, node))
+        for root in variable.weights:
+            self.assigned[root] = self.assigned.get(root, frozenset()) | frozenset(cuts)
+        return EMPTY
+
+    def minimize(self, node: ast.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """Record ``optimizer.minimize(loss_fn, var_list)`` as a gradient call."""
+        if self.focus is not None or args[0].kind != "function":
+            return EMPTY  # a loss tensor (``tape=`` given): its own tape is analysed
+        variables = kwargs.get("var_list") or (args[1] if len(args) > 1 else EMPTY)
+        recording, self.recording = self.recording, True
+        try:
+            target = self.call_value(node, args[0], [], {})
+        finally:
+            self.recording = recording
+        self.record(node, target, variables, None)
+        return EMPTY
+
+    def py_function(self, node: ast.Call, func: Value, inputs: Value) -> Value:
+        """Return ``tf.py_function(func, inputs)``: differentiable through TF ops in its body.
+
+        The body is interpreted on the inputs; a host conversion there is a ``py-host`` cut
+        (TM304): TensorFlow differentiates a py_function by recording its body's ops.
+        """
+        if func.kind != "function" or not inputs.live:
+            return self.op(node, "tf.py_function", [inputs])
+        recording, self.recording = self.recording, True
+        try:
+            params = [self.element(inputs)] * 8
+            result = self.call_value(node, func, params, {})
+        finally:
+            self.recording = recording
+        name = getattr(func.node, "name", "<lambda>")
+        cuts = frozenset(replace(c, kind="py-host", detail=name) if c.kind == "host" else c
+                         for c in result.cuts)
+        return Value(live=result.live, cuts=cuts | inputs.cuts,
+                     ghost=result.ghost | inputs.live | inputs.ghost)
+
+
+_CALLABLE = frozenset({"model", "instance", "function", "loss", "object", "class"})
+_ASSIGN_METHODS = frozenset({"assign", "assign_add", "assign_sub"})
+_MODEL_PLAIN_METHODS = frozenset({"fit", "evaluate", "summary", "save", "save_weights",
+                                  "load_weights", "build", "count_params", "get_config",
+                                  "reset_states", "add_loss", "add_metric"})
+
+
+def _short(node: ast.AST) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+
+
+def _integer_literal(node: ast.Call, imports: names.Imports) -> bool:
+    """Whether ``tf.Variable(...)`` makes an integer variable (int literal or int ``dtype``)."""
+    dtype = next((k.value for k in node.keywords if k.arg == "dtype"), None)
+    if dtype is not None:
+        text = imports.dotted(dtype) if isinstance(dtype, ast.Attribute) else None
+        literal = dtype.value if isinstance(dtype, ast.Constant) else ""
+        return str(text or literal).rsplit(".", 1)[-1] in names.INTEGER_DTYPES
+    if not node.args:
+        return False
+    first = node.args[0]
+    values = first.elts if isinstance(first, (ast.List, ast.Tuple)) else [first]
+    return bool(values) and all(isinstance(v, ast.Constant) and type(v.value) is int
+                                for v in values)
