@@ -24,6 +24,20 @@ opt = tf.keras.optimizers.Adam()
 acc = tf.keras.metrics.SparseCategoricalAccuracy()
 """
 GOOD = {
+"functional model from a dict of inputs": """
+import pandas as pd
+df = pd.DataFrame({"a": [1.0, 2.0], "b": [3.0, 4.0]})
+inputs = {}
+for name, column in df.items():
+    inputs[name] = tf.keras.Input(shape=(1,), name=name)
+xs = [value for key, value in sorted(inputs.items())]
+h = tf.keras.layers.Concatenate(axis=1)(xs)
+h = tf.keras.layers.Dense(10, activation="relu")(h)
+out = tf.keras.layers.Dense(1)(h)
+net = tf.keras.Model(inputs, out)
+net.compile(optimizer="adam", loss=tf.keras.losses.BinaryCrossentropy(from_logits=True))
+net.fit(dict(df), np.zeros(2), epochs=1)
+""",
 "metrics after": """
 @tf.function
 def step(xb, yb):

@@ -46,6 +46,13 @@ class Objects(Blocks):
             return model
         if dotted in names.FUNCTIONAL:
             outputs = kwargs.get("outputs") or (args[1] if len(args) > 1 else EMPTY)
+            # A functional model is built from symbolic inputs, always outside any tape: its
+            # layer calls are the model's graph, not ops off the tape (whatever the checker
+            # could tell of inputs built in a loop or a dict), and calling it reads them all.
+            built = frozenset(r for c in outputs.cuts if c.kind == "outside" for r in c.roots)
+            outputs = replace(outputs, live=outputs.live | built,
+                              cuts=frozenset(c for c in outputs.cuts if c.kind != "outside"),
+                              ghost=outputs.ghost - built)
             model = self.container(node, "functional", (outputs,))
             for root in outputs.live | {r for c in outputs.cuts for r in c.roots}:
                 self.roots.add(self.fresh(node), root)
