@@ -179,6 +179,10 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
                      "so there was nothing to check.")
     if trace.truncated:
         notes.append("The trace was cut short after its op limit; later ops were not recorded.")
+    if trace.recorder_error:
+        notes.append(f"tapemagic's recorder failed ({trace.recorder_error}) and stopped "
+                     "recording there; your code ran on unchanged, and ops after that point "
+                     "were not analysed. Please report this cell to tapemagic.")
     return notes
 
 

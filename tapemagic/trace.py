@@ -216,6 +216,8 @@ class Trace:
     opaque_calls: int = 0
     graph_events: int = 0
     truncated: bool = False
+    #: an error of tapemagic's own recorder (recording stopped there; the user's op went on)
+    recorder_error: str | None = None
     versions: dict[str, str] = field(default_factory=dict)
     #: user-facing API labels resolved for (module, function) pairs seen on ops
     api_labels: dict[tuple[str, str], str] = field(default_factory=dict)

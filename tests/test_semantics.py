@@ -490,6 +490,20 @@ cell("TF error inside the tape", """
     with tf.GradientTape() as tape:
         bad = tf.reshape(w, (3,))
     """)
+cell("SavedModel export of a tf.Module (a plain tf.Graph captures its function)", """
+    import tempfile
+    class _Scaled(tf.Module):
+        def __init__(self):
+            self.v = tf.Variable(2.0)
+        @tf.function(input_signature=[tf.TensorSpec(None)])
+        def f(self, x):
+            return x * self.v
+    _dir = tempfile.mkdtemp()
+    tf.saved_model.save(_Scaled(), _dir)
+    _loaded = tf.saved_model.load(_dir)
+    _out = _fp(_loaded.f(tf.constant(3.0)))
+    print("saved")
+    """)
 cell("value displayed at the end", """
     w = tf.Variable([1.5])
     with tf.GradientTape() as tape:

@@ -59,7 +59,7 @@ class GraphTracer:
             number = len(self._graphs) + 1
             self._graphs.append(graph)
             self._graph_ids[id(graph)] = number
-            self.rec.trace.graph_names[number] = str(graph.name)
+            self.rec.trace.graph_names[number] = str(getattr(graph, "name", type(graph).__name__))
         return number
 
     def current_graph(self) -> int:
@@ -108,6 +108,10 @@ class GraphTracer:
         if external is None:
             return self.rec.register(tensor, None, "placeholder")
         outer = self.rec.serial_of(external)
+        if outer is None and not isinstance(external, tfp.EagerTensorBase) and not (
+                tfp.is_traced_graph(getattr(external, "graph", None))):
+            # a tensor of a plain tf.Graph (a SavedModel export wraps functions in one)
+            return self.rec.register(tensor, None, "placeholder")
         if outer is None:
             outer_graph = 0 if isinstance(external, tfp.EagerTensorBase) else self.graph_id(
                 external.graph)

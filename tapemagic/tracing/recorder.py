@@ -207,7 +207,7 @@ class Recorder:
             self.trace.graph_events += 1
             if not self.trace_graphs or not tfp.is_traced_graph(graph):
                 return None
-        if self.saturated_depth or len(self.trace.ops) >= MAX_OPS:
+        if self.saturated_depth or len(self.trace.ops) >= MAX_OPS or self.trace.recorder_error:
             self.trace.truncated = self.trace.truncated or len(self.trace.ops) >= MAX_OPS
             self.pending_reads.clear()
             return None
@@ -219,6 +219,8 @@ class Recorder:
             elif not self.trace_graphs or not self.graphs.eager_call(
                     name, tuple(inputs or ()), tuple(outputs or ())):
                 self.record_op(name, inputs or (), outputs or ())
+        except Exception as error:  # noqa: BLE001 - never break the user's op for our bookkeeping
+            self.trace.recorder_error = f"{type(error).__name__}: {error} (op {name})"
         finally:
             self.busy = False
             self.pending_reads.clear()
