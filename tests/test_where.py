@@ -46,6 +46,14 @@ WHERE = {
         unused = tf.Variable(2.0, name="unused")  # <-
         g = tape.gradient(loss, [w, unused])
         """),
+    "an unnamed weight never read, next to another unnamed one": ("TM104", """
+        import tensorflow as tf
+        x = tf.Variable(2.0)  # <-
+        y = tf.Variable(3.0)
+        with tf.GradientTape() as tape:
+            z = y * y
+        g = tape.gradient(z, x)
+        """),
     "a variable made again in __call__": ("TM111", """
         import tensorflow as tf
         class Scale(tf.Module):

@@ -9,6 +9,7 @@ question has one answer shared by all rules.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator, Sequence
 from functools import cached_property
 
@@ -33,6 +34,10 @@ def place(raw: RawLocation | None) -> tuple[object, ...]:
     if raw is None:
         return ("?",)
     return (raw.file, raw.line, raw.col)
+
+
+#: The name TensorFlow gives every tf.Variable made without one (eager names are not unique).
+_DEFAULT_NAME = re.compile(r"^Variable(_\d+)?(:0)?$")
 
 
 class RuleContext:
@@ -106,12 +111,20 @@ class RuleContext:
         """
         if hit.source.source.handle is None or self.reads_in_span(hit):
             return None
-        name = self.handle_name(hit.source.source.handle)
+        source = hit.source.source.handle
+        name = self.handle_name(source)
+        # every unnamed tf.Variable is "Variable": then only the same line making it again
+        # tells a variable made again from another variable
+        first = self.trace.handle_created.get(source) if _DEFAULT_NAME.match(name) else None
+        if first is None and _DEFAULT_NAME.match(name):
+            return None
         tape = hit.analysis.tape
         for handle, raw in self.trace.handle_created.items():
-            if handle == hit.source.source.handle or self.handle_name(handle) != name:
+            if handle == source or self.handle_name(handle) != name or raw is None:
                 continue
-            if raw is not None and self._reads_while(handle, tape):
+            if first is not None and (first.file, first.line) != (raw.file, raw.line):
+                continue
+            if self._reads_while(handle, tape):
                 return handle
         return None
 
