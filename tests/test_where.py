@@ -46,6 +46,14 @@ WHERE = {
         unused = tf.Variable(2.0, name="unused")  # <-
         g = tape.gradient(loss, [w, unused])
         """),
+    "an integer tensor watched as the source": ("TM202", """
+        import tensorflow as tf
+        x = tf.constant(10)  # <-
+        with tf.GradientTape() as g:
+            g.watch(x)
+            y = x * x
+        grad = g.gradient(y, x)
+        """),
     "an unnamed weight never read, next to another unnamed one": ("TM104", """
         import tensorflow as tf
         x = tf.Variable(2.0)  # <-

@@ -27,8 +27,24 @@ class IntegerDtype(EdgeRule):
         for hit in ctx.hits("integer-dtype"):
             if hit.cause.edge is None:  # the source itself holds integers
                 call, source = hit.analysis.call, hit.source.source
+                if source.handle is None:  # an integer tensor, watched: where it was made
+                    record = ctx.trace.tensors.get(source.tensor or -1)
+                    op = ctx.graph.ops.get(record.producer[0]) if (
+                        record is not None and record.producer) else None
+                    raw = op.loc if op is not None else None
+                    if raw is None:  # a constant (no op ran): the assignment of its name
+                        name = ctx.source_argument(call.loc, hit.index) if call.loc else None
+                        raw = (ctx.index.assignment(call.loc, name) if name and call.loc
+                               else None) or call.loc
+                    api = ctx.op_api(op) if op is not None else (
+                        ctx.index.snippet(raw) or source.name) if raw is not None else source.name
+                    op_type = op.op_type if op is not None else "Const"
+                    yield Match((place(raw), "source"), raw, True,
+                                {"api": api, "op": op_type, "dtype": source.dtype}, hit,
+                                op_type=op_type)
+                    continue
                 # where it was made an integer (when the run made it), else the source list
-                raw = ctx.trace.handle_created.get(source.handle or -1, call.loc)
+                raw = ctx.trace.handle_created.get(source.handle, call.loc)
                 yield Match((place(raw), "source"), raw, True,
                             {"api": f"tf.Variable(dtype={source.dtype})", "op": "ReadVariableOp",
                              "dtype": source.dtype}, hit, op_type="ReadVariableOp")
