@@ -179,6 +179,11 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
                      "so there was nothing to check.")
     if trace.truncated:
         notes.append("The trace was cut short after its op limit; later ops were not recorded.")
+    for tape in trace.tapes:
+        if tape.made_before and any(c.tape == tape.id for c in trace.gradient_calls):
+            notes.append(f"{tape.id} was made before this check (in an earlier cell), so what "
+                         "it recorded is not in the trace and its gradients are not explained "
+                         "here: put %%gradcheck on the cell that runs the tape's `with` block.")
     if trace.recorder_error:
         notes.append(f"tapemagic's recorder failed ({trace.recorder_error}) and stopped "
                      "recording there; your code ran on unchanged, and ops after that point "

@@ -120,6 +120,8 @@ class TapeRecord:
     graph: int = 0
     #: ``tape.watch(x)`` calls that raised: (where, "ValueError: ...", what was passed)
     failed_watches: list[tuple[RawLocation | None, str, str]] = field(default_factory=list)
+    #: made before the run (another cell): what it recorded is not in the trace
+    made_before: bool = False
 
     def recording_at(self, seq: int) -> bool:
         """Return True when the tape was recording at ``seq``."""

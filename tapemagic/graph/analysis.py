@@ -147,6 +147,10 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
     if node is None:
         result.verdict = "unexplained"
         return result
+    if tape is not None and tape.made_before and source.result != "ok":
+        # the forward pass ran before the run (another cell): nothing here can say why
+        result.verdict = "unexplained"
+        return result
     causes: list[Cause] = []
     watched = _watched(graph, tape, source, node)
     if not source.trainable_dtype:

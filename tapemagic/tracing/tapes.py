@@ -81,6 +81,7 @@ class TapeHooks:
                 bool(getattr(tape, "_watch_accessed_variables", True)),
             )
             record.graph = self.rec.graphs.current_graph()
+            record.made_before = True  # until __init__ says it was made in the run
             self._tapes[tape] = record
             self.rec.trace.tapes.append(record)
         return record
@@ -98,6 +99,7 @@ class TapeHooks:
             if not hooks.rec.mine():
                 return
             record = hooks.record_of(tape)
+            record.made_before = False
             loc, user = hooks._user_location()
             record.loc = loc
             chain = frames.library_chain(sys._getframe(1))
