@@ -113,11 +113,13 @@ def gradcheck(
             "tapemagic needs TensorFlow 2.16-2.21: pip install 'tapemagic[cpu]' "
             f"(or tensorflow / tensorflow-cpu) ({error})") from error
 
-    from tapemagic.tracing.selftest import self_test
-
     __tracebackhide__ = True
     result = Check()
-    problems = self_test()  # once per process; each failed hook becomes a note in the report
+    # The self-test (once per process) runs after the block, and only once the user's code
+    # has started TensorFlow's runtime: run first, it would start the runtime itself, and
+    # `tf.config.threading.*` in the block would then raise "cannot be modified after
+    # initialization". Each failed hook becomes a note in the report.
+    problems: tuple[str, ...] = ()
     if force_eager is None:
         force_eager = FORCE_EAGER_DEFAULT
     session = TraceSession(force_eager=force_eager, max_steps=max_steps)
@@ -144,6 +146,11 @@ def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo |
     trace = session.trace
     if trace is None:
         return
+    from tapemagic.tracing import _tf_private as tfp
+    from tapemagic.tracing.selftest import self_test
+
+    if tfp.runtime_started():
+        problems = (*self_test(), *problems)
     if isinstance(error, KeyboardInterrupt):
         trace, dropped = _until_last_gradient_call(trace)
         if dropped:

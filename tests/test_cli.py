@@ -24,6 +24,16 @@ pytestmark = pytest.mark.tf
 REPO = Path(__file__).resolve().parent.parent
 
 SCRIPTS = {
+    "runtime_config.py": """\
+        import tensorflow as tf
+        tf.config.threading.set_intra_op_parallelism_threads(1)
+        tf.config.set_soft_device_placement(False)
+        w = tf.Variable(2.0)
+        with tf.GradientTape() as tape:
+            loss = w * w
+        print("config ok", tf.config.threading.get_intra_op_parallelism_threads(),
+              float(tape.gradient(loss, w)))
+        """,
     "clean.py": """\
         import sys
         import tensorflow as tf
@@ -151,6 +161,7 @@ def _commands(tmp: Path) -> dict[str, list[str]]:
         "both-modes": ["run", "--eager", "--graph-mode", s["clean.py"]],
         "latin1": ["run", "--json", str(tmp / "latin1.json"), s["latin1.py"]],
         "bom": ["run", s["bom.py"]],
+        "runtime-config": ["run", s["runtime_config.py"]],
         "help": ["run", "--help"],
         "explain": ["explain", "TM301"],
         "explain-lower": ["explain", "tm301"],
@@ -213,6 +224,13 @@ def test_clean_script_exits_0_and_runs_as_a_script(cli: dict[str, Done], cli_dir
     payload = json.loads((cli_dir / "clean.json").read_text(encoding="utf-8"))
     validate_report(payload)
     assert payload["findings"] == [] and payload["exception"] is None
+
+
+def test_runtime_configuration_before_the_first_op_still_works(cli: dict[str, Done]) -> None:
+    # tapemagic starts no TensorFlow runtime of its own before the script's first op
+    run = cli["runtime-config"]
+    assert run.returncode == 0, run.stderr
+    assert "config ok 1 4.0" in run.stdout
 
 
 def test_error_finding_exits_1_with_the_report(cli: dict[str, Done]) -> None:

@@ -61,6 +61,15 @@ def is_traced_graph(graph: Any) -> bool:
     return isinstance(graph, FuncGraph) and not str(graph.name).startswith("Dataset_")
 
 
+def runtime_started() -> bool:
+    """Return True once TensorFlow's eager runtime is initialised (the first op or tensor).
+
+    ``context.Context._initialized`` (tensorflow/python/eager/context.py): before it, thread
+    pools and devices may still be configured (``tf.config.threading``, visible devices).
+    """
+    return bool(getattr(context.context(), "_initialized", True))
+
+
 def graph_captures(graph: Any) -> list[tuple[Any, Any]]:
     """Return ``(external, internal)`` pairs a FuncGraph captured by value so far.
 
