@@ -60,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--graph-mode", dest="force_eager", action="store_false",
                       help="leave tf.function and fit in graph mode"
                            f"{'' if FORCE_EAGER_DEFAULT else default}")
+    run.add_argument("--verify-fixes", action="store_true",
+                     help="re-run the script once per quick fix, with the fix applied to a "
+                          "copy, in a fresh subprocess, and report which fixes remove the cut")
     run.add_argument("script", help="the Python script to run")
     explain = sub.add_parser("explain", help="print the documentation of a rule")
     explain.add_argument("code", help="a rule code such as TM301")
@@ -128,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"tapemagic: cannot write the --json report to {args.json}: {problem}",
                   file=sys.stderr)
             return 2
-    return _run(args.script, script_args, json_path, args.steps, args.force_eager)
+    return _run(args.script, script_args, json_path, args.steps, args.force_eager,
+                args.verify_fixes)
 
 
 def _unwritable(path: str) -> str | None:
@@ -155,7 +159,7 @@ def _read_source(path: str) -> str:
 
 
 def _run(script: str, script_args: list[str], json_path: str | None, steps: int,
-         force_eager: bool) -> int:
+         force_eager: bool, verify_fixes: bool = False) -> int:
     from tapemagic.api import gradcheck
     from tapemagic.locations import CellMap
     from tapemagic.report.model import CellInfo
@@ -193,6 +197,11 @@ def _run(script: str, script_args: list[str], json_path: str | None, steps: int,
     if report is None:
         print("tapemagic: no report could be built (see the warning above)", file=sys.stderr)
         return status or 1
+    if verify_fixes:
+        from tapemagic.verify import ScriptRunner
+        from tapemagic.verify import verify_fixes as verify
+
+        report = verify(report, ScriptRunner(path, script_args, force_eager, steps))
     text_stream = sys.stderr if json_path == "-" else sys.stdout
     print(render_text(report), file=text_stream)
     if json_path:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.fixes import statements
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.trace import RawLocation
 
@@ -31,6 +33,12 @@ class OutsideTape(RuleModule):
                     and _scope(raw) != _scope(call.loc) and _scope(outer) == _scope(call.loc)):
                 raw, api = outer, ctx.index.snippet(outer) or api
             yield Match((place(raw),), raw, hit.cause.primary, {"api": api}, hit)
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # the line that computes the loss (or forward pass) goes into the neighbouring block;
+        # a target computed in the gradient call's own arguments is computed last in it
+        return (statements.move_into_tape(ctx.index, location.file, location.line)
+                or statements.hoist_target(ctx.index, location.file, location.line) or ())
 
 
 def _scope(raw: RawLocation) -> tuple[str, str]:

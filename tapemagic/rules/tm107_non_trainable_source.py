@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic import fixes
+from tapemagic.fixes import calls
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
 
@@ -29,3 +32,8 @@ class NonTrainableSource(RuleModule):
             loc = ctx.index.location(tape.loc if tape is not None else raw)
             yield Match((place(raw),), raw, hit.cause.primary,
                         {"tape_line": str(loc.line) if loc else "?"}, hit)
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # `model.variables` -> `model.trainable_variables` in the source list
+        edit = fixes.rewrite(location, ctx.index, calls.trainable_sources)
+        return (edit,) if edit else ()

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tapemagic.rules.base import Hit, Match, RuleModule, register
+from tapemagic import fixes
+from tapemagic.fixes import calls
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.trace import TapeRecord
 
@@ -35,6 +38,12 @@ class FailedWatch(RuleModule):
         for tape in ctx.trace.tapes:
             if tape.failed_watches and tape.id not in called:
                 yield _match(ctx, tape, None)
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        if not draft.hits or any(h.source.source.kind != "keras-variable" for h in draft.hits):
+            return ()  # only a Keras 3 variable has a backing tf.Variable to watch
+        edit = fixes.rewrite(location, ctx.index, calls.watch_backing_variable)
+        return (edit,) if edit else ()
 
 
 def _match(ctx: RuleContext, tape: TapeRecord, hit: Hit | None) -> Match:

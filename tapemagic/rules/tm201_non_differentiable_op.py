@@ -7,10 +7,19 @@ gradient returns None (``tapemagic.optypes.RETURNS_NONE``). One finding per op a
 
 from __future__ import annotations
 
-from tapemagic.rules.base import EdgeRule, register
+from tapemagic import fixes
+from tapemagic.fixes import surrogates
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, EdgeRule, register
+from tapemagic.rules.context import RuleContext
 
 
 @register
 class NonDifferentiableOp(EdgeRule):
     code = "TM201"
     causes = frozenset({"non-differentiable-op"})
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # a documented differentiable surrogate (straight-through, soft argmax, soft compare)
+        edit = fixes.rewrite(location, ctx.index, surrogates.surrogate)
+        return (edit,) if edit else ()

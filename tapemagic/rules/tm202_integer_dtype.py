@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tapemagic.rules.base import EdgeRule, Match, register
+from tapemagic import fixes
+from tapemagic.fixes import calls, surrogates
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, EdgeRule, Match, register
 from tapemagic.rules.context import RuleContext, place
 
 
@@ -30,3 +33,9 @@ class IntegerDtype(EdgeRule):
                 yield Match((place(raw), "source"), raw, True,
                             {"api": f"tf.Variable(dtype={source.dtype})", "op": "ReadVariableOp",
                              "dtype": source.dtype}, hit, op_type="ReadVariableOp")
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # an integer variable made float, else an integer cast made a straight-through one
+        edit = (fixes.rewrite(location, ctx.index, calls.float_variable)
+                or fixes.rewrite(location, ctx.index, surrogates.surrogate))
+        return (edit,) if edit else ()

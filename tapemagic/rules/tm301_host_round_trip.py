@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tapemagic import fixes
+from tapemagic.fixes import calls
 from tapemagic.report.model import ChainStep, Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
@@ -38,7 +39,8 @@ class HostRoundTrip(RuleModule):
                         graph_edge=("event", hit.cause.event, 0))
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
-        edit = fixes.rewrite(location, ctx.index, fixes.drop_numpy)
+        edit = (fixes.rewrite(location, ctx.index, fixes.drop_numpy)
+                or fixes.rewrite(location, ctx.index, calls.predict_to_call))
         if edit is None:
             return ()
         return (edit, *fixes.numpy_link_edits(draft.links, ctx.index, location.file, edit))

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.fixes import blocks
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
 
@@ -24,3 +26,7 @@ class PythonControlFlow(RuleModule):
             event = ctx.graph.events[hit.cause.event]
             yield Match((place(event.loc),), event.loc, hit.cause.primary,
                         {"api": ctx.index.snippet(event.loc) or "if"}, hit)
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # `if c: y = a else: y = b` -> `y = tf.where(c, a, b)`
+        return blocks.branch_to_where(ctx.index, location.file, location.line) or ()

@@ -6,7 +6,10 @@ NotDifferentiable). Fix: unwrap the call (unsafe: it changes what is trained).
 
 from __future__ import annotations
 
+import libcst as cst
+
 from tapemagic import fixes
+from tapemagic.fixes import surrogates
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, EdgeRule, register
 from tapemagic.rules.context import RuleContext
@@ -18,5 +21,13 @@ class StopGradient(EdgeRule):
     causes = frozenset({"stop-gradient"})
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
-        edit = fixes.rewrite(location, ctx.index, fixes.unwrap)
+        # around a rounding op the user meant a straight-through estimator: write one
+        edit = (fixes.rewrite(location, ctx.index, _straight_through_inside)
+                or fixes.rewrite(location, ctx.index, fixes.unwrap))
         return (edit,) if edit else ()
+
+
+def _straight_through_inside(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``tf.stop_gradient(tf.round(z))`` → ``z + tf.stop_gradient(tf.round(z) - z)``."""
+    inner = fixes.unwrap(node)
+    return surrogates.straight_through(inner) if inner is not None else None

@@ -7,10 +7,17 @@ through an assignment. One finding per assignment line and written variable.
 
 from __future__ import annotations
 
-from tapemagic.rules.base import EdgeRule, register
+from tapemagic.fixes import blocks
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, EdgeRule, register
+from tapemagic.rules.context import RuleContext
 
 
 @register
 class VariableAssign(EdgeRule):
     code = "TM402"
     causes = frozenset({"variable-assign"})
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # `v.assign(t)` then reads of `v` -> read `t` (the hypernetwork shape: see the docs)
+        return blocks.assign_to_use(ctx.index, location.file, location.line) or ()

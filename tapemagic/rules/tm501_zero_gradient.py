@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic import fixes
+from tapemagic.fixes import surrogates
 from tapemagic.optypes import ZERO_GRADIENT
-from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
 _REASONS = {
@@ -50,3 +53,9 @@ class ZeroGradient(RuleModule):
                          "reason": _REASONS.get(op.op_type, "its gradient is zero here")
                          if op.op_type in ZERO_GRADIENT or op.saturated else _PROBABLE},
                         hit, api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0))
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        if draft.op_type != "Sign":
+            return ()  # saturation: the values are wrong, not the code
+        edit = fixes.rewrite(location, ctx.index, surrogates.straight_through)
+        return (edit,) if edit else ()
