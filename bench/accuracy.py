@@ -20,6 +20,13 @@ Scores of a broken case (all from the report's ``findings[]``):
 - noise: warning/error findings on no marked line (``expect`` or ``accept``).
 
 Fixed twins and clean programs score the number of warning/error findings (target 0).
+
+With ``--verify-fixes`` (the CLI's option) each broken case also scores *verified fix*: some
+finding's fix has ``verified: true`` (target: 70 % of the broken cases). Each such fix is then
+checked independently here: its edits are applied to a copy of the case, the copy is run under
+the CLI again (no verification), and every weight of the header's ``weights`` (every source of
+every gradient call when the header names none) must get a gradient (result ``ok``). A verified
+fix that fails this check is a *false verification* (target: none).
 """
 
 from __future__ import annotations
@@ -206,18 +213,59 @@ def _verdicts(report: dict[str, Any]) -> str:
     return f"verdicts {text}" + (f"; raised {raised.get('type')}" if raised else "")
 
 
-def run_one(program: Program, plain: bool = False, timeout: float = 180.0,
-            keep: Path | None = None) -> dict[str, Any]:
-    """Run one program in a subprocess (through the CLI unless ``plain``) and score it.
-
-    With ``keep``, the JSON report is also copied to ``keep/<case>__<kind>.json``.
-    """
+def _env() -> dict[str, str]:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONHASHSEED="0")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    return env
+
+
+def check_fix(program: Program, fix: dict[str, Any], timeout: float = 600.0) -> str:
+    """Apply ``fix``'s edits to a copy of the case, run it under the CLI; return what is wrong.
+
+    Empty when every expected weight (every source, when the header names none) gets a
+    gradient in the copy's report.
+    """
+    sys.path.insert(0, str(ROOT))
+    from tapemagic.report.model import Edit
+    from tapemagic.verify import apply_edits
+
+    text = apply_edits(program.path.read_text(encoding="utf-8"),
+                       [Edit(**e) for e in fix["edits"]])
+    with tempfile.TemporaryDirectory() as tmp:
+        copy, out = Path(tmp) / program.path.name, Path(tmp) / "report.json"
+        copy.write_text(text, encoding="utf-8")
+        argv = [sys.executable, "-m", "tapemagic", "run", "--json", str(out), str(copy)]
+        try:
+            subprocess.run(argv, cwd=ROOT, env=_env(), capture_output=True, timeout=timeout,
+                           check=False)
+        except subprocess.TimeoutExpired:
+            return "the fixed copy timed out"
+        if not out.exists():
+            return "the fixed copy wrote no report"
+        report = json.loads(out.read_text())
+    sources = [s for c in report.get("gradient_calls", []) for s in c.get("sources", [])]
+    wanted = program.weights or tuple(s["variable"] for s in sources)
+    cut = [w for w in wanted if not any(s["variable"] == w for s in sources)
+           or any(s["variable"] == w and s["result"] != "ok" for s in sources)]
+    return f"still cut in the fixed copy: {', '.join(cut)}" if cut or not wanted else ""
+
+
+def run_one(program: Program, plain: bool = False, timeout: float = 180.0,
+            keep: Path | None = None, verify: bool = False) -> dict[str, Any]:
+    """Run one program in a subprocess (through the CLI unless ``plain``) and score it.
+
+    With ``keep``, the JSON report is also copied to ``keep/<case>__<kind>.json``; with
+    ``verify``, a broken case runs with ``--verify-fixes`` and its verified fixes are checked.
+    """
+    env = _env()
+    if verify and program.kind == "bad":
+        timeout *= 6
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "report.json"
         argv = [sys.executable, str(program.path)] if plain else [
-            sys.executable, "-m", "tapemagic", "run", "--json", str(out), str(program.path)]
+            sys.executable, "-m", "tapemagic", "run", "--json", str(out),
+            *(["--verify-fixes"] if verify and program.kind == "bad" else []),
+            str(program.path)]
         start = time.perf_counter()
         try:
             done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True,
@@ -236,6 +284,13 @@ def run_one(program: Program, plain: bool = False, timeout: float = 180.0,
                 "reason": "" if ok else f"exit {status}: {tail}"}
     result = score(program, report)
     result.update(program=program, status=status, seconds=seconds)
+    if verify and program.kind == "bad" and report is not None:
+        fixes = [f["fix"] for f in report["findings"] if f.get("fix") and f["fix"]["verified"]]
+        result["verified"] = bool(fixes)
+        result["unverified"] = [
+            f"{f['rule']}: {f['fix'].get('verification') or 'no edits'}"
+            for f in report["findings"] if f.get("fix") and f["fix"]["verified"] is False]
+        result["false"] = [why for why in (check_fix(program, fix) for fix in fixes) if why]
     if report is not None and program.kind != "bad" and report.get("exception"):
         result["ok"] = False
         result["reason"] = (result["reason"] + "; " if result["reason"] else "") + \
@@ -258,8 +313,10 @@ def _line(result: dict[str, Any]) -> str:
         cols = f"findings {result['serious']}"
     else:
         cols = ""
+    if "verified" in result:
+        cols += f" fix {_mark(result['verified'])}" + ("!" if result["false"] else "")
     verdict = "ok" if result["ok"] else f"WRONG: {result['reason']}"
-    return f"{head}{cols:<52} {verdict}"
+    return f"{head}{cols:<58} {verdict}"
 
 
 def _pct(part: int, whole: int) -> str:
@@ -287,6 +344,12 @@ def summary(results: list[dict[str, Any]]) -> list[str]:
         ("clean programs with 0 warning/error findings",
          _pct(sum(r["ok"] for r in clean), len(clean))),
     ]
+    checked = [r for r in bad if "verified" in r]
+    if checked:
+        rows += [("broken cases: a verified fix",
+                  _pct(sum(bool(r["verified"]) for r in checked), len(checked))),
+                 ("verified fixes whose cut remains (independent check)",
+                  str(sum(len(r["false"]) for r in checked)))]
     return ["| measure | result |", "| --- | --- |"] + [f"| {a} | {b} |" for a, b in rows]
 
 
@@ -300,12 +363,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plain", action="store_true",
                         help="run with plain python: fixed and clean programs must exit 0")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="also keep the JSON reports")
+    parser.add_argument("--verify-fixes", action="store_true",
+                        help="run broken cases with --verify-fixes; score and check the fixes")
     args = parser.parse_args(argv)
     programs = [p for p in discover()
                 if not args.patterns or any(k in p.name for k in args.patterns)]
     results: list[dict[str, Any]] = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(run_one, p, args.plain, keep=args.keep) for p in programs]
+        futures = [pool.submit(run_one, p, args.plain, keep=args.keep,
+                               verify=args.verify_fixes) for p in programs]
         for future in futures:  # in corpus order, printed as each one is done
             results.append(future.result())
             if not args.markdown:
@@ -320,9 +386,25 @@ def main(argv: list[str] | None = None) -> int:
         print("\nstill wrong:" if wrong else "\nnothing wrong")
         for r in wrong:
             print(f"- {r['program'].name}: {r['reason']}")
+        _print_fixes(results)
     if not args.patterns:
         write_results(results, table)
     return 1 if wrong else 0
+
+
+def _print_fixes(results: list[dict[str, Any]]) -> None:
+    """Print the broken cases without a verified fix (and why), and any false verification."""
+    checked = [r for r in results if "verified" in r]
+    if not checked:
+        return
+    print("\nno verified fix:")
+    for r in checked:
+        if not r["verified"]:
+            why = "; ".join(r["unverified"]) or "no fix with edits"
+            print(f"- {r['program'].name}: {why}")
+    for r in checked:
+        for why in r["false"]:
+            print(f"- FALSE VERIFICATION {r['program'].name}: {why}")
 
 
 def write_results(results: list[dict[str, Any]], table: list[str]) -> None:

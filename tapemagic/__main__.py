@@ -164,6 +164,7 @@ def _run(script: str, script_args: list[str], json_path: str | None, steps: int,
     from tapemagic.locations import CellMap
     from tapemagic.report.model import CellInfo
     from tapemagic.report.text import render_text
+    from tapemagic.verify import ScriptRunner
 
     path = os.path.abspath(script)
     cell = CellInfo(source=_read_source(path), filename=path, script=script)
@@ -176,8 +177,10 @@ def _run(script: str, script_args: list[str], json_path: str | None, steps: int,
     # With `--json -` stdout carries the JSON alone: the script's own prints go to stderr.
     script_stdout = sys.stderr if json_path == "-" else sys.stdout
     try:
+        runner = ScriptRunner(path, script_args, force_eager, steps) if verify_fixes else None
         with contextlib.redirect_stdout(script_stdout), gradcheck(
-                force_eager=force_eager, max_steps=steps, cells=CellMap(), cell=cell) as check:
+                force_eager=force_eager, max_steps=steps, cells=CellMap(), cell=cell,
+                verify_fixes=verify_fixes, runner=runner) as check:
             runpy.run_path(path, run_name="__main__")
     except SystemExit as exit_:
         failed = exit_.code not in (0, None)
@@ -197,11 +200,6 @@ def _run(script: str, script_args: list[str], json_path: str | None, steps: int,
     if report is None:
         print("tapemagic: no report could be built (see the warning above)", file=sys.stderr)
         return status or 1
-    if verify_fixes:
-        from tapemagic.verify import ScriptRunner
-        from tapemagic.verify import verify_fixes as verify
-
-        report = verify(report, ScriptRunner(path, script_args, force_eager, steps))
     text_stream = sys.stderr if json_path == "-" else sys.stdout
     print(render_text(report), file=text_stream)
     if json_path:

@@ -48,7 +48,8 @@ def _pure(node: cst.BaseExpression) -> bool:
 
 
 def _atom(text: str, node: cst.BaseExpression) -> str:
-    return text if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) else f"({text})"
+    atoms = (cst.Name, cst.Attribute, cst.Subscript, cst.Integer, cst.Float)
+    return text if isinstance(node, atoms) else f"({text})"
 
 
 def straight_through(node: cst.BaseExpression) -> cst.BaseExpression | None:

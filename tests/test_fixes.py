@@ -1,0 +1,226 @@
+"""The quick-fix transforms on source text: what each rewrites, and where it refuses (TF-free).
+
+Each test registers a small program in ``linecache`` (where tapemagic reads sources), builds
+the rule module's fix for a finding at a given place, applies the edits and compares the
+program text, and checks that the result still parses. A shape the transform does not know
+gives no edit (never a guess).
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import linecache
+import textwrap
+
+import pytest
+
+from tapemagic.graph.provenance import ProvenanceGraph
+from tapemagic.locations import SourceIndex
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, registry
+from tapemagic.rules.context import RuleContext
+from tapemagic.trace import Trace
+from tapemagic.verify import apply_edits
+
+_names = itertools.count()
+
+
+def fix(code: str, source: str, needle: str, occurrence: int = 0,
+        op_type: str | None = None) -> tuple[str, tuple[Edit, ...]]:
+    """Apply rule ``code``'s fix for a finding on ``needle`` in ``source``; return the text."""
+    source = textwrap.dedent(source)
+    name = f"<fix-{next(_names)}>"
+    linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+    lines = source.splitlines()
+    hits = [(i, ln.index(needle)) for i, ln in enumerate(lines) if needle in ln]
+    number, col = hits[occurrence]
+    location = Location(name, number + 1, number + 1, col, col + len(needle), lines[number])
+    ctx = RuleContext(ProvenanceGraph(Trace()), [], SourceIndex())
+    draft = Draft(code, (), None, True, {}, op_type=op_type)
+    edits = registry()[code].fix(draft, location, ctx)
+    fixed = apply_edits(source, edits)
+    ast.parse(fixed)
+    return fixed, edits
+
+
+def test_loss_computed_after_the_block_is_indented_into_it() -> None:
+    fixed, _ = fix("TM103", """\
+        with tf.GradientTape() as tape:
+            out = model(x)
+
+        loss = mse(y, out)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, "mse(y, out)")
+    assert "with tf.GradientTape() as tape:\n    out = model(x)\n\n    loss = mse(y, out)\n" \
+        in fixed
+
+
+def test_forward_pass_before_the_block_moves_first_into_it() -> None:
+    fixed, _ = fix("TM103", """\
+        out = model(state)
+        print("ready")
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(out)
+        """, "model(state)")
+    assert fixed == ('print("ready")\nwith tf.GradientTape() as tape:\n'
+                     "    out = model(state)\n    loss = tf.reduce_sum(out)\n")
+
+
+def test_no_move_past_a_statement_that_uses_the_value() -> None:
+    _, edits = fix("TM103", """\
+        out = model(state)
+        print(out)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(out)
+        """, "model(state)")
+    assert edits == ()
+
+
+def test_target_computed_in_the_gradient_call_is_computed_in_the_block() -> None:
+    fixed, _ = fix("TM103", """\
+        def grad(features, target):
+            with tf.GradientTape() as t:
+                t.watch(features)
+            params = model.trainable_variables
+            return t.gradient(mse(model(features), target), params)
+        """, "mse(model(features), target)")
+    assert "        loss = mse(model(features), target)\n" in fixed
+    assert "return t.gradient(loss, params)" in fixed
+
+
+def test_unwatched_tensor_gets_a_watch_first_in_the_block() -> None:
+    source = """\
+        w = tf.constant(w_np)
+        with tf.GradientTape() as g:
+            y = tf.nn.conv2d(x, w, 1, "SAME")
+        dw = g.gradient(y, w)
+        """
+    name = f"<fix-{next(_names)}>"
+    text = textwrap.dedent(source)
+    linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+    from tapemagic.fixes import statements
+
+    edits = statements.add_watch(SourceIndex(), name, 2, ["w"])
+    assert edits is not None
+    assert "with tf.GradientTape() as g:\n    g.watch(w)\n    y = " in apply_edits(text, edits)
+    assert statements.add_watch(SourceIndex(), name, 2, ["y"]) is None  # made inside the block
+
+
+def test_late_watch_moves_up_to_where_the_tensor_is_made() -> None:
+    fixed, _ = fix("TM102", """\
+        with tf.GradientTape() as gp_tape:
+            xhat = eps * real + (1 - eps) * fake
+            dhat = critic(xhat)
+            gp_tape.watch(xhat)
+        slopes = gp_tape.gradient(dhat, xhat)
+        """, "gp_tape.watch(xhat)")
+    assert fixed.splitlines()[1:4] == ["    xhat = eps * real + (1 - eps) * fake",
+                                       "    gp_tape.watch(xhat)", "    dhat = critic(xhat)"]
+
+
+@pytest.mark.parametrize(("code", "before", "after"), [
+    ("TM201", "tf.round(z)", "z + tf.stop_gradient(tf.round(z) - z)"),
+    ("TM201", "tf.floor(prob + 0.5)",
+     "(prob + 0.5) + tf.stop_gradient(tf.floor(prob + 0.5) - (prob + 0.5))"),
+    ("TM201", "keras.ops.round(y_pred)",
+     "y_pred + keras.ops.stop_gradient(keras.ops.round(y_pred) - y_pred)"),
+    ("TM201", "tf.argmax(logits, 1)",
+     "tf.reduce_sum(tf.nn.softmax(logits, axis=1) * tf.range(tf.shape(logits)[1], "
+     "dtype=logits.dtype), axis=1)"),
+    ("TM201", "y_pred > 0.5",
+     "(y_pred - 0.5) + tf.stop_gradient(tf.cast(y_pred > 0.5, y_pred.dtype) - (y_pred - 0.5))"),
+    ("TM202", "tf.cast(score, tf.int32)",
+     "score + tf.stop_gradient(tf.cast(tf.cast(score, tf.int32), score.dtype) - score)"),
+    ("TM202", 'tf.Variable(2, name="slope")', 'tf.Variable(2.0, name="slope")'),
+    ("TM401", "tf.stop_gradient(tf.round(z))", "z + tf.stop_gradient(tf.round(z) - z)"),
+    ("TM401", "tf.stop_gradient(y)", "y"),
+    ("TM301", "model.predict(x, verbose=0)", "model(x)"),
+    ("TM302", "tf.numpy_function(np.sinh, [inputs], tf.float32)", "tf.math.sinh(inputs)"),
+    ("TM107", "tape.gradient(loss, model.variables)",
+     "tape.gradient(loss, model.trainable_variables)"),
+])
+def test_expression_rewrites(code: str, before: str, after: str) -> None:
+    fixed, _ = fix(code, f"out = {before}\n", before)
+    assert fixed == f"out = {after}\n"
+
+
+@pytest.mark.parametrize(("code", "text"), [
+    ("TM201", "tf.round(model(x))"),  # writing the argument twice would run the model twice
+    ("TM201", "tf.unique(scores)"),  # no surrogate for it
+    ("TM202", "tf.cast(score, tf.float32)"),  # not an integer cast
+    ("TM302", "tf.numpy_function(np.argsort, [x], tf.int64)"),  # no TF twin
+    ("TM301", "model.predict_on_batch(x)"),
+])
+def test_unknown_shapes_get_no_edit(code: str, text: str) -> None:
+    assert fix(code, f"out = {text}\n", text)[1] == ()
+
+
+def test_numpy_function_over_tf_ops_becomes_py_function() -> None:
+    source = """\
+        def body(t):
+            return tf.tanh(t) * 2.0
+
+
+        def numpy_body(t):
+            return np.tanh(t)
+
+
+        a = tf.numpy_function(body, [x], tf.float32)
+        b = tf.numpy_function(numpy_body, [x], tf.float32)
+        """
+    fixed, _ = fix("TM302", source, "tf.numpy_function(body, [x], tf.float32)")
+    assert "a = tf.py_function(body, [x], tf.float32)" in fixed
+    assert fix("TM302", source, "tf.numpy_function(numpy_body, [x], tf.float32)")[1] == ()
+
+
+def test_assign_then_read_becomes_a_direct_read() -> None:
+    fixed, _ = fix("TM402", """\
+        def call(self, proposal):
+            self.w.assign(proposal)
+            return -0.5 * self.w ** 2
+        """, "self.w.assign(proposal)")
+    assert fixed == "def call(self, proposal):\n    return -0.5 * proposal ** 2\n"
+
+
+def test_assign_inside_an_update_loop_is_left_alone() -> None:
+    _, edits = fix("TM402", """\
+        for v, g in zip(variables, grads):
+            v.assign(v - lr * g)
+        loss = model(x)
+        """, "v.assign(v - lr * g)")
+    assert edits == ()
+
+
+def test_python_branch_becomes_tf_where() -> None:
+    fixed, _ = fix("TM303", """\
+        with tf.GradientTape() as tape:
+            if score > 0.0:
+                loss = score * 2.0
+            else:
+                loss = tf.constant(1.0)
+        """, "score > 0.0")
+    assert "    loss = tf.where(score > 0.0, score * 2.0, tf.constant(1.0))\n" in fixed
+
+
+def test_rebinding_a_variable_becomes_assign_sub() -> None:
+    fixed, _ = fix("TM112", "x = x - 0.1 * g  # step\n", "x = x - 0.1 * g")
+    assert fixed == "x.assign_sub(0.1 * g)  # step\n"
+
+
+def test_watch_of_a_keras_variable_watches_its_value() -> None:
+    from tapemagic.fixes import calls, rewrite
+
+    name = f"<fix-{next(_names)}>"
+    text = "    tape.watch(kernel)\n"
+    linecache.cache[name] = (len(text), None, [text], name)
+    location = Location(name, 1, 1, 4, 22, text.rstrip())
+    edit = rewrite(location, SourceIndex(), calls.watch_backing_variable)
+    assert edit is not None and edit.text == "tape.watch(kernel.value)"
+
+
+def test_sign_gets_a_straight_through_fix_but_saturation_none() -> None:
+    fixed, _ = fix("TM501", "b = tf.sign(w)\n", "tf.sign(w)", op_type="Sign")
+    assert fixed == "b = w + tf.stop_gradient(tf.sign(w) - w)\n"
+    assert fix("TM501", "b = tf.clip_by_value(w, 0, 1)\n", "tf.clip_by_value(w, 0, 1)",
+               op_type="ClipByValue")[1] == ()
