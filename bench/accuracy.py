@@ -24,8 +24,8 @@ Fixed twins and clean programs score the number of warning/error findings (targe
 With ``--verify-fixes`` (the CLI's option) each broken case also scores *verified fix*: some
 finding's fix has ``verified: true`` (target: 70 % of the broken cases). Each such fix is then
 checked independently here: its edits are applied to a copy of the case, the copy is run under
-the CLI again (no verification), and every weight of the header's ``weights`` (every source of
-every gradient call when the header names none) must get a gradient (result ``ok``). A verified
+the CLI again (no verification), and every weight of the header's ``weights`` (the
+finding's own weights when the header names none) must get a gradient (result ``ok``). A verified
 fix that fails this check is a *false verification* (target: none).
 """
 
@@ -219,12 +219,13 @@ def _env() -> dict[str, str]:
     return env
 
 
-def check_fix(program: Program, fix: dict[str, Any], timeout: float = 600.0) -> str:
-    """Apply ``fix``'s edits to a copy of the case, run it under the CLI; return what is wrong.
+def check_fix(program: Program, finding: dict[str, Any], timeout: float = 600.0) -> str:
+    """Apply a finding's fix to a copy of the case, run it under the CLI; return what is wrong.
 
-    Empty when every expected weight (every source, when the header names none) gets a
-    gradient in the copy's report.
+    Empty when every expected weight (the finding's, when the header names none: a tensor
+    source) gets a gradient in the copy's report.
     """
+    fix = finding["fix"]
     sys.path.insert(0, str(ROOT))
     from tapemagic.report.model import Edit
     from tapemagic.verify import apply_edits
@@ -244,7 +245,7 @@ def check_fix(program: Program, fix: dict[str, Any], timeout: float = 600.0) -> 
             return "the fixed copy wrote no report"
         report = json.loads(out.read_text())
     sources = [s for c in report.get("gradient_calls", []) for s in c.get("sources", [])]
-    wanted = program.weights or tuple(s["variable"] for s in sources)
+    wanted = program.weights or tuple(finding.get("variables", ()))
     cut = [w for w in wanted if not any(s["variable"] == w for s in sources)
            or any(s["variable"] == w and s["result"] != "ok" for s in sources)]
     return f"still cut in the fixed copy: {', '.join(cut)}" if cut or not wanted else ""
@@ -285,7 +286,7 @@ def run_one(program: Program, plain: bool = False, timeout: float = 180.0,
     result = score(program, report)
     result.update(program=program, status=status, seconds=seconds)
     if verify and program.kind == "bad" and report is not None:
-        fixes = [f["fix"] for f in report["findings"] if f.get("fix") and f["fix"]["verified"]]
+        fixes = [f for f in report["findings"] if f.get("fix") and f["fix"]["verified"]]
         result["verified"] = bool(fixes)
         result["unverified"] = [
             f"{f['rule']}: {f['fix'].get('verification') or 'no edits'}"

@@ -224,3 +224,42 @@ def test_sign_gets_a_straight_through_fix_but_saturation_none() -> None:
     assert fixed == "b = w + tf.stop_gradient(tf.sign(w) - w)\n"
     assert fix("TM501", "b = tf.clip_by_value(w, 0, 1)\n", "tf.clip_by_value(w, 0, 1)",
                op_type="ClipByValue")[1] == ()
+
+
+def test_hypernetwork_weights_become_a_stateless_call() -> None:
+    fixed, _ = fix("TM402", """\
+        with tf.GradientTape() as tape:
+            w0 = tf.reshape(pred[:3], (3, 1))
+            b0 = pred[3:]
+            main.layers[0].kernel.assign(w0)
+            main.layers[0].bias.assign(b0)
+            loss = tf.reduce_mean(tf.square(main(x) - y))
+        """, "main.layers[0].bias.assign(b0)")
+    assert ".assign(" not in fixed
+    assert ("main.stateless_call([w0 if v is main.layers[0].kernel else b0 if v is "
+            "main.layers[0].bias else v for v in main.trainable_variables], "
+            "main.non_trainable_variables, x)[0]") in fixed
+
+
+def test_inner_update_loop_becomes_a_stateless_call() -> None:
+    fixed, _ = fix("TM402", """\
+        with tf.GradientTape() as outer:
+            for v, g in zip(learner.trainable_variables, inner_grads, strict=False):
+                v.assign(v - inner_lr * g)
+            query_loss = tf.reduce_mean((learner(x_query) - y_query) ** 2)
+        """, "v.assign(v - inner_lr * g)")
+    assert "    for v, g" not in fixed and ".assign(" not in fixed
+    assert ("learner.stateless_call([v - inner_lr * g for v, g in zip(learner.trainable_"
+            "variables, inner_grads, strict=False)], learner.non_trainable_variables, "
+            "x_query)[0]") in fixed
+
+
+def test_set_weights_copy_becomes_a_call_on_the_source_weights() -> None:
+    fixed, _ = fix("TM402", """\
+        with tf.GradientTape() as tape:
+            shadow.set_weights(online.get_weights())
+            loss = tf.reduce_mean(tf.square(shadow(s) - q_target))
+        """, "shadow.set_weights(online.get_weights())")
+    assert fixed.splitlines()[1] == ("    loss = tf.reduce_mean(tf.square(shadow.stateless_call("
+                                     "online.trainable_variables, online.non_trainable_variables"
+                                     ", s)[0] - q_target))")

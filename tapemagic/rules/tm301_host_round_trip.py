@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tapemagic import fixes
-from tapemagic.fixes import calls
+from tapemagic.fixes import calls, functional
 from tapemagic.report.model import ChainStep, Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
@@ -41,6 +41,6 @@ class HostRoundTrip(RuleModule):
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
         edit = (fixes.rewrite(location, ctx.index, fixes.drop_numpy)
                 or fixes.rewrite(location, ctx.index, calls.predict_to_call))
-        if edit is None:
-            return ()
+        if edit is None:  # `m.set_weights(n.get_weights())` then `m(x)`: a functional call
+            return functional.functional_call(ctx.index, location.file, location.line) or ()
         return (edit, *fixes.numpy_link_edits(draft.links, ctx.index, location.file, edit))

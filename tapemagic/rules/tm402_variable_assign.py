@@ -7,7 +7,7 @@ through an assignment. One finding per assignment line and written variable.
 
 from __future__ import annotations
 
-from tapemagic.fixes import blocks
+from tapemagic.fixes import blocks, functional
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, EdgeRule, register
 from tapemagic.rules.context import RuleContext
@@ -20,4 +20,5 @@ class VariableAssign(EdgeRule):
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
         # `v.assign(t)` then reads of `v` -> read `t` (the hypernetwork shape: see the docs)
-        return blocks.assign_to_use(ctx.index, location.file, location.line) or ()
+        return (blocks.assign_to_use(ctx.index, location.file, location.line)
+                or functional.functional_call(ctx.index, location.file, location.line) or ())

@@ -75,7 +75,7 @@ def judge(original: Report, finding: Finding, rerun: dict[str, Any] | None,
     cut = [n for n, r in results.items() if any(v != "ok" for v in r)]
     if cut:
         return False, f"still cut: {_list(cut)}{_by(rerun, cut)}"
-    return True, f"{_list(list(results))} now get a gradient"
+    return True, f"every weight it named now gets a gradient: {_list(list(results))}"
 
 
 def _results(rerun: dict[str, Any], names: Iterable[str]) -> dict[str, list[str]]:
