@@ -246,8 +246,11 @@ def check_fix(program: Program, finding: dict[str, Any], timeout: float = 600.0)
         report = json.loads(out.read_text())
     sources = [s for c in report.get("gradient_calls", []) for s in c.get("sources", [])]
     wanted = program.weights or tuple(finding.get("variables", ()))
-    cut = [w for w in wanted if not any(s["variable"] == w for s in sources)
-           or any(s["variable"] == w and s["result"] != "ok" for s in sources)]
+    cut = [w for w in wanted if any(s["variable"] == w and s["result"] != "ok" for s in sources)]
+    gone = [w for w in wanted if not any(s["variable"] == w for s in sources)]
+    errors = [f for f in report.get("findings", []) if f.get("severity") == "error"]
+    if gone and (errors or not sources or any(s["result"] != "ok" for s in sources)):
+        cut += gone  # taken out of the sources (a frozen weight) counts only if all else is ok
     return f"still cut in the fixed copy: {', '.join(cut)}" if cut or not wanted else ""
 
 

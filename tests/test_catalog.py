@@ -35,7 +35,7 @@ EXPECTED = {
     "TM108": ("failed-watch", "not-watched", "error", ["error", "what", "tape_line", "variables"],
               "unsafe"),
     "TM109": ("empty-sources", "sources-mismatch", "error", ["sources", "variables"],
-              "display-only"),
+              "unsafe"),
     "TM110": ("weights-never-trained", "sources-mismatch", "info", ["variables"],
               "display-only"),
     "TM112": ("variable-replaced", "not-watched", "error", ["name", "run", "variables"],

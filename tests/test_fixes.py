@@ -27,7 +27,7 @@ _names = itertools.count()
 
 
 def fix(code: str, source: str, needle: str, occurrence: int = 0,
-        op_type: str | None = None) -> tuple[str, tuple[Edit, ...]]:
+        op_type: str | None = None, **params: str) -> tuple[str, tuple[Edit, ...]]:
     """Apply rule ``code``'s fix for a finding on ``needle`` in ``source``; return the text."""
     source = textwrap.dedent(source)
     name = f"<fix-{next(_names)}>"
@@ -37,7 +37,7 @@ def fix(code: str, source: str, needle: str, occurrence: int = 0,
     number, col = hits[occurrence]
     location = Location(name, number + 1, number + 1, col, col + len(needle), lines[number])
     ctx = RuleContext(ProvenanceGraph(Trace()), [], SourceIndex())
-    draft = Draft(code, (), None, True, {}, op_type=op_type)
+    draft = Draft(code, (), None, True, dict(params), op_type=op_type)
     edits = registry()[code].fix(draft, location, ctx)
     fixed = apply_edits(source, edits)
     ast.parse(fixed)
@@ -222,8 +222,8 @@ def test_watch_of_a_keras_variable_watches_its_value() -> None:
 def test_sign_gets_a_straight_through_fix_but_saturation_none() -> None:
     fixed, _ = fix("TM501", "b = tf.sign(w)\n", "tf.sign(w)", op_type="Sign")
     assert fixed == "b = w + tf.stop_gradient(tf.sign(w) - w)\n"
-    assert fix("TM501", "b = tf.clip_by_value(w, 0, 1)\n", "tf.clip_by_value(w, 0, 1)",
-               op_type="ClipByValue")[1] == ()
+    assert fix("TM501", "b = tf.maximum(w, 0.0)\n", "tf.maximum(w, 0.0)",
+               op_type="Maximum")[1] == ()
 
 
 def test_hypernetwork_weights_become_a_stateless_call() -> None:
@@ -263,3 +263,68 @@ def test_set_weights_copy_becomes_a_call_on_the_source_weights() -> None:
     assert fixed.splitlines()[1] == ("    loss = tf.reduce_mean(tf.square(shadow.stateless_call("
                                      "online.trainable_variables, online.non_trainable_variables"
                                      ", s)[0] - q_target))")
+
+
+def test_keras_variable_watch_uses_the_backing_variable_everywhere() -> None:
+    fixed, _ = fix("TM108", """\
+        with tf.GradientTape(watch_accessed_variables=False) as tape:
+            tape.watch(kernel)
+            out = tf.reduce_sum(model(x))
+        print(tape.gradient(out, kernel))
+        """, "tape.watch(kernel)", what="Variable `toy/l1/kernel`")
+    assert "    tape.watch(kernel.value)\n" in fixed
+    assert "print(tape.gradient(out, kernel.value))" in fixed
+
+
+def test_watch_of_model_inputs_watches_the_batch_first() -> None:
+    fixed, _ = fix("TM108", """\
+        with tf.GradientTape() as tape:
+            predictions = model(images)
+            tape.watch(model.inputs)
+            loss = loss_object(labels, predictions)
+        saliency = tape.gradient(loss, model.inputs)
+        """, "tape.watch(model.inputs)")
+    assert fixed == ("with tf.GradientTape() as tape:\n    tape.watch(images)\n"
+                     "    predictions = model(images)\n"
+                     "    loss = loss_object(labels, predictions)\n"
+                     "saliency = tape.gradient(loss, images)\n")
+
+
+def test_value_read_by_a_loss_closure_is_computed_in_it() -> None:
+    fixed, _ = fix("TM103", """\
+        output = layer(tf.constant([[7.0, 3.0]]))
+
+
+        def loss_fn():
+            return tf.reduce_mean(tf.square(target - output))
+
+
+        cost = -tf.reduce_mean(tf.math.log(y_n))
+        loss = lambda: cost
+        """, "layer(tf.constant([[7.0, 3.0]]))")
+    assert "tf.square(target - (layer(tf.constant([[7.0, 3.0]]))))" in fixed
+    fixed, _ = fix("TM103", fixed, "-tf.reduce_mean(tf.math.log(y_n))")
+    assert "loss = lambda: (-tf.reduce_mean(tf.math.log(y_n)))" in fixed
+
+
+def test_sources_list_taken_before_build_reads_the_property() -> None:
+    fixed, _ = fix("TM109", """\
+        params = list(model.trainable_variables)
+        for step in range(2):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(model(x))
+            grads = tape.gradient(loss, params)
+        """, "params = list(model.trainable_variables)")
+    assert "grads = tape.gradient(loss, model.trainable_variables)" in fixed
+
+
+def test_clip_and_zero_initialiser_fixes() -> None:
+    fixed, _ = fix("TM501", "t = tf.clip_by_value(temperature, 0.1, 1.0)\n",
+                   "tf.clip_by_value(temperature, 0.1, 1.0)", op_type="ClipByValue")
+    assert fixed == ("t = temperature + tf.stop_gradient(tf.clip_by_value(temperature, 0.1, "
+                     "1.0) - temperature)\n")
+    fixed, _ = fix("TM501", """\
+        layers = [tf.keras.layers.Dense(2, kernel_initializer="zeros",
+                                        activation="relu", name="gate")]
+        """, "tf.keras.layers.Dense(2", op_type="Relu")
+    assert 'kernel_initializer="glorot_uniform"' in fixed

@@ -78,7 +78,8 @@ def test_judge_needs_every_named_weight_ok_and_no_new_error() -> None:
     cut = [{"rule": "TM201", "severity": "error", "variables": [names[0]],
             "location": {"line": 7}}]
     ok, note = judge(report, finding, _rerun(half, findings=cut))
-    assert not ok and note.startswith("still cut") and names[0] in note and "TM201 at line 7" in note
+    assert not ok and note.startswith("still cut") and names[0] in note
+    assert "TM201 at line 7" in note
     ok, note = judge(report, finding, _rerun(dict.fromkeys(names, "ok"),
                                               {"type": "ValueError", "message": "boom"}))
     assert not ok and "ValueError: boom" in note

@@ -121,3 +121,25 @@ def _single_assign(block: cst.BaseSuite) -> tuple[str, cst.BaseExpression] | Non
             and isinstance(assign.targets[0].target, cst.Name)):
         return assign.targets[0].target.value, assign.value
     return None
+
+
+def zero_initializer(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | None:
+    """``kernel_initializer="zeros"`` of the layer defined on ``line`` → ``"glorot_uniform"``.
+
+    All-zero kernels before a ReLU give every unit the same zero pre-activation, so no unit is
+    ever active; Keras' default initialiser breaks the symmetry.
+    """
+    src = source_of(index, file)
+    if src is None:
+        return None
+    for node, pos in src.positions.items():
+        if isinstance(node, cst.Call) and pos.start.line == line:
+            for arg in node.args:
+                if (arg.keyword is not None and arg.keyword.value == "kernel_initializer"
+                        and isinstance(arg.value, cst.SimpleString)
+                        and arg.value.evaluated_value == "zeros"):
+                    at = src.positions[arg.value]
+                    quote = arg.value.value[0]
+                    return (Edit(at.start.line, at.start.column, at.end.line, at.end.column,
+                                 f"{quote}glorot_uniform{quote}"),)
+    return None

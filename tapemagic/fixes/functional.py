@@ -88,7 +88,8 @@ def _assigns(src: _Source, stmt: _Stmt) -> _Shape | None:
 
 
 def _update_loop(src: _Source, stmt: _Stmt) -> _Shape | None:
-    loop = src.parents.get(src.parents.get(stmt.node))
+    block = src.parents.get(stmt.node)
+    loop = src.parents.get(block) if block is not None else None
     if not isinstance(loop, cst.For) or not isinstance(loop.body, cst.IndentedBlock) \
             or len(loop.body.body) != 1:
         return None

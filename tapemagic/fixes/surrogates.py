@@ -113,3 +113,17 @@ def surrogate(node: cst.BaseExpression) -> cst.BaseExpression | None:
         if new is not None:
             return new
     return None
+
+
+def straight_through_clip(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``tf.clip_by_value(x, a, b)`` → ``x + tf.stop_gradient(tf.clip_by_value(x, a, b) - x)``.
+
+    The forward value is the clipped one; the gradient passes as if there were no clip, so a
+    value stuck outside the range still learns (the straight-through estimator again).
+    """
+    if not (isinstance(node, cst.Call) and dotted(node.func) == "tf.clip_by_value"
+            and len(node.args) == 3 and _pure(node.args[0].value)):
+        return None
+    x = node.args[0].value
+    xs = _atom(_code(x), x)
+    return cst.parse_expression(f"{xs} + tf.stop_gradient({_code(node)} - {xs})")

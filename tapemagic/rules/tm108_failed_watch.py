@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tapemagic import fixes
-from tapemagic.fixes import calls
+from tapemagic.fixes import watches
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
@@ -40,10 +39,13 @@ class FailedWatch(RuleModule):
                 yield _match(ctx, tape, None)
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
-        if not draft.hits or any(h.source.source.kind != "keras-variable" for h in draft.hits):
-            return ()  # only a Keras 3 variable has a backing tf.Variable to watch
-        edit = fixes.rewrite(location, ctx.index, calls.watch_backing_variable)
-        return (edit,) if edit else ()
+        what = draft.params.get("what", "")
+        if what.startswith("Variable") or draft.hits and all(
+                h.source.source.kind == "keras-variable" for h in draft.hits):
+            # a Keras 3 variable: watch (and differentiate by) its backing tf.Variable
+            return watches.watch_value(ctx.index, location.file, location.line) or ()
+        # symbolic Keras inputs: watch the batch the block feeds to the model
+        return watches.watch_model_input(ctx.index, location.file, location.line) or ()
 
 
 def _match(ctx: RuleContext, tape: TapeRecord, hit: Hit | None) -> Match:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.fixes import watches
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
 
@@ -36,3 +38,7 @@ class EmptySources(RuleModule):
             meant = sorted(tape.watched_handles_at_exit) if tape is not None else []
             yield Match((place(raw),), raw, True, {"sources": text},
                         variables=tuple(ctx.handle_name(h) for h in meant))
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # the list taken before the model was built: read the property where it is used
+        return watches.sources_direct(ctx.index, location.file, location.line) or ()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tapemagic import fixes
-from tapemagic.fixes import surrogates
+from tapemagic.fixes import blocks, surrogates
 from tapemagic.optypes import ZERO_GRADIENT
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
@@ -55,7 +55,15 @@ class ZeroGradient(RuleModule):
                         hit, api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0))
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
-        if draft.op_type != "Sign":
-            return ()  # saturation: the values are wrong, not the code
-        edit = fixes.rewrite(location, ctx.index, surrogates.straight_through)
+        # Sign: a straight-through estimator; a clip stuck at its bounds: the same through the
+        # clip; a dead ReLU layer with an all-zero kernel: Keras' default initialiser. Other
+        # saturations depend on the values (the learning rate, the data): no edit.
+        if draft.op_type == "Sign":
+            edit = fixes.rewrite(location, ctx.index, surrogates.straight_through)
+        elif draft.op_type == "ClipByValue":
+            edit = fixes.rewrite(location, ctx.index, surrogates.straight_through_clip)
+        elif draft.op_type in ("Relu", "Relu6"):
+            return blocks.zero_initializer(ctx.index, location.file, location.line) or ()
+        else:
+            edit = None
         return (edit,) if edit else ()
