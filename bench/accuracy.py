@@ -245,7 +245,8 @@ def check_fix(program: Program, finding: dict[str, Any], timeout: float = 600.0)
             return "the fixed copy wrote no report"
         report = json.loads(out.read_text())
     sources = [s for c in report.get("gradient_calls", []) for s in c.get("sources", [])]
-    wanted = program.weights or tuple(finding.get("variables", ()))
+    wanted = (program.weights or tuple(finding.get("variables", ()))
+              or tuple(s["variable"] for s in sources))  # a run that ended before any call
     cut = [w for w in wanted if any(s["variable"] == w and s["result"] != "ok" for s in sources)]
     gone = [w for w in wanted if not any(s["variable"] == w for s in sources)]
     errors = [f for f in report.get("findings", []) if f.get("severity") == "error"]

@@ -40,7 +40,7 @@ EXPECTED = {
               "display-only"),
     "TM112": ("variable-replaced", "not-watched", "error", ["name", "run", "variables"],
               "unsafe"),
-    "TM111": ("stale-variable", "not-connected", "error", ["name", "variables"], "display-only"),
+    "TM111": ("stale-variable", "not-connected", "error", ["name", "variables"], "unsafe"),
     "TM203": ("custom-gradient-none", "custom-gradient", "error", ["api", "variables"],
               "display-only"),
     "TM304": ("py-function-host-round-trip", "host-round-trip", "error",

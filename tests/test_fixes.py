@@ -328,3 +328,28 @@ def test_clip_and_zero_initialiser_fixes() -> None:
                                         activation="relu", name="gate")]
         """, "tf.keras.layers.Dense(2", op_type="Relu")
     assert 'kernel_initializer="glorot_uniform"' in fixed
+
+
+def test_variable_made_in_call_is_made_once() -> None:
+    fixed, _ = fix("TM111", """\
+        class Gate:
+            def __call__(self, inputs):
+                init = tf.ones((inputs.shape[-1], 1))
+                self.w = tf.Variable(init, name="gate_w")
+                return inputs @ self.w
+        """, 'self.w = tf.Variable(init, name="gate_w")')
+    assert ('        if getattr(self, "w", None) is None:\n'
+            '            self.w = tf.Variable(init, name="gate_w")\n') in fixed
+
+
+def test_float_into_a_list_keeps_the_tensor_and_the_list_math_in_tf() -> None:
+    fixed, _ = fix("TM301", """\
+        def spread_loss(x, y):
+            losses = []
+            for i in range(3):
+                losses.append(float(one))
+            spread = np.std(losses) + np.mean(losses)
+            return spread
+        """, "float(one)")
+    assert "losses.append(one)" in fixed
+    assert "spread = tf.math.reduce_std(losses) + tf.reduce_mean(losses)" in fixed

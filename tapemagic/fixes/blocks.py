@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from tapemagic.fixes import dotted
 from tapemagic.fixes.statements import _bound, source_of
 from tapemagic.locations import SourceIndex
 from tapemagic.report.model import Edit
@@ -143,3 +144,28 @@ def zero_initializer(index: SourceIndex, file: str, line: int) -> tuple[Edit, ..
                     return (Edit(at.start.line, at.start.column, at.end.line, at.end.column,
                                  f"{quote}glorot_uniform{quote}"),)
     return None
+
+
+def create_once(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | None:
+    """``self.w = tf.Variable(...)`` on every call → created on the first call only.
+
+    The statement is wrapped in ``if getattr(self, "w", None) is None:`` so later calls reuse
+    the variable the sources (and the optimizer) hold.
+    """
+    src = source_of(index, file)
+    stmt = src.statement(line) if src else None
+    if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine):
+        return None
+    small = stmt.node.body[0] if len(stmt.node.body) == 1 else None
+    if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Attribute)
+            and isinstance(small.targets[0].target.value, cst.Name)
+            and isinstance(small.value, cst.Call)
+            and dotted(small.value.func).split(".")[-1] == "Variable"):
+        return None
+    owner, attr = small.targets[0].target.value.value, small.targets[0].target.attr.value
+    indent = " " * stmt.col
+    edits = [Edit(stmt.line, 0, stmt.line, 0,
+                  f'{indent}if getattr({owner}, "{attr}", None) is None:\n')]
+    edits += [Edit(n, 0, n, 0, "    ") for n in range(stmt.line, stmt.end_line + 1)]
+    return tuple(edits)

@@ -43,4 +43,8 @@ class HostRoundTrip(RuleModule):
                 or fixes.rewrite(location, ctx.index, calls.predict_to_call))
         if edit is None:  # `m.set_weights(n.get_weights())` then `m(x)`: a functional call
             return functional.functional_call(ctx.index, location.file, location.line) or ()
-        return (edit, *fixes.numpy_link_edits(draft.links, ctx.index, location.file, edit))
+        links = fixes.numpy_link_edits(draft.links, ctx.index, location.file, edit)
+        seen = {(e.line, e.col) for e in links}
+        more = [e for e in fixes.appended_links(ctx.index, location.file, location.line)
+                if (e.line, e.col) not in seen]
+        return (edit, *links, *more)

@@ -60,7 +60,7 @@ class ZeroGradient(RuleModule):
         # saturations depend on the values (the learning rate, the data): no edit.
         if draft.op_type == "Sign":
             edit = fixes.rewrite(location, ctx.index, surrogates.straight_through)
-        elif draft.op_type == "ClipByValue":
+        elif draft.op_type in ("ClipByValue", "Maximum", "Minimum"):  # clip_by_value's ops
             edit = fixes.rewrite(location, ctx.index, surrogates.straight_through_clip)
         elif draft.op_type in ("Relu", "Relu6"):
             return blocks.zero_initializer(ctx.index, location.file, location.line) or ()

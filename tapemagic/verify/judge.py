@@ -5,6 +5,8 @@ finding named gets a gradient (result ``ok`` in every gradient call that lists i
 error appeared (the re-run raised no exception the original run did not raise, no gradient call
 failed that did not fail before). A fix that only takes a non-trainable weight out of the
 sources (TM107) is verified when those weights are no longer sources and nothing else broke.
+A finding that names no weight (a ``tape.watch`` that raised and ended the run before any
+gradient call) is verified when the re-run makes a gradient call and every source connects.
 """
 
 from __future__ import annotations
@@ -63,6 +65,15 @@ def judge(original: Report, finding: Finding, rerun: dict[str, Any] | None,
         error = call.get("error")
         if error and error.get("type") not in errors_before:
             return False, f"a gradient call of the fixed code fails: {error.get('type')}"
+    if not finding.variables:  # the run ended before any gradient call: all must connect now
+        sources = [s for c in rerun.get("gradient_calls", []) for s in c.get("sources", [])]
+        if not sources:
+            return False, "the re-run made no gradient call"
+        cut = [s["variable"] for s in sources if s.get("result") != "ok"]
+        if cut:
+            return False, f"still cut: {_list(cut)}{_by(rerun, cut)}"
+        names = [s["variable"] for s in sources]
+        return True, f"every gradient source now gets a gradient: {_list(names)}"
     results = _results(rerun, finding.variables)
     if finding.rule in DROPS_SOURCES:
         kept = [n for n, r in results.items() if r]
