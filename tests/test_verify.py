@@ -194,3 +194,22 @@ def test_function_door_without_a_script_says_so() -> None:
                           text=True, timeout=600, check=False)
     assert "no script to re-run" in done.stdout
     assert "VERIFIED [None]" in done.stdout
+
+
+def test_notebook_runner_refuses_edits_outside_the_session_cells() -> None:
+    from tapemagic.report.model import Location
+    from tapemagic.verify import Unverifiable
+    from tapemagic.verify.notebook import HistoryRunner, history_cells
+
+    runner = HistoryRunner(["x = 1", "%%gradcheck\ny = x"])
+    with pytest.raises(Unverifiable, match="not a notebook cell"):
+        runner.run(Location("/lib/losses.py", 3, 3, 0, 1, "z"), [Edit(3, 0, 3, 1, "w")])
+    with pytest.raises(Unverifiable, match="history"):
+        runner.run(Location("<cell>", 1, 1, 0, 1, "z", execution_count=7), [])
+
+    class Shell:
+        class history_manager:  # noqa: N801 - IPython's attribute name
+            input_hist_raw = ["", "import tensorflow as tf", "%%gradcheck\nloss = 1", "later"]
+
+    assert history_cells(Shell(), 2, "%%gradcheck rep\nloss = 1") == [
+        "import tensorflow as tf", "%%gradcheck rep\nloss = 1"]

@@ -41,7 +41,9 @@ class HistoryRunner:
     def run(self, location: Location, edits: Sequence[Edit]) -> tuple[dict[str, Any] | None,
                                                                        str | None]:
         """Replay the history with ``edits`` applied to their cell; see ``Runner.run``."""
-        number = location.execution_count or len(self.cells)
+        number = location.execution_count
+        if number is None:
+            raise Unverifiable(f"the fix edits {location.file}, not a notebook cell")
         if not 1 <= number <= len(self.cells):
             raise Unverifiable(f"cell In[{number}] is not in this session's history")
         cells = list(self.cells)
