@@ -213,46 +213,19 @@ def _verdicts(report: dict[str, Any]) -> str:
     return f"verdicts {text}" + (f"; raised {raised.get('type')}" if raised else "")
 
 
+def _fix_check() -> Any:
+    """Return ``bench/fix_check.py`` (the verified-fix column), imported from beside this file."""
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    import fix_check
+
+    return fix_check
+
+
 def _env() -> dict[str, str]:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONHASHSEED="0")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     return env
-
-
-def check_fix(program: Program, finding: dict[str, Any], timeout: float = 600.0) -> str:
-    """Apply a finding's fix to a copy of the case, run it under the CLI; return what is wrong.
-
-    Empty when every expected weight (the finding's, when the header names none: a tensor
-    source) gets a gradient in the copy's report.
-    """
-    fix = finding["fix"]
-    sys.path.insert(0, str(ROOT))
-    from tapemagic.report.model import Edit
-    from tapemagic.verify import apply_edits
-
-    text = apply_edits(program.path.read_text(encoding="utf-8"),
-                       [Edit(**e) for e in fix["edits"]])
-    with tempfile.TemporaryDirectory() as tmp:
-        copy, out = Path(tmp) / program.path.name, Path(tmp) / "report.json"
-        copy.write_text(text, encoding="utf-8")
-        argv = [sys.executable, "-m", "tapemagic", "run", "--json", str(out), str(copy)]
-        try:
-            subprocess.run(argv, cwd=ROOT, env=_env(), capture_output=True, timeout=timeout,
-                           check=False)
-        except subprocess.TimeoutExpired:
-            return "the fixed copy timed out"
-        if not out.exists():
-            return "the fixed copy wrote no report"
-        report = json.loads(out.read_text())
-    sources = [s for c in report.get("gradient_calls", []) for s in c.get("sources", [])]
-    wanted = (program.weights or tuple(finding.get("variables", ()))
-              or tuple(s["variable"] for s in sources))  # a run that ended before any call
-    cut = [w for w in wanted if any(s["variable"] == w and s["result"] != "ok" for s in sources)]
-    gone = [w for w in wanted if not any(s["variable"] == w for s in sources)]
-    errors = [f for f in report.get("findings", []) if f.get("severity") == "error"]
-    if gone and (errors or not sources or any(s["result"] != "ok" for s in sources)):
-        cut += gone  # taken out of the sources (a frozen weight) counts only if all else is ok
-    return f"still cut in the fixed copy: {', '.join(cut)}" if cut or not wanted else ""
 
 
 def run_one(program: Program, plain: bool = False, timeout: float = 180.0,
@@ -295,7 +268,9 @@ def run_one(program: Program, plain: bool = False, timeout: float = 180.0,
         result["unverified"] = [
             f"{f['rule']}: {f['fix'].get('verification') or 'no edits'}"
             for f in report["findings"] if f.get("fix") and f["fix"]["verified"] is False]
-        result["false"] = [why for why in (check_fix(program, fix) for fix in fixes) if why]
+        check_fix = _fix_check().check_fix
+        result["false"] = [why for why in (check_fix(program.path, program.weights, fix, _env())
+                                           for fix in fixes) if why]
     if report is not None and program.kind != "bad" and report.get("exception"):
         result["ok"] = False
         result["reason"] = (result["reason"] + "; " if result["reason"] else "") + \
@@ -391,25 +366,10 @@ def main(argv: list[str] | None = None) -> int:
         print("\nstill wrong:" if wrong else "\nnothing wrong")
         for r in wrong:
             print(f"- {r['program'].name}: {r['reason']}")
-        _print_fixes(results)
+        _fix_check().print_fixes(results)
     if not args.patterns:
         write_results(results, table)
     return 1 if wrong else 0
-
-
-def _print_fixes(results: list[dict[str, Any]]) -> None:
-    """Print the broken cases without a verified fix (and why), and any false verification."""
-    checked = [r for r in results if "verified" in r]
-    if not checked:
-        return
-    print("\nno verified fix:")
-    for r in checked:
-        if not r["verified"]:
-            why = "; ".join(r["unverified"]) or "no fix with edits"
-            print(f"- {r['program'].name}: {why}")
-    for r in checked:
-        for why in r["false"]:
-            print(f"- FALSE VERIFICATION {r['program'].name}: {why}")
 
 
 def write_results(results: list[dict[str, Any]], table: list[str]) -> None:
