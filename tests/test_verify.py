@@ -123,6 +123,7 @@ def test_cli_verifies_a_fix_that_removes_the_cut(tmp_path: Path) -> None:
     assert finding["fix"]["verified"] is True
     assert "`w`" in finding["fix"]["verification"]
     assert "(unsafe, verified)" in done.stdout and "re-run with this fix" in done.stdout
+    assert "1 of 1 verified: F1 (TM301); not verified: none." in " ".join(payload["notes"])
     assert done.stdout.count("SCRIPT-RAN") == 1  # the re-runs print nothing here
     assert script.read_text() == NUMPY_SCRIPT  # the fix went to a copy
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json", "train.py"]
@@ -138,6 +139,7 @@ def test_cli_says_what_is_still_cut_when_a_fix_does_not_verify(tmp_path: Path) -
     assert finding["fix"]["verified"] is False
     assert finding["fix"]["verification"].startswith("still cut: `w`")
     assert "not verified" in done.stdout
+    assert f"not verified: {finding['id']} (TM303)." in " ".join(payload["notes"])
 
 
 @pytest.mark.tf

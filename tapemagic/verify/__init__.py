@@ -91,7 +91,23 @@ def verify_fixes(report: Report, runner: Runner) -> Report:
         verified, note = done[key]
         findings.append(dataclasses.replace(
             finding, fix=dataclasses.replace(fix, verified=verified, verification=note)))
-    return dataclasses.replace(report, findings=tuple(findings))
+    return dataclasses.replace(report, findings=tuple(findings),
+                               notes=(*report.notes, *_summary(findings)))
+
+
+def _summary(findings: Sequence[Finding]) -> list[str]:
+    """One note saying which fixes were verified and which were not (none when none ran)."""
+    checked = [f for f in findings if f.fix is not None and f.fix.verification is not None]
+    if not checked:
+        return []
+
+    def names(fs: list[Finding]) -> str:
+        return ", ".join(f"{f.id} ({f.rule})" for f in fs) or "none"
+
+    good = [f for f in checked if f.fix is not None and f.fix.verified]
+    bad = [f for f in checked if f.fix is not None and f.fix.verified is False]
+    return [f"Fix verification (a re-run per fix, each applied alone to a copy): {len(good)} of "
+            f"{len(checked)} verified: {names(good)}; not verified: {names(bad)}."]
 
 
 def child_env(extra_path: Sequence[str] = ()) -> dict[str, str]:
