@@ -27,6 +27,13 @@ is visible in the source) scores right when a hint with an expected cause covers
 ``# expect:`` line and no hint sits off the marked lines; a ``lint: no (why)`` case only when
 no hint sits off the marked lines. Fixed twins and clean programs score right with 0 hints.
 ``--lint`` runs that column alone (seconds, no TensorFlow).
+
+With ``--verify-fixes`` (the CLI's option) each broken case also scores *verified fix*: some
+finding's fix has ``verified: true`` (target: 70 % of the broken cases). Each such fix is then
+checked independently here: its edits are applied to a copy of the case, the copy is run under
+the CLI again (no verification), and every weight of the header's ``weights`` (the
+finding's own weights when the header names none) must get a gradient (result ``ok``). A verified
+fix that fails this check is a *false verification* (target: none).
 """
 
 from __future__ import annotations
@@ -246,18 +253,37 @@ def _verdicts(report: dict[str, Any]) -> str:
     return f"verdicts {text}" + (f"; raised {raised.get('type')}" if raised else "")
 
 
-def run_one(program: Program, plain: bool = False, timeout: float = 180.0,
-            keep: Path | None = None) -> dict[str, Any]:
-    """Run one program in a subprocess (through the CLI unless ``plain``) and score it.
+def _fix_check() -> Any:
+    """Return ``bench/fix_check.py`` (the verified-fix column), imported from beside this file."""
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    import fix_check
 
-    With ``keep``, the JSON report is also copied to ``keep/<case>__<kind>.json``.
-    """
+    return fix_check
+
+
+def _env() -> dict[str, str]:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONHASHSEED="0")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    return env
+
+
+def run_one(program: Program, plain: bool = False, timeout: float = 180.0,
+            keep: Path | None = None, verify: bool = False) -> dict[str, Any]:
+    """Run one program in a subprocess (through the CLI unless ``plain``) and score it.
+
+    With ``keep``, the JSON report is also copied to ``keep/<case>__<kind>.json``; with
+    ``verify``, a broken case runs with ``--verify-fixes`` and its verified fixes are checked.
+    """
+    env = _env()
+    if verify and program.kind == "bad":
+        timeout *= 6
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "report.json"
         argv = [sys.executable, str(program.path)] if plain else [
-            sys.executable, "-m", "tapemagic", "run", "--json", str(out), str(program.path)]
+            sys.executable, "-m", "tapemagic", "run", "--json", str(out),
+            *(["--verify-fixes"] if verify and program.kind == "bad" else []),
+            str(program.path)]
         start = time.perf_counter()
         try:
             done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True,
@@ -276,6 +302,15 @@ def run_one(program: Program, plain: bool = False, timeout: float = 180.0,
                 "reason": "" if ok else f"exit {status}: {tail}"}
     result = score(program, report)
     result.update(program=program, status=status, seconds=seconds)
+    if verify and program.kind == "bad" and report is not None:
+        fixes = [f for f in report["findings"] if f.get("fix") and f["fix"]["verified"]]
+        result["verified"] = bool(fixes)
+        result["unverified"] = [
+            f"{f['rule']}: {f['fix'].get('verification') or 'no edits'}"
+            for f in report["findings"] if f.get("fix") and f["fix"]["verified"] is False]
+        check_fix = _fix_check().check_fix
+        result["false"] = [why for why in (check_fix(program.path, program.weights, fix, _env())
+                                           for fix in fixes) if why]
     if report is not None and program.kind != "bad" and report.get("exception"):
         result["ok"] = False
         result["reason"] = (result["reason"] + "; " if result["reason"] else "") + \
@@ -298,10 +333,12 @@ def _line(result: dict[str, Any]) -> str:
         cols = f"findings {result['serious']}"
     else:
         cols = ""
+    if "verified" in result:
+        cols += f" fix {_mark(result['verified'])}" + ("!" if result["false"] else "")
     verdict = "ok" if result["ok"] else f"WRONG: {result['reason']}"
     if "lint_ok" in result:
         verdict += "; lint " + ("ok" if result["lint_ok"] else f"WRONG: {result['lint_reason']}")
-    return f"{head}{cols:<52} {verdict}"
+    return f"{head}{cols:<58} {verdict}"
 
 
 def _pct(part: int, whole: int) -> str:
@@ -331,6 +368,12 @@ def summary(results: list[dict[str, Any]]) -> list[str]:
     ]
     if all("lint_ok" in r for r in results):
         rows += lint_rows(results)
+    checked = [r for r in bad if "verified" in r]
+    if checked:
+        rows += [("broken cases: a verified fix",
+                  _pct(sum(bool(r["verified"]) for r in checked), len(checked))),
+                 ("verified fixes whose cut remains (independent check)",
+                  str(sum(len(r["false"]) for r in checked)))]
     return ["| measure | result |", "| --- | --- |"] + [f"| {a} | {b} |" for a, b in rows]
 
 
@@ -362,6 +405,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, metavar="DIR", help="also keep the JSON reports")
     parser.add_argument("--lint", action="store_true",
                         help="only the static checker's column (nothing is run)")
+    parser.add_argument("--verify-fixes", action="store_true",
+                        help="run broken cases with --verify-fixes; score and check the fixes")
     args = parser.parse_args(argv)
     programs = [p for p in discover()
                 if not args.patterns or any(k in p.name for k in args.patterns)]
@@ -369,7 +414,8 @@ def main(argv: list[str] | None = None) -> int:
         return lint_main(programs, args.markdown)
     results: list[dict[str, Any]] = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(run_one, p, args.plain, keep=args.keep) for p in programs]
+        futures = [pool.submit(run_one, p, args.plain, keep=args.keep,
+                               verify=args.verify_fixes) for p in programs]
         for future in futures:  # in corpus order, printed as each one is done
             results.append(future.result())
             if not args.plain:
@@ -386,6 +432,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\nstill wrong:" if wrong else "\nnothing wrong")
         for r in wrong:
             print(f"- {r['program'].name}: {r['reason']}")
+        _fix_check().print_fixes(results)
     if not args.patterns:
         write_results(results, table)
     return 1 if wrong else 0

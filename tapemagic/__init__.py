@@ -16,6 +16,7 @@ __all__ = [
     "GradcheckError",
     "Report",
     "__version__",
+    "assert_gradients_connected",
     "gradcheck",
     "load_ipython_extension",
     "unload_ipython_extension",
@@ -23,6 +24,7 @@ __all__ = [
 
 from tapemagic.api import Check, GradcheckError, gradcheck  # noqa: E402
 from tapemagic.report.model import Report  # noqa: E402
+from tapemagic.testing import assert_gradients_connected  # noqa: E402
 
 
 def load_ipython_extension(ipython: Any) -> None:

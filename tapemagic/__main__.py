@@ -60,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--graph-mode", dest="force_eager", action="store_false",
                       help="leave tf.function and fit in graph mode"
                            f"{'' if FORCE_EAGER_DEFAULT else default}")
+    run.add_argument("--verify-fixes", action="store_true",
+                     help="re-run the script once per quick fix, with the fix applied to a "
+                          "copy, in a fresh subprocess, and report which fixes remove the cut")
     run.add_argument("script", help="the Python script to run")
     from tapemagic.lint.files import EXIT_STATUS as LINT_EXIT_STATUS
 
@@ -142,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"tapemagic: cannot write the --json report to {args.json}: {problem}",
                   file=sys.stderr)
             return 2
-    return _run(args.script, script_args, json_path, args.steps, args.force_eager)
+    return _run(args.script, script_args, json_path, args.steps, args.force_eager,
+                args.verify_fixes)
 
 
 def _unwritable(path: str) -> str | None:
@@ -169,11 +173,12 @@ def _read_source(path: str) -> str:
 
 
 def _run(script: str, script_args: list[str], json_path: str | None, steps: int,
-         force_eager: bool) -> int:
+         force_eager: bool, verify_fixes: bool = False) -> int:
     from tapemagic.api import gradcheck
     from tapemagic.locations import CellMap
     from tapemagic.report.model import CellInfo
     from tapemagic.report.text import render_text
+    from tapemagic.verify import ScriptRunner
 
     path = os.path.abspath(script)
     cell = CellInfo(source=_read_source(path), filename=path, script=script)
@@ -186,8 +191,10 @@ def _run(script: str, script_args: list[str], json_path: str | None, steps: int,
     # With `--json -` stdout carries the JSON alone: the script's own prints go to stderr.
     script_stdout = sys.stderr if json_path == "-" else sys.stdout
     try:
+        runner = ScriptRunner(path, script_args, force_eager, steps) if verify_fixes else None
         with contextlib.redirect_stdout(script_stdout), gradcheck(
-                force_eager=force_eager, max_steps=steps, cells=CellMap(), cell=cell) as check:
+                force_eager=force_eager, max_steps=steps, cells=CellMap(), cell=cell,
+                verify_fixes=verify_fixes, runner=runner) as check:
             runpy.run_path(path, run_name="__main__")
     except SystemExit as exit_:
         failed = exit_.code not in (0, None)

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tapemagic.locations import CellMap
 from tapemagic.report.model import CellInfo, Report
 from tapemagic.trace import Trace
+
+if TYPE_CHECKING:
+    from tapemagic.verify import Runner
 
 #: Whether ``tf.function`` and Keras ``fit`` run eagerly for the analysis when no door option
 #: says otherwise: the one default behind ``gradcheck(force_eager=...)``, ``%%gradcheck
@@ -59,6 +63,8 @@ def gradcheck(
     strict: bool = False,
     cells: CellMap | None = None,
     cell: CellInfo | None = None,
+    verify_fixes: bool = False,
+    runner: Runner | None = None,
 ) -> Iterator[Check]:
     """Trace the block and explain every gradient that comes back None or zero.
 
@@ -84,6 +90,13 @@ def gradcheck(
         (never when the block itself raised: its exception wins).
     cells, cell : optional
         Filename → cell mapping and what was run (the magic and the CLI fill these).
+    verify_fixes : bool
+        After the block, re-run the code once per safe/unsafe fix with the fix applied, in a
+        fresh subprocess (never in this process: its variables, models and optimizer state
+        are not touched), and set each ``fix.verified`` (see :mod:`tapemagic.verify`).
+        Without ``runner``, the code re-run is the ``__main__`` script (``sys.argv`` kept).
+    runner : tapemagic.verify.Runner, optional
+        How to re-run the code (the magic replays the notebook history, the CLI the script).
 
     Yields
     ------
@@ -123,24 +136,42 @@ def gradcheck(
     if force_eager is None:
         force_eager = FORCE_EAGER_DEFAULT
     session = TraceSession(force_eager=force_eager, max_steps=max_steps)
+    verify = None
+    if verify_fixes:
+        verify = runner or _main_script(force_eager, max_steps)
     try:
         with session:
             yield result
     except BaseException as error:
         result.error = error
-        _finish(result, session, cells, cell, error, problems)
+        _finish(result, session, cells, cell, error, problems,
+                None if isinstance(error, KeyboardInterrupt) else verify)
         raise
     # a door whose runner shows the code's exception itself (the magic, through IPython's
     # run_code) records it in `error` before the block ends: the report still carries it
-    _finish(result, session, cells, cell, result.error, problems)
+    _finish(result, session, cells, cell, result.error, problems, verify)
     if strict and result.error is None and result.report is not None \
             and result.report.has_errors:
         count = sum(f.severity == "error" for f in result.report.findings)
         raise GradcheckError(f"gradcheck: {count} error finding(s): {result.report.headline}")
 
 
+def _main_script(force_eager: bool, steps: int) -> Runner | str:
+    """Return a runner re-running the ``__main__`` script, or why there is none."""
+    import sys
+
+    from tapemagic.verify import ScriptRunner
+
+    path = getattr(sys.modules.get("__main__"), "__file__", None)
+    if not path or not os.path.isfile(path):
+        return ("verify_fixes: no script to re-run (the code does not run as a `__main__` "
+                "script); the fixes were not verified")
+    return ScriptRunner(path, tuple(sys.argv[1:]), force_eager, steps)
+
+
 def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo | None,
-            error: BaseException | None, problems: tuple[str, ...] = ()) -> None:
+            error: BaseException | None, problems: tuple[str, ...] = (),
+            verify: Runner | str | None = None) -> None:
     from tapemagic.engine import build_report
 
     trace = session.trace
@@ -163,6 +194,13 @@ def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo |
     except Exception as failure:  # noqa: BLE001 - the user's code and error come first
         warnings.warn(f"tapemagic could not build its report: {type(failure).__name__}: "
                       f"{failure}", RuntimeWarning, stacklevel=3)
+        return
+    if isinstance(verify, str):
+        result.report = dataclasses.replace(result.report, notes=(*result.report.notes, verify))
+    elif verify is not None:
+        from tapemagic.verify import verify_fixes
+
+        result.report = verify_fixes(result.report, verify)
 
 
 def _until_last_gradient_call(trace: Trace) -> tuple[Trace, int]:

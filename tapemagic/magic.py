@@ -69,6 +69,10 @@ class GradcheckMagics(Magics):
                    f"{'' if FORCE_EAGER_DEFAULT else _DEFAULT}.")
     @argument("--steps", type=int, default=1, metavar="N",
               help="Runs of each gradient call site to analyse (default 1).")
+    @argument("--verify-fixes", action="store_true",
+              help="Re-run the cell once per quick fix, with the fix applied, in a fresh "
+                   "process that replays this session's earlier cells (your variables, "
+                   "models and output are untouched), and report which fixes remove the cut.")
     @argument("--explain", metavar="CODE",
               help="Print the documentation of rule CODE (e.g. TM301) and exit.")
     @line_cell_magic
@@ -161,9 +165,15 @@ class GradcheckMagics(Magics):
         interactivity = ("none" if _ends_with_semicolon(cell)
                          else getattr(shell, "ast_node_interactivity", "last_expr"))
         check = None
+        runner = None
+        if args.verify_fixes:
+            from tapemagic.verify.notebook import HistoryRunner, history_cells
+
+            runner = HistoryRunner(history_cells(shell, count, info.source), args.force_eager,
+                                   args.steps)
         try:
             with gradcheck(force_eager=args.force_eager, max_steps=args.steps, cells=cells,
-                           cell=info) as check:
+                           cell=info, verify_fixes=args.verify_fixes, runner=runner) as check:
                 await shell.run_ast_nodes(tree.body, filename, interactivity=interactivity,
                                           compiler=shell.compile, result=result)
                 check.error = result.error_before_exec or result.error_in_exec

@@ -12,7 +12,6 @@ import jsonschema
 import pytest
 
 import tapemagic
-
 from tapemagic.report.model import CAUSES
 from tapemagic.rules import (
     FAMILIES,
@@ -27,27 +26,27 @@ from tapemagic.rules import (
 EXPECTED = {
     "TM101": ("tape-not-watching", "not-watched", "error", ["variables", "tape_line"], "unsafe"),
     "TM102": ("unwatched-tensor", "not-watched", "error", ["variables"], "unsafe"),
-    "TM103": ("outside-tape", "outside-tape", "error", ["api", "variables"], "display-only"),
+    "TM103": ("outside-tape", "outside-tape", "error", ["api", "variables"], "unsafe"),
     "TM104": ("not-connected", "not-connected", "error", ["variables", "target"], "display-only"),
     "TM105": ("keras-zero-mode-error", "not-connected", "warning", ["variables"], "display-only"),
     "TM106": ("unexplained-none", "unexplained", "warning", ["variables"], "display-only"),
     "TM107": ("non-trainable-source", "sources-mismatch", "error", ["variables", "tape_line"],
-              "display-only"),
+              "unsafe"),
     "TM108": ("failed-watch", "not-watched", "error", ["error", "what", "tape_line", "variables"],
-              "display-only"),
+              "unsafe"),
     "TM109": ("empty-sources", "sources-mismatch", "error", ["sources", "variables"],
-              "display-only"),
+              "unsafe"),
     "TM110": ("weights-never-trained", "sources-mismatch", "info", ["variables"],
               "display-only"),
     "TM112": ("variable-replaced", "not-watched", "error", ["name", "run", "variables"],
-              "display-only"),
-    "TM111": ("stale-variable", "not-connected", "error", ["name", "variables"], "display-only"),
+              "unsafe"),
+    "TM111": ("stale-variable", "not-connected", "error", ["name", "variables"], "unsafe"),
     "TM203": ("custom-gradient-none", "custom-gradient", "error", ["api", "variables"],
               "display-only"),
     "TM304": ("py-function-host-round-trip", "host-round-trip", "error",
-              ["api", "function", "variables"], "display-only"),
+              ["api", "function", "variables"], "unsafe"),
     "TM501": ("zero-gradient", "zero-at-runtime", "warning", ["api", "op", "reason", "variables"],
-              "display-only"),
+              "unsafe"),
     "TM502": ("vanishing-gradient", "zero-at-runtime", "info", ["largest", "variables"],
               "display-only"),
     "TM201": (
@@ -55,23 +54,23 @@ EXPECTED = {
         "non-differentiable-op",
         "error",
         ["api", "op", "reason", "variables"],
-        "display-only",
+        "unsafe",
     ),
     "TM202": (
         "integer-dtype",
         "integer-dtype",
         "error",
         ["api", "op", "dtype", "variables"],
-        "display-only",
+        "unsafe",
     ),
     "TM301": ("host-round-trip", "host-round-trip", "error", ["api", "variables"], "unsafe"),
-    "TM302": ("numpy-function", "numpy-function", "error", ["variables"], "display-only"),
+    "TM302": ("numpy-function", "numpy-function", "error", ["variables"], "unsafe"),
     "TM303": (
         "python-control-flow",
         "python-control-flow",
         "warning",
         ["api", "variables"],
-        "display-only",
+        "unsafe",
     ),
     "TM401": ("stop-gradient", "stop-gradient", "error", ["variables"], "unsafe"),
     "TM402": (
@@ -79,7 +78,7 @@ EXPECTED = {
         "variable-assign",
         "error",
         ["api", "variable", "variables"],
-        "display-only",
+        "unsafe",
     ),
 }
 # Causes that need no rule yet: they are detected later or only annotate other findings.

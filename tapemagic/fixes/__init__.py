@@ -9,6 +9,7 @@ applicability comes from the catalog).
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Sequence
 
 import libcst as cst
@@ -25,6 +26,7 @@ NUMPY_TO_TF = {
     "np.abs": "tf.abs", "np.real": "tf.math.real", "np.copy": "tf.identity",
     "np.mean": "tf.reduce_mean", "np.sum": "tf.reduce_sum",
     "np.tanh": "tf.tanh", "np.maximum": "tf.maximum", "np.minimum": "tf.minimum",
+    "np.std": "tf.math.reduce_std",  # both the population deviation (NumPy's ddof=0)
 }
 _UNWRAP_CALLS = ("tf.keras.backend.eval", "tf.keras.backend.get_value", "tf.stop_gradient",
                  "keras.ops.convert_to_numpy", "K.eval", "K.get_value")
@@ -78,11 +80,48 @@ def numpy_link_edits(links: Sequence[Link], index: SourceIndex, file: str,
     return edits
 
 
+def appended_links(index: SourceIndex, file: str, line: int) -> list[Edit]:
+    """``values.append(<converted>)`` → later ``np.mean(values)`` (etc.) → their ``tf.*`` twins.
+
+    The NumPy chain follows assigned names; a list filled with ``append`` is followed here: in
+    the function (or module) around ``line``, the NumPy calls after it that take the list.
+    """
+    tree = index.tree(file)
+    if tree is None:
+        return []
+    receiver = None
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and node.lineno == line
+                and isinstance(node.func, ast.Attribute) and node.func.attr == "append"
+                and isinstance(node.func.value, ast.Name)):
+            receiver = node.func.value.id
+    if receiver is None:
+        return []
+    scope: ast.AST = tree
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and node.lineno <= line <= (node.end_lineno or 0):
+            scope = node
+    edits = []
+    for node in ast.walk(scope):
+        if (isinstance(node, ast.Call) and node.lineno > line and node.args
+                and isinstance(node.args[0], ast.Name) and node.args[0].id == receiver
+                and isinstance(node.func, ast.Attribute)):
+            name = ast.unparse(node.func)
+            if name in NUMPY_TO_TF and node.func.end_lineno == node.func.lineno:
+                edits.append(Edit(node.func.lineno, node.func.col_offset, node.func.lineno,
+                                  node.func.end_col_offset or 0, NUMPY_TO_TF[name]))
+    return sorted(edits, key=lambda e: (e.line, e.col))
+
+
 def drop_numpy(node: cst.BaseExpression) -> cst.BaseExpression | None:
     """``y.numpy()`` → ``y``; ``K.eval(y)`` → ``y``; ``np.sqrt(t)`` → ``tf.sqrt(t)``."""
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
         if node.func.attr.value == "numpy" and not node.args:
             return node.func.value
+    if isinstance(node, cst.Call) and dotted(node.func) == "float" and len(node.args) == 1 \
+            and node.args[0].keyword is None and node.args[0].star == "":
+        return node.args[0].value  # float(t) of a scalar tensor: keep the tensor
     unwrapped = unwrap(node)
     if unwrapped is not None:
         return unwrapped

@@ -86,12 +86,18 @@ class Edit:
 
 @dataclass(frozen=True)
 class Fix:
-    """A quick fix: a title (imperative), how safe it is to apply, and the edits, if any."""
+    """A quick fix: a title (imperative), how safe it is to apply, and the edits, if any.
+
+    ``verified`` is None until a ``--verify-fixes`` re-run checked the fix (True: every weight
+    the finding named then gets a gradient and no new error appeared); ``verification`` is
+    what that re-run showed (what is still cut, the new error), None when none ran.
+    """
 
     title: str
     applicability: Applicability
     edits: tuple[Edit, ...] = ()
     verified: bool | None = None
+    verification: str | None = None
 
 
 @dataclass(frozen=True)

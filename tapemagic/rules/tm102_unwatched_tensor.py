@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.fixes import statements
 from tapemagic.lint.context import LintContext, LintMatch
-from tapemagic.rules.base import Hit, Match, RuleModule, register
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.trace import RawLocation
 
@@ -49,6 +51,16 @@ class UnwatchedTensor(RuleModule):
             for site in sites:
                 yield LintMatch(self.code, site)
 
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # at the tape: watch the names passed as sources; at a late watch: move it up
+        moved = statements.watch_earlier(ctx.index, location.file, location.line)
+        if moved is not None:
+            return moved
+        names = [ctx.source_argument(h.analysis.call.loc, h.index) for h in draft.hits]
+        if any(n is None for n in names):
+            return ()
+        unique = [n for n in dict.fromkeys(names) if n is not None]
+        return statements.add_watch(ctx.index, location.file, location.line, unique) or ()
 
 
 def _made_from_variable(ctx: RuleContext, node: int | None) -> RawLocation | None:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.fixes import statements, watches
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
-from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.trace import RawLocation
 
@@ -36,6 +38,14 @@ class OutsideTape(RuleModule):
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         return matchers.cut_matches(ctx, self.code, "outside")
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # the line that computes the loss (or forward pass) goes into the neighbouring block;
+        # a target computed in the gradient call's own arguments is computed last in it
+        # a value read by a function the tape runs (a loss closure) is computed in it
+        return (statements.move_into_tape(ctx.index, location.file, location.line)
+                or statements.hoist_target(ctx.index, location.file, location.line)
+                or watches.inline_into_function(ctx.index, location.file, location.line) or ())
 
 
 def _scope(raw: RawLocation) -> tuple[str, str]:

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic import fixes
+from tapemagic.fixes import calls
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
-from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
 
@@ -37,3 +40,8 @@ class NonTrainableSource(RuleModule):
             node = call.sources_node
             assert node is not None
             yield LintMatch(self.code, Site.of(node), {"api": ctx.text(node)})
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # `model.variables` -> `model.trainable_variables` in the source list
+        edit = fixes.rewrite(location, ctx.index, calls.trainable_sources)
+        return (edit,) if edit else ()

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.fixes import watches
 from tapemagic.lint.context import LintContext, LintMatch
-from tapemagic.rules.base import Hit, Match, RuleModule, register
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.trace import TapeRecord
 
@@ -40,6 +42,15 @@ class FailedWatch(RuleModule):
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         for cut in ctx.failed_watches:
             yield LintMatch(self.code, cut.site, {"api": cut.api})
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        what = draft.params.get("what", "")
+        if what.startswith("Variable") or draft.hits and all(
+                h.source.source.kind == "keras-variable" for h in draft.hits):
+            # a Keras 3 variable: watch (and differentiate by) its backing tf.Variable
+            return watches.watch_value(ctx.index, location.file, location.line) or ()
+        # symbolic Keras inputs: watch the batch the block feeds to the model
+        return watches.watch_model_input(ctx.index, location.file, location.line) or ()
 
 
 def _match(ctx: RuleContext, tape: TapeRecord, hit: Hit | None) -> Match:

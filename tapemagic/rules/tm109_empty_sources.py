@@ -11,9 +11,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from tapemagic.fixes import watches
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
-from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
 
@@ -42,3 +44,7 @@ class EmptySources(RuleModule):
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         for node in ctx.unbuilt_sources():
             yield LintMatch(self.code, Site.of(node), {"api": ctx.text(node)})
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # the list taken before the model was built: read the property where it is used
+        return watches.sources_direct(ctx.index, location.file, location.line) or ()

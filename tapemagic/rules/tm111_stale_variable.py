@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.fixes import blocks
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
 
@@ -27,3 +29,7 @@ class StaleVariable(RuleModule):
             raw = ctx.trace.handle_created[handle]
             yield Match((place(raw),), raw, hit.cause.primary,
                         {"name": ctx.handle_name(handle)}, hit)
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # create the variable on the first call only; later calls reuse it
+        return blocks.create_once(ctx.index, location.file, location.line) or ()

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.fixes import blocks, calls
 from tapemagic.graph.analysis import Cause
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
-from tapemagic.rules.base import Hit, Match, RuleModule, register
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
 
@@ -34,6 +36,11 @@ class VariableReplaced(RuleModule):
             first = found.get((hit.analysis.call.site, hit.index))
             if first is not None and hit.source.source.handle is None:
                 yield Match(first.key, first.raw, True, dict(first.params), hit)
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # `x = x - lr * g` -> `x.assign_sub(lr * g)`: the name stays the variable
+        return blocks.rewrite_statement(ctx.index, location.file, location.line,
+                                        calls.rebind_to_assign) or ()
 
     def _replaced(self, ctx: RuleContext) -> Iterable[Match]:
         for analysis in ctx.analyses:

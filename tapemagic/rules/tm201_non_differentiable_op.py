@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic import fixes
+from tapemagic.fixes import surrogates
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
-from tapemagic.rules.base import EdgeRule, register
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, EdgeRule, register
+from tapemagic.rules.context import RuleContext
 
 
 @register
@@ -21,3 +25,8 @@ class NonDifferentiableOp(EdgeRule):
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         return matchers.cut_matches(ctx, self.code, "non-differentiable")
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # a documented differentiable surrogate (straight-through, soft argmax, soft compare)
+        edit = fixes.rewrite(location, ctx.index, surrogates.surrogate)
+        return (edit,) if edit else ()

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic import fixes
+from tapemagic.fixes import calls, surrogates
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
-from tapemagic.rules.base import EdgeRule, Match, register
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, EdgeRule, Match, register
 from tapemagic.rules.context import RuleContext, place
 
 
@@ -53,3 +56,9 @@ class IntegerDtype(EdgeRule):
         yield from matchers.cut_matches(ctx, self.code, "integer")
         for site in ctx.integer_sources():  # an integer variable passed as a source
             yield LintMatch(self.code, site, {"api": ctx.segment(site)})
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # an integer variable made float, else an integer cast made a straight-through one
+        edit = (fixes.rewrite(location, ctx.index, calls.float_variable)
+                or fixes.rewrite(location, ctx.index, surrogates.surrogate))
+        return (edit,) if edit else ()

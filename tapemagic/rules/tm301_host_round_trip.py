@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tapemagic import fixes
+from tapemagic.fixes import calls, functional
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import ChainStep, Edit, Location
@@ -40,10 +41,15 @@ class HostRoundTrip(RuleModule):
                         graph_edge=("event", hit.cause.event, 0))
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
-        edit = fixes.rewrite(location, ctx.index, fixes.drop_numpy)
-        if edit is None:
-            return ()
-        return (edit, *fixes.numpy_link_edits(draft.links, ctx.index, location.file, edit))
+        edit = (fixes.rewrite(location, ctx.index, fixes.drop_numpy)
+                or fixes.rewrite(location, ctx.index, calls.predict_to_call))
+        if edit is None:  # `m.set_weights(n.get_weights())` then `m(x)`: a functional call
+            return functional.functional_call(ctx.index, location.file, location.line) or ()
+        links = fixes.numpy_link_edits(draft.links, ctx.index, location.file, edit)
+        seen = {(e.line, e.col) for e in links}
+        more = [e for e in fixes.appended_links(ctx.index, location.file, location.line)
+                if (e.line, e.col) not in seen]
+        return (edit, *links, *more)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         return matchers.cut_matches(ctx, self.code, "host", transform=fixes.drop_numpy)

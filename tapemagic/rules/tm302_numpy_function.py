@@ -6,11 +6,16 @@ host event from its inputs to its outputs; TensorFlow registers no gradient for 
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable
 
+from tapemagic import fixes
+from tapemagic.fixes import calls
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
-from tapemagic.rules.base import EdgeRule, register
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, EdgeRule, register
+from tapemagic.rules.context import RuleContext
 
 
 @register
@@ -20,3 +25,14 @@ class NumpyFunction(EdgeRule):
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         return matchers.cut_matches(ctx, self.code, "numpy-function", params=matchers.no_params)
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        tree = ctx.index.tree(location.file)
+
+        def defined(name: str) -> ast.FunctionDef | None:
+            found = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+                     and n.name == name] if tree is not None else []
+            return found[0] if len(found) == 1 else None
+
+        edit = fixes.rewrite(location, ctx.index, calls.numpy_function_to_tf(defined))
+        return (edit,) if edit else ()

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.fixes import blocks
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
-from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
 
@@ -29,3 +31,7 @@ class PythonControlFlow(RuleModule):
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         return matchers.cut_matches(ctx, self.code, "control")
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # `if c: y = a else: y = b` -> `y = tf.where(c, a, b)`
+        return blocks.branch_to_where(ctx.index, location.file, location.line) or ()

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic import fixes
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
-from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
 
@@ -30,8 +32,15 @@ class PyFunctionHostRoundTrip(RuleModule):
             function = event.loc.function if event.loc is not None else "?"
             yield Match((place(event.loc),), event.loc, hit.cause.primary,
                         {"api": event.api, "function": function}, hit, api=event.api,
-                        op_type="EagerPyFunc")
+                        op_type="EagerPyFunc", links=ctx.index.numpy_chain(event.loc))
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         return matchers.cut_matches(ctx, self.code, "py-host", params=lambda found: {
             "api": found.cut.api, "function": found.cut.detail})
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # the body stays in TensorFlow: the py_function's tape then records its ops
+        edit = fixes.rewrite(location, ctx.index, fixes.drop_numpy)
+        if edit is None:
+            return ()
+        return (edit, *fixes.numpy_link_edits(draft.links, ctx.index, location.file, edit))

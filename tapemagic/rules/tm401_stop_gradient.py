@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import libcst as cst
+
 from tapemagic import fixes
+from tapemagic.fixes import surrogates
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location
@@ -22,9 +25,16 @@ class StopGradient(EdgeRule):
     causes = frozenset({"stop-gradient"})
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
-        edit = fixes.rewrite(location, ctx.index, fixes.unwrap)
+        # around a rounding op the user meant a straight-through estimator: write one
+        edit = (fixes.rewrite(location, ctx.index, _straight_through_inside)
+                or fixes.rewrite(location, ctx.index, fixes.unwrap))
         return (edit,) if edit else ()
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         return matchers.cut_matches(ctx, self.code, "stop-gradient", params=matchers.no_params,
                                     transform=fixes.unwrap)
+
+def _straight_through_inside(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``tf.stop_gradient(tf.round(z))`` → ``z + tf.stop_gradient(tf.round(z) - z)``."""
+    inner = fixes.unwrap(node)
+    return surrogates.straight_through(inner) if inner is not None else None

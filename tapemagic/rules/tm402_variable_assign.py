@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.fixes import blocks, functional
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
-from tapemagic.rules.base import EdgeRule, register
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, EdgeRule, register
+from tapemagic.rules.context import RuleContext
 
 
 @register
@@ -21,3 +24,8 @@ class VariableAssign(EdgeRule):
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         return matchers.cut_matches(ctx, self.code, "assign")
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # `v.assign(t)` then reads of `v` -> read `t` (the hypernetwork shape: see the docs)
+        return (blocks.assign_to_use(ctx.index, location.file, location.line)
+                or functional.functional_call(ctx.index, location.file, location.line) or ())

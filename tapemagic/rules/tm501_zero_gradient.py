@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic import fixes
+from tapemagic.fixes import blocks, surrogates
 from tapemagic.optypes import ZERO_GRADIENT
-from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
 _REASONS = {
@@ -50,3 +53,17 @@ class ZeroGradient(RuleModule):
                          "reason": _REASONS.get(op.op_type, "its gradient is zero here")
                          if op.op_type in ZERO_GRADIENT or op.saturated else _PROBABLE},
                         hit, api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0))
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        # Sign: a straight-through estimator; a clip stuck at its bounds: the same through the
+        # clip; a dead ReLU layer with an all-zero kernel: Keras' default initialiser. Other
+        # saturations depend on the values (the learning rate, the data): no edit.
+        if draft.op_type == "Sign":
+            edit = fixes.rewrite(location, ctx.index, surrogates.straight_through)
+        elif draft.op_type in ("ClipByValue", "Maximum", "Minimum"):  # clip_by_value's ops
+            edit = fixes.rewrite(location, ctx.index, surrogates.straight_through_clip)
+        elif draft.op_type in ("Relu", "Relu6"):
+            return blocks.zero_initializer(ctx.index, location.file, location.line) or ()
+        else:
+            edit = None
+        return (edit,) if edit else ()

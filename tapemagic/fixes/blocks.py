@@ -1,0 +1,171 @@
+"""Quick fixes that rewrite one statement, or a statement and the reads after it in its block.
+
+TF-free. Built on :mod:`tapemagic.fixes.statements` (LibCST positions and blocks); each
+function returns None when the code does not have its shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from tapemagic.fixes import dotted
+from tapemagic.fixes.statements import _bound, source_of
+from tapemagic.locations import SourceIndex
+from tapemagic.report.model import Edit
+
+SmallTransform = Callable[[cst.BaseSmallStatement], cst.BaseSmallStatement | None]
+
+
+def rewrite_statement(index: SourceIndex, file: str, line: int,
+                      transform: SmallTransform) -> tuple[Edit, ...] | None:
+    """Replace the one-line simple statement on ``line`` by ``transform``'s result."""
+    text = index.line(file, line)
+    stripped = text.lstrip()
+    indent = len(text) - len(stripped)
+    try:
+        node = cst.parse_statement(stripped)
+    except cst.ParserSyntaxError:
+        return None
+    if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
+        return None
+    new = transform(node.body[0])
+    if new is None:
+        return None
+    old_code = cst.Module([]).code_for_node(node.body[0].with_changes(
+        semicolon=cst.MaybeSentinel.DEFAULT))
+    if not stripped.startswith(old_code):
+        return None
+    code = cst.Module([]).code_for_node(new)
+    return (Edit(line, indent, line, indent + len(old_code), code),)
+
+
+def assign_to_use(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | None:
+    """``v.assign(t)`` then reads of ``v`` → drop the assignment and read ``t`` directly.
+
+    For a statement ``X.assign(NAME)`` on ``line`` (``NAME`` a plain name) followed, in the same
+    block, by reads of ``X`` and no other write to ``X`` or rebinding of ``NAME``. The reads are
+    replaced by ``NAME``; the assignment line is removed.
+    """
+    src = source_of(index, file)
+    stmt = src.statement(line) if src else None
+    if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine):
+        return None
+    small = stmt.node.body[0] if len(stmt.node.body) == 1 else None
+    call = small.value if isinstance(small, cst.Expr) else None
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value == "assign" and len(call.args) == 1
+            and isinstance(call.args[0].value, cst.Name)):
+        return None
+    target, value = call.func.value, call.args[0].value.value
+    edits = [Edit(stmt.line, 0, stmt.end_line + 1, 0, "")]
+    for later in stmt.block[stmt.index + 1:]:
+        if value in _bound(later):
+            return None
+        for node in _equal_nodes(later, target):
+            parent = src.parents.get(node)
+            if isinstance(parent, cst.Attribute) and parent.value is node \
+                    and parent.attr.value.startswith("assign"):
+                return None  # written again
+            pos = src.positions[node]
+            edits.append(Edit(pos.start.line, pos.start.column, pos.end.line,
+                              pos.end.column, value))
+    return tuple(edits) if len(edits) > 1 else None
+
+
+def _equal_nodes(root: cst.CSTNode, target: cst.BaseExpression) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+
+    class _Find(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, type(target)) and node.deep_equals(target):
+                found.append(node)
+                return False
+            return True
+
+    root.visit(_Find())
+    return found
+
+
+def branch_to_where(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | None:
+    """``if c: y = a`` / ``else: y = b`` → ``y = tf.where(c, a, b)`` (one line).
+
+    Only for an ``if`` on ``line`` with an ``else`` (no ``elif``) whose two branches are one
+    assignment each, to the same plain name.
+    """
+    src = source_of(index, file)
+    stmt = src.statement(line) if src else None
+    if src is None or stmt is None or not isinstance(stmt.node, cst.If):
+        return None
+    node = stmt.node
+    if not isinstance(node.orelse, cst.Else):
+        return None
+    sides = [_single_assign(node.body), _single_assign(node.orelse.body)]
+    if sides[0] is None or sides[1] is None or sides[0][0] != sides[1][0]:
+        return None
+    code = cst.Module([]).code_for_node
+    text = (f"{sides[0][0]} = tf.where({code(node.test)}, {code(sides[0][1])}, "
+            f"{code(sides[1][1])})")
+    end = src.positions[node].end
+    return (Edit(stmt.line, stmt.col, end.line, end.column, text),)
+
+
+def _single_assign(block: cst.BaseSuite) -> tuple[str, cst.BaseExpression] | None:
+    if not isinstance(block, cst.IndentedBlock) or len(block.body) != 1:
+        return None
+    line = block.body[0]
+    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
+        return None
+    assign = line.body[0]
+    if (isinstance(assign, cst.Assign) and len(assign.targets) == 1
+            and isinstance(assign.targets[0].target, cst.Name)):
+        return assign.targets[0].target.value, assign.value
+    return None
+
+
+def zero_initializer(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | None:
+    """``kernel_initializer="zeros"`` of the layer defined on ``line`` → ``"glorot_uniform"``.
+
+    All-zero kernels before a ReLU give every unit the same zero pre-activation, so no unit is
+    ever active; Keras' default initialiser breaks the symmetry.
+    """
+    src = source_of(index, file)
+    if src is None:
+        return None
+    for node, pos in src.positions.items():
+        if isinstance(node, cst.Call) and pos.start.line == line:
+            for arg in node.args:
+                if (arg.keyword is not None and arg.keyword.value == "kernel_initializer"
+                        and isinstance(arg.value, cst.SimpleString)
+                        and arg.value.evaluated_value == "zeros"):
+                    at = src.positions[arg.value]
+                    quote = arg.value.value[0]
+                    return (Edit(at.start.line, at.start.column, at.end.line, at.end.column,
+                                 f"{quote}glorot_uniform{quote}"),)
+    return None
+
+
+def create_once(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | None:
+    """``self.w = tf.Variable(...)`` on every call → created on the first call only.
+
+    The statement is wrapped in ``if getattr(self, "w", None) is None:`` so later calls reuse
+    the variable the sources (and the optimizer) hold.
+    """
+    src = source_of(index, file)
+    stmt = src.statement(line) if src else None
+    if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine):
+        return None
+    small = stmt.node.body[0] if len(stmt.node.body) == 1 else None
+    if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Attribute)
+            and isinstance(small.targets[0].target.value, cst.Name)
+            and isinstance(small.value, cst.Call)
+            and dotted(small.value.func).split(".")[-1] == "Variable"):
+        return None
+    owner, attr = small.targets[0].target.value.value, small.targets[0].target.attr.value
+    indent = " " * stmt.col
+    edits = [Edit(stmt.line, 0, stmt.line, 0,
+                  f'{indent}if getattr({owner}, "{attr}", None) is None:\n')]
+    edits += [Edit(n, 0, n, 0, "    ") for n in range(stmt.line, stmt.end_line + 1)]
+    return tuple(edits)

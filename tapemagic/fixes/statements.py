@@ -1,0 +1,306 @@
+"""Statement-level quick fixes: move a line into the tape's ``with`` block, add a ``watch``.
+
+TF-free. These edits work on whole statements of the user's source (a cell or a script), found
+with LibCST (positions from ``PositionProvider``, blocks from ``ParentNodeProvider``), and they
+move code only where nothing in between depends on it: a statement is moved past another only
+when that other statement neither reads nor writes a name the moved one binds or reads. Every
+function returns None when the code does not have the expected shape (never a guess).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+
+from tapemagic.locations import SourceIndex
+from tapemagic.report.model import Edit
+
+
+@dataclass(frozen=True)
+class _Stmt:
+    node: cst.CSTNode
+    block: Sequence[cst.CSTNode]
+    index: int
+    line: int
+    end_line: int
+    col: int
+
+
+class _Source:
+    """One file parsed with LibCST, with the position and the block of every statement."""
+
+    def __init__(self, text: str) -> None:
+        self.wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
+        self.positions = self.wrapper.resolve(PositionProvider)
+        self.parents = self.wrapper.resolve(ParentNodeProvider)
+        self.lines = text.splitlines()
+
+    def statement(self, line: int) -> _Stmt | None:
+        """Return the simple or compound statement that starts on ``line``."""
+        for node, pos in self.positions.items():
+            if pos.start.line == line and isinstance(
+                    node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+                return self._stmt(node)
+        return None
+
+    def _stmt(self, node: cst.CSTNode) -> _Stmt | None:
+        parent = self.parents.get(node)
+        if isinstance(parent, (cst.IndentedBlock, cst.Module)):
+            block = parent.body
+        else:
+            return None
+        pos = self.positions[node]
+        index = next(i for i, n in enumerate(block) if n is node)
+        return _Stmt(node, block, index, pos.start.line, pos.end.line, pos.start.column)
+
+    def code(self, stmt: _Stmt) -> str:
+        return "\n".join(self.lines[stmt.line - 1:stmt.end_line]) + "\n"
+
+    def tape_with(self, node: cst.CSTNode) -> str | None:
+        """Return the ``as`` name of a ``with ...GradientTape(...) as NAME:`` statement."""
+        if not isinstance(node, cst.With):
+            return None
+        for item in node.items:
+            call = item.item
+            if (isinstance(call, cst.Call) and _dotted(call.func).endswith("GradientTape")
+                    and item.asname is not None and isinstance(item.asname.name, cst.Name)):
+                return item.asname.name.value
+        return None
+
+    def enclosing_with(self, stmt: _Stmt) -> cst.With | None:
+        parent = self.parents.get(stmt.node)
+        owner = self.parents.get(parent) if parent is not None else None
+        return owner if isinstance(owner, cst.With) else None
+
+
+def source_of(index: SourceIndex, file: str) -> _Source | None:
+    """Parse ``file`` as the source index holds it (None when unknown or not valid Python)."""
+    text = "".join(index.lines(file))
+    if not text:
+        return None
+    try:
+        return _Source(text)
+    except cst.ParserSyntaxError:
+        return None
+
+
+def move_into_tape(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | None:
+    """Move the statement on ``line`` into the neighbouring ``with tf.GradientTape()`` block.
+
+    A statement before the block goes first in its body, one after it goes last: only when the
+    statements between them do not use the names it binds or reads. None otherwise.
+    """
+    src = source_of(index, file)
+    stmt = src.statement(line) if src else None
+    if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine):
+        return None
+    names = _names(stmt.node)
+    bound = _bound(stmt.node)
+    for step in (1, -1):
+        at = stmt.index + step
+        while 0 <= at < len(stmt.block):
+            other = stmt.block[at]
+            if src.tape_with(other) is not None:
+                return _move(src, stmt, other, before=step == 1,
+                             adjacent=abs(at - stmt.index) == 1)
+            if names & _names(other) or bound & _names(other):
+                break
+            at += step
+    return None
+
+
+def _move(src: _Source, stmt: _Stmt, with_node: cst.CSTNode, before: bool,
+          adjacent: bool) -> tuple[Edit, ...]:
+    assert isinstance(with_node, cst.With) and isinstance(with_node.body, cst.IndentedBlock)
+    body = with_node.body.body
+    first, last = src.positions[body[0]], src.positions[body[-1]]
+    indent = " " * first.start.column
+    text = "".join(indent + piece.lstrip() if i == 0 else indent + piece[stmt.col:]
+                   for i, piece in enumerate(src.code(stmt).splitlines(keepends=True)))
+    delete = Edit(stmt.line, 0, stmt.end_line + 1, 0, "")
+    if before:
+        return (delete, Edit(first.start.line, 0, first.start.line, 0, text))
+    if adjacent:  # right after the block: indenting it puts it last in the block
+        return (Edit(stmt.line, 0, stmt.line, stmt.col, indent),)
+    return (Edit(last.end.line + 1, 0, last.end.line + 1, 0, text), delete)
+
+
+def add_watch(index: SourceIndex, file: str, line: int,
+              names: Sequence[str]) -> tuple[Edit, ...] | None:
+    """Insert ``TAPE.watch(NAME)`` first in the ``with`` block of the tape made on ``line``.
+
+    Only for names bound before the ``with`` statement (in its block, or a parameter/global
+    the block does not rebind). None otherwise.
+    """
+    src = source_of(index, file)
+    stmt = src.statement(line) if src else None
+    if src is None or stmt is None or not names:
+        return None
+    tape = src.tape_with(stmt.node)
+    if tape is None or not isinstance(stmt.node, cst.With):
+        return None
+    body = stmt.node.body
+    assert isinstance(body, cst.IndentedBlock)
+    inside = set().union(*(_bound(s) for s in body.body))
+    if any(n in inside or not n.isidentifier() for n in names):
+        return None
+    first = src.positions[body.body[0]]
+    text = "".join(" " * first.start.column + f"{tape}.watch({n})\n" for n in names)
+    return (Edit(first.start.line, 0, first.start.line, 0, text),)
+
+
+def watch_earlier(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | None:
+    """Move the ``TAPE.watch(X)`` statement on ``line`` up to just after ``X`` is made.
+
+    The statement goes right after the last earlier statement of its block that binds ``X``
+    (or first in the tape's block when none does). None when it is already there.
+    """
+    src = source_of(index, file)
+    stmt = src.statement(line) if src else None
+    if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine):
+        return None
+    small = stmt.node.body[0] if len(stmt.node.body) == 1 else None
+    call = small.value if isinstance(small, cst.Expr) else None
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value == "watch" and len(call.args) == 1
+            and isinstance(call.args[0].value, cst.Name)):
+        return None
+    name = call.args[0].value.value
+    target = 0
+    for at in range(stmt.index - 1, -1, -1):
+        if name in _bound(stmt.block[at]):
+            target = at + 1
+            break
+    if target == 0 and src.enclosing_with(stmt) is None:
+        return None
+    if target == stmt.index:
+        return None
+    where = src.positions[stmt.block[target]].start.line
+    return (Edit(where, 0, where, 0, src.code(stmt)),
+            Edit(stmt.line, 0, stmt.end_line + 1, 0, ""))
+
+
+def hoist_target(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | None:
+    """``TAPE.gradient(f(x), ...)`` after the block → compute ``f(x)`` last inside the block.
+
+    For a gradient call on ``line`` whose target is a call computed in the argument list, and a
+    ``with ... as TAPE`` block earlier in the same block of statements, with nothing between
+    them that rebinds a name the target reads. The value gets the name ``loss`` (``loss_``
+    when ``loss`` is taken).
+    """
+    src = source_of(index, file)
+    stmt = src.statement(line) if src else None
+    if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine):
+        return None
+    found = _gradient_call(stmt.node)
+    if found is None:
+        return None
+    tape, target = found
+    reads = _names(target)
+    for at in range(stmt.index - 1, -1, -1):
+        other = stmt.block[at]
+        if src.tape_with(other) == tape:
+            break
+        if reads & _bound(other):
+            return None
+    else:
+        return None
+    assert isinstance(other, cst.With) and isinstance(other.body, cst.IndentedBlock)
+    taken = set().union(*(_names(s) for s in stmt.block))
+    name = "loss" if "loss" not in taken else "loss_"
+    pos = src.positions[target]
+    if pos.start.line != pos.end.line:
+        return None
+    last = src.positions[other.body.body[-1]]
+    code = cst.Module([]).code_for_node(target)
+    indent = " " * src.positions[other.body.body[0]].start.column
+    return (Edit(last.end.line + 1, 0, last.end.line + 1, 0, f"{indent}{name} = {code}\n"),
+            Edit(pos.start.line, pos.start.column, pos.end.line, pos.end.column, name))
+
+
+def _gradient_call(node: cst.CSTNode) -> tuple[str, cst.BaseExpression] | None:
+    for call in _walk_calls(node):
+        func = call.func
+        if (isinstance(func, cst.Attribute) and func.attr.value == "gradient"
+                and isinstance(func.value, cst.Name) and call.args
+                and isinstance(call.args[0].value, cst.Call)):
+            return func.value.value, call.args[0].value
+    return None
+
+
+def _walk_calls(node: cst.CSTNode) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(call)
+
+    node.visit(_Calls())
+    return found
+
+
+def _names(node: cst.CSTNode) -> set[str]:
+    """Every bare name in ``node`` (read or bound)."""
+    found: set[str] = set()
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+        def visit_Attribute(self, attr: cst.Attribute) -> bool:
+            attr.value.visit(self)
+            return False  # `x.shape`: only `x` is a name
+
+    node.visit(_Names())
+    return found
+
+
+def _bound(node: cst.CSTNode) -> set[str]:
+    """Return the names a statement binds (assignment targets, for/with targets, defs, imports)."""
+    found: set[str] = set()
+
+    class _Targets(cst.CSTVisitor):
+        def visit_AssignTarget(self, t: cst.AssignTarget) -> None:
+            found.update(_plain(t.target))
+
+        def visit_AnnAssign(self, a: cst.AnnAssign) -> None:
+            found.update(_plain(a.target))
+
+        def visit_AugAssign(self, a: cst.AugAssign) -> None:
+            found.update(_plain(a.target))
+
+        def visit_For(self, f: cst.For) -> None:
+            found.update(_plain(f.target))
+
+        def visit_AsName(self, a: cst.AsName) -> None:
+            found.update(_plain(a.name))
+
+        def visit_FunctionDef(self, f: cst.FunctionDef) -> bool:
+            found.add(f.name.value)
+            return False
+
+        def visit_ClassDef(self, c: cst.ClassDef) -> bool:
+            found.add(c.name.value)
+            return False
+
+    node.visit(_Targets())
+    return found
+
+
+def _plain(target: cst.CSTNode) -> set[str]:
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return set().union(*(_plain(e.value) for e in target.elements))
+    return set()
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""

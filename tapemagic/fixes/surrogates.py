@@ -1,0 +1,129 @@
+"""Expression rewrites that replace a cut by something differentiable (all unsafe).
+
+TF-free; transforms for :func:`tapemagic.fixes.rewrite`. Each returns None when the expression
+does not have its shape. The surrogates are the documented ones of the rule catalog:
+
+- ``tf.round/floor/ceil/sign(x)`` (and ``keras.ops``) → the straight-through estimator
+  ``x + tf.stop_gradient(tf.round(x) - x)``: the forward value is unchanged, the backward pass
+  is the identity's (Bengio et al. 2013, "Estimating or propagating gradients through
+  stochastic neurons"). Only for an ``x`` without calls, so writing it twice computes nothing
+  twice (no second random draw).
+- ``tf.cast(x, tf.int32)`` → ``x + tf.stop_gradient(tf.cast(tf.cast(x, tf.int32), x.dtype) - x)``:
+  the same estimator for a cast to an integer type; the result stays a float.
+- ``x > t`` (``>=, <, <=``) → ``(x - t) + tf.stop_gradient(tf.cast(x > t, x.dtype) - (x - t))``:
+  the forward value is the 0/1 decision as a float; only for code that casts it to a float.
+- ``tf.argmax(x, axis)`` → the soft argmax ``tf.reduce_sum(tf.nn.softmax(x, axis) * tf.range(
+  n), axis)`` (expected index under the softmax): a float where the argmax was an int64.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tapemagic.fixes import dotted
+
+_ST_OPS = {"tf.round", "tf.math.round", "tf.floor", "tf.math.floor", "tf.math.ceil",
+           "tf.ceil", "tf.sign", "tf.math.sign", "tf.math.rint"}
+_KERAS_ST_OPS = {"keras.ops.round", "keras.ops.floor", "keras.ops.ceil", "keras.ops.sign",
+                 "ops.round", "ops.floor", "ops.ceil", "ops.sign"}
+_INT_TYPES = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
+_ARGMAX = {"tf.argmax", "tf.math.argmax"}
+_COMPARE = (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _pure(node: cst.BaseExpression) -> bool:
+    """Return True for names, attributes, subscripts, numbers and arithmetic on them (no calls)."""
+    found: list[bool] = []
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(True)
+
+    node.visit(_Calls())
+    return not found
+
+
+def _atom(text: str, node: cst.BaseExpression) -> str:
+    atoms = (cst.Name, cst.Attribute, cst.Subscript, cst.Integer, cst.Float)
+    return text if isinstance(node, atoms) else f"({text})"
+
+
+def straight_through(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``tf.round(x)`` (floor, ceil, sign, int cast) → ``x + tf.stop_gradient(tf.round(x) - x)``."""
+    if not isinstance(node, cst.Call) or not node.args or not _pure(node.args[0].value):
+        return None
+    name, x = dotted(node.func), node.args[0].value
+    xs = _atom(_code(x), x)
+    if name in _ST_OPS and len(node.args) == 1:
+        return cst.parse_expression(f"{xs} + tf.stop_gradient({_code(node)} - {xs})")
+    if name in _KERAS_ST_OPS and len(node.args) == 1:
+        ops = name.rsplit(".", 1)[0]
+        return cst.parse_expression(f"{xs} + {ops}.stop_gradient({_code(node)} - {xs})")
+    if name == "tf.cast" and len(node.args) == 2:
+        dtype = node.args[1].value
+        kind = dotted(dtype).rsplit(".", 1)[-1] if not isinstance(dtype, cst.SimpleString) \
+            else dtype.evaluated_value
+        if kind in _INT_TYPES:
+            return cst.parse_expression(
+                f"{xs} + tf.stop_gradient(tf.cast({_code(node)}, {xs}.dtype) - {xs})")
+    return None
+
+
+def soft_compare(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``x > t`` → ``(x - t) + tf.stop_gradient(tf.cast(x > t, x.dtype) - (x - t))``."""
+    if not (isinstance(node, cst.Comparison) and len(node.comparisons) == 1
+            and isinstance(node.comparisons[0].operator, _COMPARE)):
+        return None
+    left, right = node.left, node.comparisons[0].comparator
+    if not (_pure(left) and _pure(right)):
+        return None
+    op = node.comparisons[0].operator
+    a, b = _atom(_code(left), left), _atom(_code(right), right)
+    margin = f"({a} - {b})" if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)) \
+        else f"({b} - {a})"
+    return cst.parse_expression(
+        f"{margin} + tf.stop_gradient(tf.cast({_code(node)}, {a}.dtype) - {margin})")
+
+
+def soft_argmax(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``tf.argmax(x, axis)`` → ``tf.reduce_sum(tf.nn.softmax(x, axis) * tf.range(...), axis)``."""
+    if not (isinstance(node, cst.Call) and dotted(node.func) in _ARGMAX and node.args
+            and _pure(node.args[0].value) and len(node.args) <= 2):
+        return None
+    x = node.args[0].value
+    axis = "-1"
+    if len(node.args) == 2:
+        if node.args[1].keyword is not None and node.args[1].keyword.value != "axis":
+            return None
+        axis = _code(node.args[1].value)
+    xs = _atom(_code(x), x)
+    return cst.parse_expression(
+        f"tf.reduce_sum(tf.nn.softmax({xs}, axis={axis}) * tf.range(tf.shape({xs})[{axis}], "
+        f"dtype={xs}.dtype), axis={axis})")
+
+
+def surrogate(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """Return the first surrogate above that applies to ``node`` (None when none does)."""
+    for transform in (straight_through, soft_compare, soft_argmax):
+        new = transform(node)
+        if new is not None:
+            return new
+    return None
+
+
+def straight_through_clip(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``tf.clip_by_value(x, a, b)`` → ``x + tf.stop_gradient(tf.clip_by_value(x, a, b) - x)``.
+
+    The forward value is the clipped one; the gradient passes as if there were no clip, so a
+    value stuck outside the range still learns (the straight-through estimator again).
+    """
+    if not (isinstance(node, cst.Call) and dotted(node.func) == "tf.clip_by_value"
+            and len(node.args) == 3 and _pure(node.args[0].value)):
+        return None
+    x = node.args[0].value
+    xs = _atom(_code(x), x)
+    return cst.parse_expression(f"{xs} + tf.stop_gradient({_code(node)} - {xs})")

@@ -1,0 +1,355 @@
+"""The quick-fix transforms on source text: what each rewrites, and where it refuses (TF-free).
+
+Each test registers a small program in ``linecache`` (where tapemagic reads sources), builds
+the rule module's fix for a finding at a given place, applies the edits and compares the
+program text, and checks that the result still parses. A shape the transform does not know
+gives no edit (never a guess).
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import linecache
+import textwrap
+
+import pytest
+
+from tapemagic.graph.provenance import ProvenanceGraph
+from tapemagic.locations import SourceIndex
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, registry
+from tapemagic.rules.context import RuleContext
+from tapemagic.trace import Trace
+from tapemagic.verify import apply_edits
+
+_names = itertools.count()
+
+
+def fix(code: str, source: str, needle: str, occurrence: int = 0,
+        op_type: str | None = None, **params: str) -> tuple[str, tuple[Edit, ...]]:
+    """Apply rule ``code``'s fix for a finding on ``needle`` in ``source``; return the text."""
+    source = textwrap.dedent(source)
+    name = f"<fix-{next(_names)}>"
+    linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+    lines = source.splitlines()
+    hits = [(i, ln.index(needle)) for i, ln in enumerate(lines) if needle in ln]
+    number, col = hits[occurrence]
+    location = Location(name, number + 1, number + 1, col, col + len(needle), lines[number])
+    ctx = RuleContext(ProvenanceGraph(Trace()), [], SourceIndex())
+    draft = Draft(code, (), None, True, dict(params), op_type=op_type)
+    edits = registry()[code].fix(draft, location, ctx)
+    fixed = apply_edits(source, edits)
+    ast.parse(fixed)
+    return fixed, edits
+
+
+def test_loss_computed_after_the_block_is_indented_into_it() -> None:
+    fixed, _ = fix("TM103", """\
+        with tf.GradientTape() as tape:
+            out = model(x)
+
+        loss = mse(y, out)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, "mse(y, out)")
+    assert "with tf.GradientTape() as tape:\n    out = model(x)\n\n    loss = mse(y, out)\n" \
+        in fixed
+
+
+def test_forward_pass_before_the_block_moves_first_into_it() -> None:
+    fixed, _ = fix("TM103", """\
+        out = model(state)
+        print("ready")
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(out)
+        """, "model(state)")
+    assert fixed == ('print("ready")\nwith tf.GradientTape() as tape:\n'
+                     "    out = model(state)\n    loss = tf.reduce_sum(out)\n")
+
+
+def test_no_move_past_a_statement_that_uses_the_value() -> None:
+    _, edits = fix("TM103", """\
+        out = model(state)
+        print(out)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(out)
+        """, "model(state)")
+    assert edits == ()
+
+
+def test_target_computed_in_the_gradient_call_is_computed_in_the_block() -> None:
+    fixed, _ = fix("TM103", """\
+        def grad(features, target):
+            with tf.GradientTape() as t:
+                t.watch(features)
+            params = model.trainable_variables
+            return t.gradient(mse(model(features), target), params)
+        """, "mse(model(features), target)")
+    assert "        loss = mse(model(features), target)\n" in fixed
+    assert "return t.gradient(loss, params)" in fixed
+
+
+def test_unwatched_tensor_gets_a_watch_first_in_the_block() -> None:
+    source = """\
+        w = tf.constant(w_np)
+        with tf.GradientTape() as g:
+            y = tf.nn.conv2d(x, w, 1, "SAME")
+        dw = g.gradient(y, w)
+        """
+    name = f"<fix-{next(_names)}>"
+    text = textwrap.dedent(source)
+    linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+    from tapemagic.fixes import statements
+
+    edits = statements.add_watch(SourceIndex(), name, 2, ["w"])
+    assert edits is not None
+    assert "with tf.GradientTape() as g:\n    g.watch(w)\n    y = " in apply_edits(text, edits)
+    assert statements.add_watch(SourceIndex(), name, 2, ["y"]) is None  # made inside the block
+
+
+def test_late_watch_moves_up_to_where_the_tensor_is_made() -> None:
+    fixed, _ = fix("TM102", """\
+        with tf.GradientTape() as gp_tape:
+            xhat = eps * real + (1 - eps) * fake
+            dhat = critic(xhat)
+            gp_tape.watch(xhat)
+        slopes = gp_tape.gradient(dhat, xhat)
+        """, "gp_tape.watch(xhat)")
+    assert fixed.splitlines()[1:4] == ["    xhat = eps * real + (1 - eps) * fake",
+                                       "    gp_tape.watch(xhat)", "    dhat = critic(xhat)"]
+
+
+@pytest.mark.parametrize(("code", "before", "after"), [
+    ("TM201", "tf.round(z)", "z + tf.stop_gradient(tf.round(z) - z)"),
+    ("TM201", "tf.floor(prob + 0.5)",
+     "(prob + 0.5) + tf.stop_gradient(tf.floor(prob + 0.5) - (prob + 0.5))"),
+    ("TM201", "keras.ops.round(y_pred)",
+     "y_pred + keras.ops.stop_gradient(keras.ops.round(y_pred) - y_pred)"),
+    ("TM201", "tf.argmax(logits, 1)",
+     "tf.reduce_sum(tf.nn.softmax(logits, axis=1) * tf.range(tf.shape(logits)[1], "
+     "dtype=logits.dtype), axis=1)"),
+    ("TM201", "y_pred > 0.5",
+     "(y_pred - 0.5) + tf.stop_gradient(tf.cast(y_pred > 0.5, y_pred.dtype) - (y_pred - 0.5))"),
+    ("TM202", "tf.cast(score, tf.int32)",
+     "score + tf.stop_gradient(tf.cast(tf.cast(score, tf.int32), score.dtype) - score)"),
+    ("TM202", 'tf.Variable(2, name="slope")', 'tf.Variable(2.0, name="slope")'),
+    ("TM401", "tf.stop_gradient(tf.round(z))", "z + tf.stop_gradient(tf.round(z) - z)"),
+    ("TM401", "tf.stop_gradient(y)", "y"),
+    ("TM301", "model.predict(x, verbose=0)", "model(x)"),
+    ("TM302", "tf.numpy_function(np.sinh, [inputs], tf.float32)", "tf.math.sinh(inputs)"),
+    ("TM107", "tape.gradient(loss, model.variables)",
+     "tape.gradient(loss, model.trainable_variables)"),
+])
+def test_expression_rewrites(code: str, before: str, after: str) -> None:
+    fixed, _ = fix(code, f"out = {before}\n", before)
+    assert fixed == f"out = {after}\n"
+
+
+@pytest.mark.parametrize(("code", "text"), [
+    ("TM201", "tf.round(model(x))"),  # writing the argument twice would run the model twice
+    ("TM201", "tf.unique(scores)"),  # no surrogate for it
+    ("TM202", "tf.cast(score, tf.float32)"),  # not an integer cast
+    ("TM302", "tf.numpy_function(np.argsort, [x], tf.int64)"),  # no TF twin
+    ("TM301", "model.predict_on_batch(x)"),
+])
+def test_unknown_shapes_get_no_edit(code: str, text: str) -> None:
+    assert fix(code, f"out = {text}\n", text)[1] == ()
+
+
+def test_numpy_function_over_tf_ops_becomes_py_function() -> None:
+    source = """\
+        def body(t):
+            return tf.tanh(t) * 2.0
+
+
+        def numpy_body(t):
+            return np.tanh(t)
+
+
+        a = tf.numpy_function(body, [x], tf.float32)
+        b = tf.numpy_function(numpy_body, [x], tf.float32)
+        """
+    fixed, _ = fix("TM302", source, "tf.numpy_function(body, [x], tf.float32)")
+    assert "a = tf.py_function(body, [x], tf.float32)" in fixed
+    assert fix("TM302", source, "tf.numpy_function(numpy_body, [x], tf.float32)")[1] == ()
+
+
+def test_assign_then_read_becomes_a_direct_read() -> None:
+    fixed, _ = fix("TM402", """\
+        def call(self, proposal):
+            self.w.assign(proposal)
+            return -0.5 * self.w ** 2
+        """, "self.w.assign(proposal)")
+    assert fixed == "def call(self, proposal):\n    return -0.5 * proposal ** 2\n"
+
+
+def test_assign_inside_an_update_loop_is_left_alone() -> None:
+    _, edits = fix("TM402", """\
+        for v, g in zip(variables, grads):
+            v.assign(v - lr * g)
+        loss = model(x)
+        """, "v.assign(v - lr * g)")
+    assert edits == ()
+
+
+def test_python_branch_becomes_tf_where() -> None:
+    fixed, _ = fix("TM303", """\
+        with tf.GradientTape() as tape:
+            if score > 0.0:
+                loss = score * 2.0
+            else:
+                loss = tf.constant(1.0)
+        """, "score > 0.0")
+    assert "    loss = tf.where(score > 0.0, score * 2.0, tf.constant(1.0))\n" in fixed
+
+
+def test_rebinding_a_variable_becomes_assign_sub() -> None:
+    fixed, _ = fix("TM112", "x = x - 0.1 * g  # step\n", "x = x - 0.1 * g")
+    assert fixed == "x.assign_sub(0.1 * g)  # step\n"
+
+
+def test_watch_of_a_keras_variable_watches_its_value() -> None:
+    from tapemagic.fixes import calls, rewrite
+
+    name = f"<fix-{next(_names)}>"
+    text = "    tape.watch(kernel)\n"
+    linecache.cache[name] = (len(text), None, [text], name)
+    location = Location(name, 1, 1, 4, 22, text.rstrip())
+    edit = rewrite(location, SourceIndex(), calls.watch_backing_variable)
+    assert edit is not None and edit.text == "tape.watch(kernel.value)"
+
+
+def test_sign_gets_a_straight_through_fix_but_saturation_none() -> None:
+    fixed, _ = fix("TM501", "b = tf.sign(w)\n", "tf.sign(w)", op_type="Sign")
+    assert fixed == "b = w + tf.stop_gradient(tf.sign(w) - w)\n"
+    assert fix("TM501", "b = tf.maximum(w, 0.0)\n", "tf.maximum(w, 0.0)",
+               op_type="Maximum")[1] == ()
+
+
+def test_hypernetwork_weights_become_a_stateless_call() -> None:
+    fixed, _ = fix("TM402", """\
+        with tf.GradientTape() as tape:
+            w0 = tf.reshape(pred[:3], (3, 1))
+            b0 = pred[3:]
+            main.layers[0].kernel.assign(w0)
+            main.layers[0].bias.assign(b0)
+            loss = tf.reduce_mean(tf.square(main(x) - y))
+        """, "main.layers[0].bias.assign(b0)")
+    assert ".assign(" not in fixed
+    assert ("main.stateless_call([w0 if v is main.layers[0].kernel else b0 if v is "
+            "main.layers[0].bias else v for v in main.trainable_variables], "
+            "main.non_trainable_variables, x)[0]") in fixed
+
+
+def test_inner_update_loop_becomes_a_stateless_call() -> None:
+    fixed, _ = fix("TM402", """\
+        with tf.GradientTape() as outer:
+            for v, g in zip(learner.trainable_variables, inner_grads, strict=False):
+                v.assign(v - inner_lr * g)
+            query_loss = tf.reduce_mean((learner(x_query) - y_query) ** 2)
+        """, "v.assign(v - inner_lr * g)")
+    assert "    for v, g" not in fixed and ".assign(" not in fixed
+    assert ("learner.stateless_call([v - inner_lr * g for v, g in zip(learner.trainable_"
+            "variables, inner_grads, strict=False)], learner.non_trainable_variables, "
+            "x_query)[0]") in fixed
+
+
+def test_set_weights_copy_becomes_a_call_on_the_source_weights() -> None:
+    fixed, _ = fix("TM402", """\
+        with tf.GradientTape() as tape:
+            shadow.set_weights(online.get_weights())
+            loss = tf.reduce_mean(tf.square(shadow(s) - q_target))
+        """, "shadow.set_weights(online.get_weights())")
+    assert fixed.splitlines()[1] == ("    loss = tf.reduce_mean(tf.square(shadow.stateless_call("
+                                     "online.trainable_variables, online.non_trainable_variables"
+                                     ", s)[0] - q_target))")
+
+
+def test_keras_variable_watch_uses_the_backing_variable_everywhere() -> None:
+    fixed, _ = fix("TM108", """\
+        with tf.GradientTape(watch_accessed_variables=False) as tape:
+            tape.watch(kernel)
+            out = tf.reduce_sum(model(x))
+        print(tape.gradient(out, kernel))
+        """, "tape.watch(kernel)", what="Variable `toy/l1/kernel`")
+    assert "    tape.watch(kernel.value)\n" in fixed
+    assert "print(tape.gradient(out, kernel.value))" in fixed
+
+
+def test_watch_of_model_inputs_watches_the_batch_first() -> None:
+    fixed, _ = fix("TM108", """\
+        with tf.GradientTape() as tape:
+            predictions = model(images)
+            tape.watch(model.inputs)
+            loss = loss_object(labels, predictions)
+        saliency = tape.gradient(loss, model.inputs)
+        """, "tape.watch(model.inputs)")
+    assert fixed == ("with tf.GradientTape() as tape:\n    tape.watch(images)\n"
+                     "    predictions = model(images)\n"
+                     "    loss = loss_object(labels, predictions)\n"
+                     "saliency = tape.gradient(loss, images)\n")
+
+
+def test_value_read_by_a_loss_closure_is_computed_in_it() -> None:
+    fixed, _ = fix("TM103", """\
+        output = layer(tf.constant([[7.0, 3.0]]))
+
+
+        def loss_fn():
+            return tf.reduce_mean(tf.square(target - output))
+
+
+        cost = -tf.reduce_mean(tf.math.log(y_n))
+        loss = lambda: cost
+        """, "layer(tf.constant([[7.0, 3.0]]))")
+    assert "tf.square(target - (layer(tf.constant([[7.0, 3.0]]))))" in fixed
+    fixed, _ = fix("TM103", fixed, "-tf.reduce_mean(tf.math.log(y_n))")
+    assert "loss = lambda: (-tf.reduce_mean(tf.math.log(y_n)))" in fixed
+
+
+def test_sources_list_taken_before_build_reads_the_property() -> None:
+    fixed, _ = fix("TM109", """\
+        params = list(model.trainable_variables)
+        for step in range(2):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(model(x))
+            grads = tape.gradient(loss, params)
+        """, "params = list(model.trainable_variables)")
+    assert "grads = tape.gradient(loss, model.trainable_variables)" in fixed
+
+
+def test_clip_and_zero_initialiser_fixes() -> None:
+    fixed, _ = fix("TM501", "t = tf.clip_by_value(temperature, 0.1, 1.0)\n",
+                   "tf.clip_by_value(temperature, 0.1, 1.0)", op_type="ClipByValue")
+    assert fixed == ("t = temperature + tf.stop_gradient(tf.clip_by_value(temperature, 0.1, "
+                     "1.0) - temperature)\n")
+    fixed, _ = fix("TM501", """\
+        layers = [tf.keras.layers.Dense(2, kernel_initializer="zeros",
+                                        activation="relu", name="gate")]
+        """, "tf.keras.layers.Dense(2", op_type="Relu")
+    assert 'kernel_initializer="glorot_uniform"' in fixed
+
+
+def test_variable_made_in_call_is_made_once() -> None:
+    fixed, _ = fix("TM111", """\
+        class Gate:
+            def __call__(self, inputs):
+                init = tf.ones((inputs.shape[-1], 1))
+                self.w = tf.Variable(init, name="gate_w")
+                return inputs @ self.w
+        """, 'self.w = tf.Variable(init, name="gate_w")')
+    assert ('        if getattr(self, "w", None) is None:\n'
+            '            self.w = tf.Variable(init, name="gate_w")\n') in fixed
+
+
+def test_float_into_a_list_keeps_the_tensor_and_the_list_math_in_tf() -> None:
+    fixed, _ = fix("TM301", """\
+        def spread_loss(x, y):
+            losses = []
+            for i in range(3):
+                losses.append(float(one))
+            spread = np.std(losses) + np.mean(losses)
+            return spread
+        """, "float(one)")
+    assert "losses.append(one)" in fixed
+    assert "spread = tf.math.reduce_std(losses) + tf.reduce_mean(losses)" in fixed
