@@ -75,13 +75,11 @@ class TapeHooks:
         """Return the record of ``tape``, creating one for a tape made before the run."""
         record = self._tapes.get(tape)
         if record is None:
-            record = TapeRecord(
-                f"tape{len(self.rec.trace.tapes) + 1}", None,
-                bool(getattr(tape, "_persistent", False)),
-                bool(getattr(tape, "_watch_accessed_variables", True)),
-            )
-            record.graph = self.rec.graphs.current_graph()
-            record.made_before = True  # until __init__ says it was made in the run
+            # made before the run until __init__ says it was made in it
+            record = TapeRecord(f"tape{len(self.rec.trace.tapes) + 1}", None,
+                                bool(getattr(tape, "_persistent", False)),
+                                bool(getattr(tape, "_watch_accessed_variables", True)),
+                                graph=self.rec.graphs.current_graph(), made_before=True)
             self._tapes[tape] = record
             self.rec.trace.tapes.append(record)
         return record
