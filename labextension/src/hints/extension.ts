@@ -19,24 +19,22 @@ import { HINT_SOURCE, hintDiagnostics, hintsPlaced, IHintDiagnostic, sinceHints 
 /** Milliseconds after the last change before the cell text is sent. */
 export const HINT_DELAY_MS = 500;
 
-/** A runtime finding's place in the editor: hints of the same rule over it are not shown. */
-export interface IRuntimeMark {
-  code: string;
-  range: OffsetRange;
-}
+/**
+ * The `source` of the runtime findings' diagnostics (diagnostics/extension.ts): where one is
+ * shown, the run has spoken about that text, and no hint is drawn over it.
+ */
+export const RUNTIME_SOURCE = 'tapemagic';
 
 /** What the editor extension needs to know about its cell; implemented by the plugin. */
 export interface IHintHost {
   /** The server that answers. */
   readonly client: HintClient;
-  /** Emitted when the reports (and so {@link replaced} or {@link runtimeMarks}) may change. */
+  /** Emitted when the reports (and so {@link replaced}) may change. */
   readonly changed: ISignal<unknown, void>;
   /** The notebook path to send, or null when this is not a Python code cell of an open notebook. */
   target(): string | null;
   /** True while a runtime report of this cell, made from its current text, replaces the hints. */
   replaced(): boolean;
-  /** Where the runtime findings shown in this cell are, on `doc`. */
-  runtimeMarks(doc: Text): IRuntimeMark[];
 }
 
 /** Tags the transactions that place hints (so they are not mistaken for another source's). */
@@ -68,6 +66,7 @@ class HintsPlugin implements PluginValue {
     if (foreign && this._shown && countHints(u) < this._shown) {
       this._defer(() => this._showLast()); // no dispatch inside an update
     }
+    // (When the text changed, the run scheduled for it draws the hints again.)
   }
 
   destroy(): void {
@@ -84,7 +83,7 @@ class HintsPlugin implements PluginValue {
         this._abort?.abort();
         this._show([]);
       } else {
-        this._showLast();
+        this._showLast(); // runtime marks may have come or gone
       }
     });
   }
@@ -120,17 +119,26 @@ class HintsPlugin implements PluginValue {
     this._showLast();
   }
 
-  /** Show the last answer again, if it was for the current text. */
+  /**
+   * Draw the last answer, if it was for the current text (otherwise the run scheduled for the
+   * new text will), except over runtime marks, or nothing while a fresh report replaces it.
+   */
   private _showLast(): void {
     const last = this._last;
-    if (!last || last.doc !== this.view.state.doc || this.host.replaced()) {
+    if (!last || last.doc !== this.view.state.doc) {
+      return;
+    }
+    if (this.host.replaced()) {
       this._show([]);
       return;
     }
-    const marks = this.host.runtimeMarks(last.doc);
-    const shown = hintDiagnostics(last.doc, last.hints).filter(
-      d => !marks.some(m => m.code === d.hint.code && overlaps(m.range, d))
-    );
+    const runtime: OffsetRange[] = [];
+    forEachDiagnostic(this.view.state, (d, from, to) => {
+      if (d.source === RUNTIME_SOURCE) {
+        runtime.push({ from, to });
+      }
+    });
+    const shown = hintDiagnostics(last.doc, last.hints).filter(d => !runtime.some(r => overlaps(r, d)));
     this._show(shown);
   }
 

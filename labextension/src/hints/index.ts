@@ -6,11 +6,9 @@
 import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { EditorExtensionRegistry, IEditorExtensionRegistry } from '@jupyterlab/codemirror';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
-import { Text } from '@codemirror/state';
-import { locationToRange } from '../model/positions';
 import { ITapemagicReports } from '../tokens';
 import { HintClient } from './client';
-import { IHintHost, IRuntimeMark, tapemagicHints } from './extension';
+import { IHintHost, tapemagicHints } from './extension';
 
 /**
  * The MIME types JupyterLab gives the editor of a Python code cell: `text/x-ipython` once the
@@ -57,17 +55,6 @@ class CellHintHost implements IHintHost {
   replaced(): boolean {
     const panel = this._panel();
     return !!panel && this.reports.reports(panel).some(e => e.cellId === this.cellId && !e.stale);
-  }
-
-  runtimeMarks(doc: Text): IRuntimeMark[] {
-    const out: IRuntimeMark[] = [];
-    for (const { entry, finding } of this.reports.findingsForCell(this.cellId)) {
-      const range = !entry.stale && finding.location ? locationToRange(doc, finding.location) : null;
-      if (range) {
-        out.push({ code: finding.rule, range });
-      }
-    }
-    return out;
   }
 
   /** The open notebook that holds the cell (console cells are in none). */

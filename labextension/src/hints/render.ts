@@ -77,7 +77,7 @@ function hintMessage(hint: IHint): HTMLElement {
     h(
       'div',
       { class: 'jp-tapemagic-hint-note' },
-      trans().__('From the cell text alone; run the cell under %%gradcheck to check it.')
+      trans().__('From the cell text alone; run the cell under %1 to check it.', '%%gradcheck')
     )
   );
 }
