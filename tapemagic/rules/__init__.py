@@ -92,6 +92,8 @@ class Rule:
     example_good: str
     references: tuple[Reference, ...]
     known_problems: str | None = None
+    #: The static checker's wording (a possibility, "may"), when the rule has a static matcher.
+    hint: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,8 @@ and ``catalog.json`` match one to one. Diagnosis is a loop over the registry:
    (the cut analysis of every gradient call, the provenance graph, the source index) and yields
    :class:`Match` objects: one per (place, affected source);
 2. matches with the same rule and ``key`` become one finding naming all their weights;
-3. ``fix(finding, ctx)`` returns the quick-fix edits for the finding's location (maybe none).
+3. ``fix(finding, ctx)`` returns the quick-fix edits for the finding's location (maybe none);
+4. ``lint(ctx)``, the static matcher, yields hints from the source alone (no run; default none).
 
 Adding a rule = a catalog entry, one rule module, its bad/good examples in the catalog.
 """
@@ -29,6 +30,7 @@ from tapemagic.trace import RawLocation
 if TYPE_CHECKING:
     from tapemagic.graph.analysis import CallAnalysis, Cause, SourceAnalysis
     from tapemagic.graph.provenance import Edge
+    from tapemagic.lint.context import LintContext, LintMatch
     from tapemagic.rules.context import RuleContext
 
 
@@ -97,6 +99,14 @@ class RuleModule:
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
         """Return the quick-fix edits for a finding at ``location`` (none by default)."""
+        return ()
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        """Yield what this rule's static matcher sees in the source (no hints by default).
+
+        ``ctx`` is the abstract interpretation of a source that never ran
+        (:mod:`tapemagic.lint`); each match becomes a hint worded from the rule's ``hint``.
+        """
         return ()
 
 

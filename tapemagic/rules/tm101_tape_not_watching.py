@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tapemagic import fixes
+from tapemagic.lint import matchers
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
@@ -38,3 +40,7 @@ class TapeNotWatching(RuleModule):
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
         edit = fixes.rewrite(location, ctx.index, fixes.drop_watch_flag)
         return (edit,) if edit else ()
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        return matchers.cut_matches(ctx, self.code, "not-watched", params=matchers.no_params,
+                                    transform=fixes.drop_watch_flag)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint import matchers
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.trace import RawLocation
@@ -31,6 +33,9 @@ class OutsideTape(RuleModule):
                     and _scope(raw) != _scope(call.loc) and _scope(outer) == _scope(call.loc)):
                 raw, api = outer, ctx.index.snippet(outer) or api
             yield Match((place(raw),), raw, hit.cause.primary, {"api": api}, hit)
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        return matchers.cut_matches(ctx, self.code, "outside")
 
 
 def _scope(raw: RawLocation) -> tuple[str, str]:

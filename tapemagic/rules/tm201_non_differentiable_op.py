@@ -7,6 +7,10 @@ gradient returns None (``tapemagic.optypes.RETURNS_NONE``). One finding per op a
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from tapemagic.lint import matchers
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.rules.base import EdgeRule, register
 
 
@@ -14,3 +18,6 @@ from tapemagic.rules.base import EdgeRule, register
 class NonDifferentiableOp(EdgeRule):
     code = "TM201"
     causes = frozenset({"non-differentiable-op"})
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        return matchers.cut_matches(ctx, self.code, "non-differentiable")

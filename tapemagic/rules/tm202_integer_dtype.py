@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint import matchers
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.rules.base import EdgeRule, Match, register
 from tapemagic.rules.context import RuleContext, place
 
@@ -30,3 +32,6 @@ class IntegerDtype(EdgeRule):
                 yield Match((place(raw), "source"), raw, True,
                             {"api": f"tf.Variable(dtype={source.dtype})", "op": "ReadVariableOp",
                              "dtype": source.dtype}, hit, op_type="ReadVariableOp")
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        return matchers.cut_matches(ctx, self.code, "integer")

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tapemagic import fixes
+from tapemagic.lint import matchers
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import ChainStep, Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
@@ -42,3 +44,6 @@ class HostRoundTrip(RuleModule):
         if edit is None:
             return ()
         return (edit, *fixes.numpy_link_edits(draft.links, ctx.index, location.file, edit))
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        return matchers.cut_matches(ctx, self.code, "host", transform=fixes.drop_numpy)

@@ -6,6 +6,10 @@ host event from its inputs to its outputs; TensorFlow registers no gradient for 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from tapemagic.lint import matchers
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.rules.base import EdgeRule, register
 
 
@@ -13,3 +17,6 @@ from tapemagic.rules.base import EdgeRule, register
 class NumpyFunction(EdgeRule):
     code = "TM302"
     causes = frozenset({"numpy-function"})
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        return matchers.cut_matches(ctx, self.code, "numpy-function", params=matchers.no_params)

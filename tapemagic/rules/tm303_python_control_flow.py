@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint import matchers
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
@@ -24,3 +26,6 @@ class PythonControlFlow(RuleModule):
             event = ctx.graph.events[hit.cause.event]
             yield Match((place(event.loc),), event.loc, hit.cause.primary,
                         {"api": ctx.index.snippet(event.loc) or "if"}, hit)
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        return matchers.cut_matches(ctx, self.code, "control")

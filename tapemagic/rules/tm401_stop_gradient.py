@@ -6,7 +6,11 @@ NotDifferentiable). Fix: unwrap the call (unsafe: it changes what is trained).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from tapemagic import fixes
+from tapemagic.lint import matchers
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, EdgeRule, register
 from tapemagic.rules.context import RuleContext
@@ -20,3 +24,7 @@ class StopGradient(EdgeRule):
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
         edit = fixes.rewrite(location, ctx.index, fixes.unwrap)
         return (edit,) if edit else ()
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        return matchers.cut_matches(ctx, self.code, "stop-gradient", params=matchers.no_params,
+                                    transform=fixes.unwrap)

@@ -7,6 +7,10 @@ through an assignment. One finding per assignment line and written variable.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from tapemagic.lint import matchers
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.rules.base import EdgeRule, register
 
 
@@ -14,3 +18,6 @@ from tapemagic.rules.base import EdgeRule, register
 class VariableAssign(EdgeRule):
     code = "TM402"
     causes = frozenset({"variable-assign"})
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        return matchers.cut_matches(ctx, self.code, "assign")

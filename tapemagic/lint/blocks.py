@@ -1,0 +1,149 @@
+"""The building blocks of the abstract interpreter: its state, ops, cuts and weight reads.
+
+TF-free. :class:`Blocks` holds what one interpretation knows besides the bindings (is the tape
+in focus recording, which weights it watches, what was assigned into which variable, which
+root contains which) and the few operations every API is made of: a differentiable op, a cut,
+a read of weights, an element of a list. :mod:`tapemagic.lint.members` (APIs and Keras
+objects), :mod:`tapemagic.lint.calls` (expressions) and :mod:`tapemagic.lint.interp`
+(statements) build on it.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from tapemagic.lint import names
+from tapemagic.lint.values import EMPTY, Cut, Env, Roots, Site, Value, join
+
+
+class Blocks:
+    """State and building blocks shared by the interpreter's halves."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
+        self.imports = names.Imports(tree)
+        self.roots = Roots()
+        self.module_env = Env()
+        self.recording = False
+        self.focus: ast.With | None = None
+        self.depth = 0
+        self.in_focus = False
+        self.watched: set[str] = set()
+        self.focus_watches = True
+        self.focus_call: ast.expr | None = None
+        self.assigned: dict[str, frozenset[Cut]] = {}
+        self.compiles: list[tuple[Value, Value, ast.Call]] = []
+
+    # -- the other halves provide these -----------------------------------------------------------
+    def run_function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, env: Env,
+                     args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """Interpret a call of a user function (the statement half implements it)."""
+        raise NotImplementedError
+
+    def bind(self, target: ast.expr, value: Value, env: Env) -> None:
+        """Bind an assignment target (the statement half implements it)."""
+        raise NotImplementedError
+
+    def record(self, node: ast.AST, target: Value, sources: Value,
+               sources_node: ast.expr | None) -> None:
+        """Keep a gradient call (the statement half implements it)."""
+        raise NotImplementedError
+
+    def expr(self, node: ast.expr | None, env: Env) -> Value:
+        """Evaluate an expression (:mod:`tapemagic.lint.calls` implements it)."""
+        raise NotImplementedError
+
+    def call_value(self, node: ast.Call, callee: Value, args: list[Value],
+                   kwargs: dict[str, Value]) -> Value:
+        """Call an abstract value (:mod:`tapemagic.lint.calls` implements it)."""
+        raise NotImplementedError
+
+    # -- building blocks --------------------------------------------------------------------------
+    def op(self, node: ast.AST, api: str, parts: list[Value]) -> Value:
+        """Return a differentiable op's value on ``parts`` (an ``outside`` cut off the tape)."""
+        symbolic = any(p.kind == "symbolic" for p in parts)
+        value = join(*parts)
+        if symbolic:
+            return replace(value, kind="symbolic")
+        if not self.recording and value.live:
+            cut = Cut("outside", api, Site.of(node), value.live, node)
+            return Value(cuts=value.cuts | {cut})
+        return value
+
+    def cut(self, node: ast.AST, kind: str, api: str, parts: list[Value]) -> Value:
+        """Return the value of a cut API on ``parts``: not live, carrying the cut if it was."""
+        value = join(*parts)
+        symbolic = any(p.kind == "symbolic" for p in parts)
+        if not value.live:
+            return replace(value, kind="symbolic") if symbolic else value
+        found = Cut(kind, api, Site.of(node), value.live, node)
+        return Value(cuts=value.cuts | {found}, kind="symbolic" if symbolic else None)
+
+    def read(self, roots: frozenset[str], node: ast.AST, symbolic: bool = False) -> Value:
+        """Return what reading weights ``roots`` at ``node`` gives (live only while recording)."""
+        if not roots:
+            return EMPTY
+        assigned = self.assigned_for(roots)
+        if symbolic:
+            return Value(live=roots, cuts=assigned, kind="symbolic")
+        if not self.recording:
+            return Value(cuts=assigned | {Cut("outside", _api(node), Site.of(node), roots, node)})
+        if self.in_focus and not self.focus_watches and self.focus_call is not None:
+            watched = self.roots.expand(frozenset(self.watched))
+            live = frozenset(r for r in roots if self.roots.covered(r, watched))
+            if live != roots:
+                missing = Cut("not-watched", "watch_accessed_variables=False",
+                              Site.of(self.focus_call), roots - live, self.focus_call)
+                return Value(live=live, cuts=assigned | {missing})
+        return Value(live=roots, cuts=assigned)
+
+    def assigned_for(self, roots: frozenset[str]) -> frozenset[Cut]:
+        """Return the cuts of every value written (``assign``) into weights ``roots``."""
+        out: set[Cut] = set()
+        for root, cuts in self.assigned.items():
+            if self.roots.overlap(frozenset({root}), self.roots.expand(roots)):
+                out |= cuts
+        return frozenset(out)
+
+    def operand(self, value: Value, node: ast.AST) -> Value:
+        """Return ``value`` as an op input: a variable (or weight list) is read there."""
+        if value.kind == "variable":
+            return join(self.read(value.weights, node), Value(cuts=value.cuts))
+        return value
+
+    def sequence(self, items: list[Value]) -> Value:
+        """Return a list/tuple value holding ``items``."""
+        joined = join(*items)
+        return Value(live=joined.live, cuts=joined.cuts, kind="seq", items=tuple(items),
+                     weights=frozenset().union(*(i.weights for i in items)) if items else
+                     frozenset())
+
+    def element(self, value: Value) -> Value:
+        """Return what iterating over ``value`` yields."""
+        if value.items:
+            out = value.items[0]
+            for item in value.items[1:]:
+                out = replace(out, live=out.live | item.live, cuts=out.cuts | item.cuts,
+                              weights=out.weights | item.weights)
+            return out
+        if value.kind == "variable":
+            return value
+        return replace(value, kind=None, items=())
+
+    def item(self, value: Value, index: int, node: ast.AST) -> Value:
+        """Return element ``index`` of ``value`` (a top_k result's element 1 is its indices)."""
+        if value.kind == "topk" and index == 1:
+            return self.cut(node, "integer", "top_k(...).indices", [replace(value, kind=None)])
+        if value.kind == "topk":
+            return replace(value, kind=None)
+        if value.items and index < len(value.items):
+            return value.items[index]
+        return value
+
+
+
+def _api(node: ast.AST) -> str:
+    """Return a short text for what the user wrote at ``node`` (at most 60 characters)."""
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."

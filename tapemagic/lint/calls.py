@@ -1,0 +1,216 @@
+"""Expressions and calls of the abstract interpreter: what each API does to a :class:`Value`.
+
+TF-free. The statement half is :mod:`tapemagic.lint.interp`; this mixin evaluates expressions.
+A library op joins its operands (``tf.reduce_mean(x)`` depends on what ``x`` depends on); a cut
+API (tables in :mod:`tapemagic.lint.names`) applied to a live value returns a value that is not
+live and carries a :class:`Cut` at that call; Keras layers and models read their weights; the
+user's own functions, classes and Lambda layers are followed into their bodies.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from tapemagic.lint import names
+from tapemagic.lint.blocks import _api
+from tapemagic.lint.members import Members
+from tapemagic.lint.values import EMPTY, Env, Value, join
+
+_MAX_DEPTH = 8  # nested calls of the user's functions followed (recursion ends here)
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
+           ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@"}
+#: Builtins whose result carries nothing of their arguments (a count, a string, a type).
+_OPAQUE_BUILTINS = frozenset({"print", "len", "range", "isinstance", "str", "repr", "type",
+                              "bool", "id", "hasattr", "getattr", "callable", "format"})
+_SEQUENCE_BUILTINS = frozenset({"zip", "enumerate", "list", "tuple", "sorted", "reversed",
+                                "iter", "next", "dict", "set"})
+#: Tensor attributes that are metadata, not values on the gradient path.
+_METADATA = frozenset({"shape", "dtype", "ndim", "name", "device", "path", "trainable",
+                       "graph", "op"})
+
+
+class Calls(Members):
+    """Expression evaluation (mixed into :class:`~tapemagic.lint.interp.Interpreter`)."""
+
+    # -- expressions ------------------------------------------------------------------------------
+    def expr(self, node: ast.expr | None, env: Env) -> Value:  # noqa: C901 - one case per node
+        """Return the abstract value of an expression."""
+        if node is None:
+            return EMPTY
+        if isinstance(node, ast.Constant):
+            return Value(text=node.value) if isinstance(node.value, str) else EMPTY
+        if isinstance(node, ast.Name):
+            return env.get(node.id) or Value(text=node.id if node.id in names.INTEGER_DTYPES
+                                             else "")
+        if isinstance(node, ast.Attribute):
+            return self.attribute(node, env)
+        if isinstance(node, ast.Subscript):
+            return self.subscript(node, env)
+        if isinstance(node, ast.BinOp):
+            left = self.expr(node.left, env)
+            right = self.expr(node.right, env)
+            if left.kind == right.kind == "variable":
+                return Value(kind="variable", weights=left.weights | right.weights)
+            parts = [self.operand(left, node.left), self.operand(right, node.right)]
+            if isinstance(node.op, ast.FloorDiv):
+                return self.cut(node, "non-differentiable", "//", parts)
+            return self.op(node, self.binop_api(node.op), parts)
+        if isinstance(node, ast.UnaryOp):
+            inner = self.operand(self.expr(node.operand, env), node.operand)
+            return EMPTY if isinstance(node.op, ast.Not) else self.op(node, "-", [inner])
+        if isinstance(node, ast.BoolOp):
+            return join(*(self.expr(v, env) for v in node.values))
+        if isinstance(node, ast.Compare):
+            return self.compare(node, env)
+        if isinstance(node, ast.Call):
+            return self.call(node, env)
+        if isinstance(node, ast.IfExp):
+            body, orelse = self.expr(node.body, env), self.expr(node.orelse, env)
+            return self.sequence([body, orelse]) if body.kind != orelse.kind else join(body,
+                                                                                       orelse)
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            return self.sequence([self.expr(e, env) for e in node.elts])
+        if isinstance(node, ast.Dict):
+            return self.sequence([self.expr(v, env) for v in node.values])
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
+            return self.comprehension(node, env)
+        if isinstance(node, ast.Lambda):
+            return Value(kind="function", node=node, env=env)
+        if isinstance(node, ast.NamedExpr):
+            value = self.expr(node.value, env)
+            self.bind(node.target, value, env)
+            return value
+        if isinstance(node, (ast.Starred, ast.Await)):
+            return self.expr(node.value, env)
+        return EMPTY
+
+    def compare(self, node: ast.Compare, env: Env) -> Value:
+        """Return a comparison's value: a boolean tensor, which no gradient crosses."""
+        parts = [self.operand(self.expr(e, env), e) for e in [node.left, *node.comparators]]
+        api = names.comparison_api(node.ops[0])
+        if api is None:  # `is`, `in`: Python, not a tensor op
+            return EMPTY
+        return self.cut(node, "non-differentiable", api, parts)
+
+    def condition(self, node: ast.expr, env: Env) -> Value:
+        """Return what a Python ``if`` test depends on (a comparison: its operands)."""
+        if isinstance(node, ast.Compare):
+            return join(*(self.operand(self.expr(e, env), e)
+                          for e in [node.left, *node.comparators]))
+        if isinstance(node, ast.BoolOp):
+            return join(*(self.condition(v, env) for v in node.values))
+        if isinstance(node, ast.UnaryOp):
+            return self.condition(node.operand, env)
+        return self.operand(self.expr(node, env), node)
+
+    def comprehension(self, node: ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictComp,
+                      env: Env) -> Value:
+        """Return a comprehension's value (its element, once per generator)."""
+        local = Env(env)
+        for generator in node.generators:
+            self.bind(generator.target, self.element(self.expr(generator.iter, local)), local)
+        element = node.value if isinstance(node, ast.DictComp) else node.elt
+        value = self.expr(element, local)
+        if value.kind == "variable":
+            return value
+        return self.sequence([value])
+
+    def subscript(self, node: ast.Subscript, env: Env) -> Value:
+        """Return ``base[index]``: an element of a list, else a slicing op on a tensor."""
+        base = self.expr(node.value, env)
+        index = node.slice
+        if isinstance(index, ast.Constant) and isinstance(index.value, int):
+            if base.kind == "topk" or (base.items and base.kind in ("seq", "layers")):
+                return self.item(base, index.value, node)
+        if base.kind in ("seq", "layers") and base.items:
+            return self.element(base)
+        if base.kind in ("model", "variable"):
+            return base
+        return self.op(node, "[]", [self.operand(base, node.value), self.expr(index, env)])
+
+    def attribute(self, node: ast.Attribute, env: Env) -> Value:
+        """Return ``base.attr``: a dtype name, a member of a model, or the tensor itself."""
+        dotted = self.imports.dotted(node)
+        if dotted is not None:
+            return Value(text=dotted.rsplit(".", 1)[-1])
+        base = self.expr(node.value, env)
+        attr = node.attr
+        if base.kind == "topk":
+            return self.item(base, 1 if attr == "indices" else 0, node)
+        if base.kind in ("model", "instance"):
+            return self.member(base, attr, node)
+        if attr in _METADATA:
+            return EMPTY
+        if base.kind in ("function", "class", "tape", "tape-new", "loss", "object"):
+            return EMPTY
+        return self.op(node, f".{attr}", [self.operand(base, node.value)])
+
+    @staticmethod
+    def binop_api(op: ast.operator) -> str:
+        """Return the operator's text (``+``)."""
+        return _BINOPS.get(type(op), "op")
+
+    # -- calls ------------------------------------------------------------------------------------
+    def arguments(self, node: ast.Call, env: Env) -> tuple[list[Value], dict[str, Value]]:
+        """Evaluate a call's positional and keyword arguments."""
+        args: list[Value] = []
+        for arg in node.args:
+            value = self.expr(arg, env)
+            if isinstance(arg, ast.Starred) and value.items:
+                args.extend(value.items)
+            else:
+                args.append(value)
+        kwargs = {k.arg: self.expr(k.value, env) for k in node.keywords if k.arg}
+        return args, kwargs
+
+    def call(self, node: ast.Call, env: Env) -> Value:
+        """Return the value of a call (dispatch on what is called)."""
+        func = node.func
+        dotted = self.imports.dotted(func) if isinstance(func, (ast.Name, ast.Attribute)) \
+            else None
+        if dotted is not None:
+            args, kwargs = self.arguments(node, env)
+            return self.library(node, dotted, args, kwargs)
+        if isinstance(func, ast.Attribute):
+            base = self.expr(func.value, env)
+            args, kwargs = self.arguments(node, env)
+            return self.method(node, base, func.attr, args, kwargs, env)
+        if isinstance(func, ast.Name) and env.get(func.id) is None:
+            args, kwargs = self.arguments(node, env)
+            return self.builtin(node, func.id, args, kwargs)
+        callee = self.expr(func, env)
+        args, kwargs = self.arguments(node, env)
+        return self.call_value(node, callee, args, kwargs)
+
+    def builtin(self, node: ast.Call, name: str, args: list[Value],
+                kwargs: dict[str, Value]) -> Value:
+        """Return the value of a builtin (``float(x)`` is a host round-trip)."""
+        operands = [self.operand(a, n) for a, n in zip(args, node.args, strict=False)]
+        if name in names.HOST:
+            return self.cut(node, "host", f"{name}()", operands)
+        if name in _OPAQUE_BUILTINS:
+            return EMPTY
+        if name in _SEQUENCE_BUILTINS:
+            return self.sequence(args) if len(args) > 1 else (args[0] if args else EMPTY)
+        return self.op(node, f"{name}()", operands + list(kwargs.values()))
+
+    def call_value(self, node: ast.Call, callee: Value, args: list[Value],
+                   kwargs: dict[str, Value]) -> Value:
+        """Return the value of calling an abstract value (a function, class, model, loss)."""
+        if callee.kind == "function" and isinstance(callee.node, (
+                ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and callee.env is not None:
+            live = any(a.live for a in [*args, *kwargs.values()])
+            if (not self.recording and live) or self.depth >= _MAX_DEPTH:
+                return self.op(node, _api(node.func), [*args, *kwargs.values()])
+            self.depth += 1
+            try:
+                return self.run_function(callee.node, callee.env, args, kwargs)
+            finally:
+                self.depth -= 1
+        if callee.kind == "class":
+            return self.instantiate(node, callee)
+        if callee.kind in ("model", "instance", "loss", "object"):
+            return self.call_model(node, callee, args, kwargs)
+        operands = [self.operand(a, node) for a in [*args, *kwargs.values()]]
+        return self.op(node, _api(node.func), operands)
+

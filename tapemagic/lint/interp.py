@@ -1,0 +1,211 @@
+"""The abstract interpreter: runs a program's statements over :class:`Value` instead of tensors.
+
+TF-free, no execution. :class:`Interpreter` walks one module in source order with one tape
+*in focus* (a ``with tf.GradientTape() as tape:`` statement) or none. Inside the focus's body
+(and in a Keras loss, a model's ``call``, a ``minimize`` callable) it is *recording*: reading a
+weight makes a value live; outside it, every op on a live value is an ``outside`` cut. Calls of
+the user's own functions, methods and Keras layers are followed into their bodies (a bounded
+depth), so a cut in a loss helper is found where the helper writes it. Each
+``tape.gradient(target, sources)`` on the focus is kept as a :class:`GradientCall` with the
+abstract target and the sources' roots. Expressions and calls live in
+:mod:`tapemagic.lint.calls`; this module holds the statements.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, replace
+
+from tapemagic.lint.calls import Calls
+from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, merge
+
+_MAX_STEPS = 200_000  # statements interpreted per focus: bounds a pathological cell's cost
+
+
+@dataclass(frozen=True)
+class GradientCall:
+    """One ``tape.gradient(target, sources)`` (or Keras / ``minimize`` equivalent) as analysed.
+
+    ``sources`` are the roots of the weights asked for (empty when unknown); ``node`` the call;
+    ``sources_node`` the expression of the sources (None for Keras ``fit``).
+    """
+
+    node: ast.AST
+    target: Value
+    sources: frozenset[str]
+    sources_node: ast.expr | None
+    sources_value: Value
+
+
+class _Return(Exception):
+    """Unwinds a function body at ``return`` (the value is kept on the interpreter)."""
+
+
+class Interpreter(Calls):
+    """Interpret one module with one tape in focus (see the module docstring)."""
+
+    def __init__(self, tree: ast.Module, focus: ast.With | None = None) -> None:
+        super().__init__(tree)
+        self.focus = focus
+        self.recording = False
+        self.calls_found: list[GradientCall] = []
+        self.reached_focus = False
+        self._steps = 0
+        self._returns: list[list[Value]] = []
+
+    # -- scopes ----------------------------------------------------------------------------------
+    def run_module(self) -> Env:
+        """Interpret the module body; return its global scope."""
+        self.module_env = Env()
+        self.run_body(self.tree.body, self.module_env)
+        return self.module_env
+
+    def run_function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+                     env: Env, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """Interpret a call of ``fn`` (defined in ``env``) on abstract arguments; return it."""
+        local = Env(env)
+        params = [*fn.args.posonlyargs, *fn.args.args]
+        for index, param in enumerate(params):
+            value = args[index] if index < len(args) else kwargs.get(param.arg, EMPTY)
+            local.vars[param.arg] = value
+        for param in fn.args.kwonlyargs:
+            local.vars[param.arg] = kwargs.get(param.arg, EMPTY)
+        if fn.args.vararg is not None:
+            local.vars[fn.args.vararg.arg] = self.sequence(args[len(params):])
+        if isinstance(fn, ast.Lambda):
+            return self.expr(fn.body, local)
+        self._returns.append([])
+        try:
+            self.run_body(fn.body, local)
+        except _Return:
+            pass
+        found = self._returns.pop()
+        out: Value | None = None
+        for value in found:
+            out = merge(out, value)
+        return out or EMPTY
+
+    def run_body(self, body: list[ast.stmt], env: Env) -> None:
+        """Interpret statements in order."""
+        for node in body:
+            self._steps += 1
+            if self._steps > _MAX_STEPS:
+                return
+            self.stmt(node, env)
+
+    # -- statements ------------------------------------------------------------------------------
+    def stmt(self, node: ast.stmt, env: Env) -> None:  # noqa: C901 - one branch per statement
+        """Interpret one statement."""
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            env.vars[node.name] = Value(kind="function", node=node, env=env)
+        elif isinstance(node, ast.ClassDef):
+            env.vars[node.name] = Value(kind="class", node=node, env=env)
+        elif isinstance(node, ast.Assign):
+            value = self.expr(node.value, env)
+            for target in node.targets:
+                self.bind(target, value, env)
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            self.bind(node.target, self.expr(node.value, env), env)
+        elif isinstance(node, ast.AugAssign):
+            old = self.expr(node.target, env) if isinstance(node.target, ast.Name) else EMPTY
+            value = self.op(node, self.binop_api(node.op), [old, self.expr(node.value, env)])
+            self.bind(node.target, value, env)
+        elif isinstance(node, ast.Expr):
+            self.expr(node.value, env)
+        elif isinstance(node, ast.Return):
+            if self._returns:
+                self._returns[-1].append(
+                    self.expr(node.value, env) if node.value is not None else EMPTY)
+                raise _Return
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            self.with_(node, env)
+        elif isinstance(node, ast.If):
+            self.if_(node, env)
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            items = self.expr(node.iter, env)
+            self.bind(node.target, self.element(items), env)
+            self.branches(env, [node.body, node.orelse], None)
+        elif isinstance(node, ast.While):
+            self.expr(node.test, env)
+            self.branches(env, [node.body, node.orelse], None)
+        elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+            handlers = [h.body for h in getattr(node, "handlers", [])]
+            self.run_body(node.body, env)  # type: ignore[attr-defined]
+            self.branches(env, [*handlers, node.orelse], None)  # type: ignore[attr-defined]
+            self.run_body(node.finalbody, env)  # type: ignore[attr-defined]
+
+    def branches(self, env: Env, bodies: list[list[ast.stmt]], cut: Cut | None) -> None:
+        """Interpret alternative bodies from the same state; keep what any of them bound.
+
+        ``cut`` (a Python branch on a live tensor) is added to every name a branch binds.
+        """
+        copies = []
+        for body in bodies:
+            branch = env.copy()
+            try:
+                self.run_body(body, branch)
+            except _Return:
+                if len(bodies) == 1:
+                    raise
+            copies.append(branch)
+        for branch in copies:
+            if cut is not None:
+                for name, value in branch.vars.items():
+                    if env.vars.get(name) is not value:
+                        branch.vars[name] = replace(value, cuts=value.cuts | {cut})
+            env.absorb(branch)
+
+    def if_(self, node: ast.If, env: Env) -> None:
+        """Interpret an ``if``; a branch on a live tensor value is a ``control`` cut."""
+        test = self.condition(node.test, env)
+        cut = None
+        if self.recording and test.live:
+            cut = Cut("control", ast.unparse(node.test), Site.of(node.test), test.live, node.test)
+        self.branches(env, [node.body, node.orelse], cut)
+
+    def with_(self, node: ast.With | ast.AsyncWith, env: Env) -> None:
+        """Interpret a ``with``: a tape (the focus starts recording) or ``stop_recording``."""
+        recording, in_focus = self.recording, self.in_focus
+        for item in node.items:
+            value = self.expr(item.context_expr, env)
+            if value.kind == "tape" and item.optional_vars is None:
+                value = replace(value, node=node)  # `with tape:` on a tape made earlier
+            if value.kind == "tape-new":
+                value = replace(value, kind="tape", node=node)
+            if value.kind == "tape" and value.node is node and node is self.focus:
+                self.reached_focus = True
+                self.recording = True
+                self.in_focus = True
+                self.watched = set()
+                self.focus_call = item.context_expr
+                self.focus_watches = value.text != "no-watch"
+            if value.kind == "stop-recording":
+                self.recording = self.in_focus = False
+            if item.optional_vars is not None:
+                self.bind(item.optional_vars, value, env)
+            elif isinstance(item.context_expr, ast.Name) and value.kind == "tape":
+                env.vars[item.context_expr.id] = value
+        try:
+            self.run_body(node.body, env)
+        finally:
+            self.recording, self.in_focus = recording, in_focus
+
+    def record(self, node: ast.AST, target: Value, sources: Value,
+               sources_node: ast.expr | None) -> None:
+        """Keep one gradient call of the focus (or a Keras / ``minimize`` equivalent)."""
+        self.calls_found.append(GradientCall(node, target, sources.weights, sources_node,
+                                             sources))
+
+    # -- binding -------------------------------------------------------------------------------
+    def bind(self, target: ast.expr, value: Value, env: Env) -> None:
+        """Bind ``value`` to an assignment target (names, tuples, attributes of ``self``)."""
+        if isinstance(target, ast.Name):
+            env.vars[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for index, element in enumerate(target.elts):
+                if isinstance(element, ast.Starred):
+                    self.bind(element.value, value, env)
+                else:
+                    self.bind(element, self.item(value, index, target), env)
+        elif isinstance(target, ast.Starred):
+            self.bind(target.value, value, env)

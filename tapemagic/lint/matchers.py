@@ -1,0 +1,66 @@
+"""Building blocks for the rules' static matchers (their ``lint`` hooks).
+
+TF-free. :func:`cut_matches` turns the counted cuts of one kind into :class:`LintMatch` objects
+for a rule; :func:`edit` runs one of the LibCST transforms of :mod:`tapemagic.fixes` on a
+one-line expression of the source and returns its quick-fix edit (None when the code does not
+have the expected shape, so a fix is never a guess).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+
+import libcst as cst
+
+from tapemagic.fixes import Transform
+from tapemagic.lint.context import Counted, LintContext, LintMatch
+from tapemagic.lint.values import Site
+from tapemagic.report.model import Edit
+
+Params = Callable[[Counted], dict[str, str]]
+
+
+def api_param(found: Counted) -> dict[str, str]:
+    """Return ``{"api": ...}``: what the user wrote at the cut."""
+    return {"api": found.cut.api}
+
+
+def cut_matches(ctx: LintContext, code: str, kind: str, params: Params = api_param,
+                transform: Transform | None = None) -> Iterator[LintMatch]:
+    """Yield one match per counted cut of ``kind`` (each place once), with its quick edit."""
+    seen: set[Site] = set()
+    for found in ctx.cuts(kind):
+        if found.cut.site in seen:
+            continue
+        seen.add(found.cut.site)
+        node = found.cut.node
+        edits: tuple[Edit, ...] = ()
+        if transform is not None and node is not None:
+            made = edit(ctx, node, transform)
+            edits = (made,) if made is not None else ()
+        yield LintMatch(code, found.cut.site, params(found), edits)
+
+
+def edit(ctx: LintContext, node: ast.AST, transform: Transform) -> Edit | None:
+    """Return the edit replacing the one-line expression ``node`` by ``transform``'s result."""
+    site = Site.of(node)
+    if site.line != site.end_line:
+        return None
+    text = ctx.text(node)
+    try:
+        parsed = cst.parse_expression(text)
+    except cst.ParserSyntaxError:
+        return None
+    new = transform(parsed)
+    if new is None:
+        return None
+    code = cst.Module([]).code_for_node(new)
+    if code == text:
+        return None
+    return Edit(site.line, site.col, site.line, site.end_col, code)
+
+
+def no_params(found: Counted) -> dict[str, str]:
+    """Return no parameters (the rule's hint template has none)."""
+    return {}

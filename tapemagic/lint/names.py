@@ -1,0 +1,108 @@
+"""Which API a call names: import aliases resolved to dotted names, and the tables of cut APIs.
+
+TF-free. ``tf.keras.backend.eval`` in a file that did ``import tensorflow as tf`` resolves to
+``keras.backend.eval`` (``tensorflow.keras`` and ``tf_keras`` are spelled ``keras`` here, as
+Keras 3 is what TF 2.16+ ships), ``np.mean`` to ``numpy.mean``. The tables say what each cut API
+does to the gradient; the facts are TensorFlow's gradient registry (ArgMax, Round, Floor, Ceil,
+Rint, Unique and the comparisons have no gradient or a None one; no gradient crosses an integer
+or boolean tensor; ``tf.numpy_function`` has none), as DESIGN.md section 5 lists them.
+"""
+
+from __future__ import annotations
+
+import ast
+
+_PREFIXES = (("tensorflow.keras.", "keras."), ("tf_keras.", "keras."),
+             ("tensorflow.math.", "tensorflow."), ("tensorflow.dtypes.", "tensorflow."),
+             ("keras.src.", "keras."), ("keras.api.", "keras."))
+
+#: Calls that turn a tensor into a host (Python or NumPy) value, by dotted name.
+HOST = frozenset({
+    "float", "int", "keras.backend.eval", "keras.backend.get_value",
+    "keras.ops.convert_to_numpy", "keras.backend.convert_to_numpy",
+})
+#: Methods that turn a tensor into a host value (``x.numpy()``); ``predict`` is Model.predict.
+HOST_METHODS = frozenset({"numpy", "item", "tolist", "predict", "predict_on_batch"})
+#: Ops without a usable gradient (registered as not differentiable, or returning None).
+NON_DIFFERENTIABLE = frozenset(
+    f"{module}.{name}" for module in ("tensorflow", "keras.ops", "keras.backend")
+    for name in ("argmax", "argmin", "round", "floor", "ceil", "rint", "unique", "equal",
+                 "not_equal", "greater", "greater_equal", "less", "less_equal",
+                 "floordiv", "floor_div", "logical_and", "logical_or", "logical_not")
+)
+#: Ops whose result is integer-typed whatever their input (indices).
+INTEGER_RESULT = frozenset(
+    f"{module}.{name}" for module in ("tensorflow", "keras.ops")
+    for name in ("argsort", "searchsorted", "histogram_fixed_width")
+)
+#: Casts: a cut when the target dtype is an integer or boolean one.
+CASTS = frozenset({"tensorflow.cast", "tensorflow.saturate_cast", "keras.ops.cast",
+                   "keras.backend.cast"})
+INTEGER_DTYPES = frozenset({
+    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool",
+})
+NUMPY_FUNCTION = frozenset({"tensorflow.numpy_function", "tensorflow.compat.v1.py_func",
+                            "tensorflow.py_func"})
+PY_FUNCTION = frozenset({"tensorflow.py_function"})
+STOP_GRADIENT = frozenset({"tensorflow.stop_gradient", "keras.ops.stop_gradient",
+                           "keras.backend.stop_gradient"})
+TOP_K = frozenset({"tensorflow.top_k", "tensorflow.nn.top_k", "keras.ops.top_k"})
+GRADIENT_TAPE = frozenset({"tensorflow.GradientTape", "tensorflow.autodiff.GradientTape"})
+VARIABLE = frozenset({"tensorflow.Variable", "keras.Variable", "keras.backend.Variable"})
+#: Keras base classes a user's class may extend to be a layer, model or loss.
+LAYER_BASES = frozenset({"keras.layers.Layer", "keras.Layer", "keras.Model", "keras.models.Model",
+                         "keras.Sequential", "keras.models.Sequential", "tensorflow.Module"})
+LOSS_BASES = frozenset({"keras.losses.Loss", "keras.Loss"})
+SEQUENTIAL = frozenset({"keras.Sequential", "keras.models.Sequential"})
+FUNCTIONAL = frozenset({"keras.Model", "keras.models.Model"})
+LAMBDA_LAYER = frozenset({"keras.layers.Lambda"})
+INPUT = frozenset({"keras.Input", "keras.layers.Input", "keras.layers.InputLayer"})
+#: Attributes of a model that list its weights (``model.weights`` also lists non-trainable ones).
+WEIGHT_LISTS = frozenset({"trainable_variables", "trainable_weights", "weights", "variables",
+                          "non_trainable_variables", "non_trainable_weights"})
+_COMPARISONS = {ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<=", ast.Eq: "==",
+                ast.NotEq: "!="}
+
+
+def comparison_api(op: ast.cmpop) -> str | None:
+    """Return the operator text of a comparison on tensors (no gradient), or None."""
+    return _COMPARISONS.get(type(op))
+
+
+def normalise(name: str) -> str:
+    """Return ``name`` with the Keras / ``tf.math`` aliases folded (``tensorflow.keras.x``)."""
+    changed = True
+    while changed:
+        changed = False
+        for prefix, short in _PREFIXES:
+            if name.startswith(prefix):
+                name, changed = short + name[len(prefix):], True
+    return name
+
+
+class Imports:
+    """The import aliases of one module: local name → dotted module or object path."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.aliases: dict[str, str] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        self.aliases[alias.asname] = alias.name
+                    else:
+                        head = alias.name.split(".")[0]
+                        self.aliases[head] = head
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+
+    def dotted(self, node: ast.expr) -> str | None:
+        """Return the normalised dotted name of ``a.b.c`` when ``a`` is an import, else None."""
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name) or node.id not in self.aliases:
+            return None
+        return normalise(".".join([self.aliases[node.id], *reversed(parts)]))
