@@ -20,6 +20,13 @@ Scores of a broken case (all from the report's ``findings[]``):
 - noise: warning/error findings on no marked line (``expect`` or ``accept``).
 
 Fixed twins and clean programs score the number of warning/error findings (target 0).
+
+The ``lint`` column runs the static checker (``tapemagic.lint.check_source``, in this process:
+nothing is run) on each program's text. A broken case whose header says ``lint: yes`` (its cut
+is visible in the source) scores right when a hint with an expected cause covers every
+``# expect:`` line and no hint sits off the marked lines; a ``lint: no (why)`` case only when
+no hint sits off the marked lines. Fixed twins and clean programs score right with 0 hints.
+``--lint`` runs that column alone (seconds, no TensorFlow).
 """
 
 from __future__ import annotations
@@ -47,7 +54,7 @@ CAUSES = frozenset({
     "variable-assign", "not-watched", "outside-tape", "stop-gradient", "python-control-flow",
     "not-connected", "sources-mismatch", "custom-gradient", "zero-at-runtime", "unexplained",
 })
-HEADER_KEYS = ("source", "cause", "rule", "weights", "mode", "summary")
+HEADER_KEYS = ("source", "cause", "rule", "weights", "mode", "summary", "lint")
 _HEADER = re.compile(r"^#\s*(" + "|".join(HEADER_KEYS) + r"):\s*(.*?)\s*$")
 _MARKER = re.compile(r"#\s*(expect|accept)(?::\s*([a-z|-]*))?\s*(primary)?\s*$")
 
@@ -75,6 +82,11 @@ class Program:
     @property
     def causes(self) -> frozenset[str]:
         return frozenset(c for c in self.header.get("cause", "").split("|") if c)
+
+    @property
+    def lint_visible(self) -> bool:
+        """Whether the cut is visible in the source (header ``lint: yes``; ``no (why)``)."""
+        return self.header.get("lint", "").split(" ", 1)[0] == "yes"
 
     @property
     def weights(self) -> tuple[str, ...]:
@@ -194,6 +206,34 @@ def score(program: Program, report: dict[str, Any] | None) -> dict[str, Any]:
             "weights": weights_ok, "primary": primary_ok, "noise": len(noise)}
 
 
+def lint_score(program: Program) -> dict[str, Any]:
+    """Score the static checker's hints on one program (see the module docstring).
+
+    Returns ``lint_ok`` (bool), ``lint_hints`` (the count), ``lint_noise`` (hints off the
+    marked lines) and ``lint_reason`` ("" when right).
+    """
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tapemagic.lint import check_source
+
+    hints = check_source(program.path.read_text(encoding="utf-8"), str(program.path))
+    where = ", ".join(f"{h.code}@L{h.line}" for h in hints)
+    if program.kind != "bad":
+        return {"lint_ok": not hints, "lint_hints": len(hints), "lint_noise": len(hints),
+                "lint_reason": f"{len(hints)} hints: {where}" if hints else ""}
+    marked = [m.line for m in program.markers]
+    noise = [h for h in hints if not any(h.line <= ln <= h.end_line for ln in marked)]
+    missing = [m for m in program.markers if m.kind == "expect" and not any(
+        h.line <= m.line <= h.end_line and (not m.causes or h.cause in m.causes) for h in hints)]
+    reason = ""
+    if program.lint_visible and missing:
+        reason = f"no hint at L{missing[0].line}; got {where or 'none'}"
+    elif noise:
+        reason = f"{len(noise)} hints off the marked lines: {where}"
+    return {"lint_ok": not reason, "lint_hints": len(hints), "lint_noise": len(noise),
+            "lint_reason": reason}
+
+
 def _verdicts(report: dict[str, Any]) -> str:
     """Count the verdicts of every gradient call's sources, e.g. ``verdicts zero 2, error 1``."""
     counts: dict[str, int] = {}
@@ -259,6 +299,8 @@ def _line(result: dict[str, Any]) -> str:
     else:
         cols = ""
     verdict = "ok" if result["ok"] else f"WRONG: {result['reason']}"
+    if "lint_ok" in result:
+        verdict += "; lint " + ("ok" if result["lint_ok"] else f"WRONG: {result['lint_reason']}")
     return f"{head}{cols:<52} {verdict}"
 
 
@@ -287,7 +329,25 @@ def summary(results: list[dict[str, Any]]) -> list[str]:
         ("clean programs with 0 warning/error findings",
          _pct(sum(r["ok"] for r in clean), len(clean))),
     ]
+    if all("lint_ok" in r for r in results):
+        rows += lint_rows(results)
     return ["| measure | result |", "| --- | --- |"] + [f"| {a} | {b} |" for a, b in rows]
+
+
+def lint_rows(results: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The ``lint`` column's rows of the summary table."""
+    bad = [r for r in results if r["program"].kind == "bad"]
+    visible = [r for r in bad if r["program"].lint_visible]
+    twins = [r for r in results if r["program"].kind == "fixed"]
+    clean = [r for r in results if r["program"].kind == "clean"]
+    return [
+        ("lint: visible cuts hinted at the right line (no stray hint)",
+         _pct(sum(r["lint_ok"] for r in visible), len(visible))),
+        ("lint: broken cases with no hint off the marked lines",
+         _pct(sum(r["lint_noise"] == 0 for r in bad), len(bad))),
+        ("lint: fixed twins with 0 hints", _pct(sum(r["lint_ok"] for r in twins), len(twins))),
+        ("lint: clean programs with 0 hints", _pct(sum(r["lint_ok"] for r in clean), len(clean))),
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -300,14 +360,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plain", action="store_true",
                         help="run with plain python: fixed and clean programs must exit 0")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="also keep the JSON reports")
+    parser.add_argument("--lint", action="store_true",
+                        help="only the static checker's column (nothing is run)")
     args = parser.parse_args(argv)
     programs = [p for p in discover()
                 if not args.patterns or any(k in p.name for k in args.patterns)]
+    if args.lint:
+        return lint_main(programs, args.markdown)
     results: list[dict[str, Any]] = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = [pool.submit(run_one, p, args.plain, keep=args.keep) for p in programs]
         for future in futures:  # in corpus order, printed as each one is done
             results.append(future.result())
+            if not args.plain:
+                results[-1].update(lint_score(results[-1]["program"]))
             if not args.markdown:
                 print(_line(results[-1]), flush=True)
     wrong = [r for r in results if not r["ok"]]
@@ -322,6 +388,28 @@ def main(argv: list[str] | None = None) -> int:
             print(f"- {r['program'].name}: {r['reason']}")
     if not args.patterns:
         write_results(results, table)
+    return 1 if wrong else 0
+
+
+def lint_main(programs: list[Program], markdown: bool) -> int:
+    """Run the ``lint`` column alone; return 0 when every program scored right, else 1."""
+    results = [{"program": p, **lint_score(p)} for p in programs]
+    wrong = [r for r in results if not r["lint_ok"]]
+    table = ["| measure | result |", "| --- | --- |"] + [
+        f"| {a} | {b} |" for a, b in lint_rows(results)]
+    if not markdown:
+        for r in results:
+            program = r["program"]
+            seen = "visible" if program.kind != "bad" or program.lint_visible else "not visible"
+            verdict = "ok" if r["lint_ok"] else f"WRONG: {r['lint_reason']}"
+            print(f"{program.name:<44} {seen:<12} hints {r['lint_hints']:<3} {verdict}")
+        print()
+    print("\n".join(table))
+    if not markdown:
+        hidden = [p for p in programs if p.kind == "bad" and not p.lint_visible]
+        print("\nnot visible in the source (lint: no):")
+        for p in hidden:
+            print(f"- {p.name}: {p.header.get('lint', '')[3:].strip(' ()')}")
     return 1 if wrong else 0
 
 

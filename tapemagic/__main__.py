@@ -61,6 +61,16 @@ def _parser() -> argparse.ArgumentParser:
                       help="leave tf.function and fit in graph mode"
                            f"{'' if FORCE_EAGER_DEFAULT else default}")
     run.add_argument("script", help="the Python script to run")
+    from tapemagic.lint.files import EXIT_STATUS as LINT_EXIT_STATUS
+
+    lint = sub.add_parser(
+        "lint", help="check files and notebooks for gradient cuts without running them",
+        description="Read Python files and notebooks (folders are searched) and print a hint\n"
+                    "wherever the source shows that a gradient may be cut. Nothing is run.",
+        epilog=LINT_EXIT_STATUS, formatter_class=argparse.RawDescriptionHelpFormatter)
+    lint.add_argument("paths", nargs="+", metavar="PATH", help="a .py file, .ipynb or folder")
+    lint.add_argument("--format", choices=("text", "json"), default="text",
+                      help="text (path:line:col: CODE message, the default) or json")
     explain = sub.add_parser("explain", help="print the documentation of a rule")
     explain.add_argument("code", help="a rule code such as TM301")
     return parser
@@ -105,6 +115,10 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return 0 if exit_.code == 0 else 2
+    if args.command == "lint":
+        from tapemagic.lint.files import run as lint
+
+        return lint(args.paths, args.format)
     if args.command == "explain":
         from tapemagic import rules
 

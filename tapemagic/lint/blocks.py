@@ -16,6 +16,9 @@ from dataclasses import replace
 from tapemagic.lint import names
 from tapemagic.lint.values import EMPTY, Cut, Env, Roots, Site, Value, join
 
+#: Cut kinds also looked for behind an earlier cut (NumPy after `.numpy()` is the same cut).
+_NEXT_CUTS = frozenset({"non-differentiable", "integer", "numpy-function", "stop-gradient"})
+
 
 class Blocks:
     """State and building blocks shared by the interpreter's halves."""
@@ -27,6 +30,13 @@ class Blocks:
         self.module_env = Env()
         self.recording = False
         self.focus: ast.With | None = None
+        self.call_stack: list[str] = []
+        self.failed_watches: list[Cut] = []
+        self.failed_roots: set[str] = set()
+        #: Where each tensor root (``t:...``, a name bound to a tensor) was made / watched.
+        self.made: dict[str, Site] = {}
+        self.built: set[str] = set()  # models whose weights exist (called, built, shaped)
+        self.watch_sites: dict[str, Site] = {}
         self.depth = 0
         self.in_focus = False
         self.watched: set[str] = set()
@@ -59,6 +69,15 @@ class Blocks:
         """Call an abstract value (:mod:`tapemagic.lint.calls` implements it)."""
         raise NotImplementedError
 
+    def fresh(self, node: ast.AST) -> str:
+        """Return the root of a weight container made at ``node`` in the current call chain.
+
+        ``def q_net(): return Sequential(...)`` called twice makes two models: the position of
+        each call in the chain tells them apart, deterministically.
+        """
+        here = f"@{getattr(node, 'lineno', 0)}:{getattr(node, 'col_offset', 0)}"
+        return here + "".join(f"<{site}" for site in reversed(self.call_stack))
+
     # -- building blocks --------------------------------------------------------------------------
     def op(self, node: ast.AST, api: str, parts: list[Value]) -> Value:
         """Return a differentiable op's value on ``parts`` (an ``outside`` cut off the tape)."""
@@ -68,17 +87,22 @@ class Blocks:
             return replace(value, kind="symbolic")
         if not self.recording and value.live:
             cut = Cut("outside", api, Site.of(node), value.live, node)
-            return Value(cuts=value.cuts | {cut})
+            return Value(cuts=value.cuts | {cut}, ghost=value.ghost | value.live)
         return value
 
     def cut(self, node: ast.AST, kind: str, api: str, parts: list[Value]) -> Value:
         """Return the value of a cut API on ``parts``: not live, carrying the cut if it was."""
         value = join(*parts)
         symbolic = any(p.kind == "symbolic" for p in parts)
-        if not value.live:
+        ghost = value.ghost | value.live
+        if value.live:
+            found = Cut(kind, api, Site.of(node), value.live, node)
+        elif weight_roots(value.ghost) and kind in _NEXT_CUTS:  # met once an earlier is fixed
+            found = Cut(kind, api, Site.of(node), weight_roots(value.ghost), node, "secondary")
+        else:
             return replace(value, kind="symbolic") if symbolic else value
-        found = Cut(kind, api, Site.of(node), value.live, node)
-        return Value(cuts=value.cuts | {found}, kind="symbolic" if symbolic else None)
+        return Value(cuts=value.cuts | {found}, kind="symbolic" if symbolic else None,
+                     ghost=ghost)
 
     def read(self, roots: frozenset[str], node: ast.AST, symbolic: bool = False) -> Value:
         """Return what reading weights ``roots`` at ``node`` gives (live only while recording)."""
@@ -88,14 +112,19 @@ class Blocks:
         if symbolic:
             return Value(live=roots, cuts=assigned, kind="symbolic")
         if not self.recording:
-            return Value(cuts=assigned | {Cut("outside", _api(node), Site.of(node), roots, node)})
+            return Value(cuts=assigned | {Cut("outside", _api(node), Site.of(node), roots, node)},
+                         ghost=roots)
         if self.in_focus and not self.focus_watches and self.focus_call is not None:
+            # The value stays live (the path exists and a watch would record it); the cut
+            # counts when the loss reaches these weights and the gradient asks for them.
             watched = self.roots.expand(frozenset(self.watched))
-            live = frozenset(r for r in roots if self.roots.covered(r, watched))
-            if live != roots:
+            failed = self.roots.expand(frozenset(self.failed_roots))
+            unwatched = frozenset(r for r in roots if not self.roots.covered(r, watched)
+                                  and not self.roots.covered(r, failed))  # TM108's story
+            if unwatched:
                 missing = Cut("not-watched", "watch_accessed_variables=False",
-                              Site.of(self.focus_call), roots - live, self.focus_call)
-                return Value(live=live, cuts=assigned | {missing})
+                              Site.of(self.focus_call), unwatched, self.focus_call)
+                return Value(live=roots, cuts=assigned | {missing})
         return Value(live=roots, cuts=assigned)
 
     def assigned_for(self, roots: frozenset[str]) -> frozenset[Cut]:
@@ -116,31 +145,41 @@ class Blocks:
         """Return a list/tuple value holding ``items``."""
         joined = join(*items)
         return Value(live=joined.live, cuts=joined.cuts, kind="seq", items=tuple(items),
+                     ghost=joined.ghost,
                      weights=frozenset().union(*(i.weights for i in items)) if items else
                      frozenset())
 
     def element(self, value: Value) -> Value:
         """Return what iterating over ``value`` yields."""
+        if value.kind == "zip":
+            return self.sequence([self.element(v) for v in value.items])
+        if value.kind == "variable":
+            return replace(value, items=())
         if value.items:
             out = value.items[0]
             for item in value.items[1:]:
                 out = replace(out, live=out.live | item.live, cuts=out.cuts | item.cuts,
                               weights=out.weights | item.weights)
             return out
-        if value.kind == "variable":
-            return value
         return replace(value, kind=None, items=())
 
     def item(self, value: Value, index: int, node: ast.AST) -> Value:
         """Return element ``index`` of ``value`` (a top_k result's element 1 is its indices)."""
-        if value.kind == "topk" and index == 1:
-            return self.cut(node, "integer", "top_k(...).indices", [replace(value, kind=None)])
+        if value.kind == "topk" and index == 1:  # the cut is where top_k made the indices
+            made = value.node if value.node is not None else node
+            return self.cut(made, "integer", _api(getattr(made, "func", made)),
+                            [replace(value, kind=None)])
         if value.kind == "topk":
             return replace(value, kind=None)
         if value.items and index < len(value.items):
             return value.items[index]
         return value
 
+
+
+def weight_roots(roots: frozenset[str]) -> frozenset[str]:
+    """Return the roots of weights in ``roots`` (without the ``t:`` roots of plain tensors)."""
+    return frozenset(r for r in roots if not r.startswith("t:"))
 
 
 def _api(node: ast.AST) -> str:

@@ -10,6 +10,7 @@ user's own functions, classes and Lambda layers are followed into their bodies.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from tapemagic.lint import names
 from tapemagic.lint.blocks import _api
@@ -22,8 +23,10 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
 #: Builtins whose result carries nothing of their arguments (a count, a string, a type).
 _OPAQUE_BUILTINS = frozenset({"print", "len", "range", "isinstance", "str", "repr", "type",
                               "bool", "id", "hasattr", "getattr", "callable", "format"})
-_SEQUENCE_BUILTINS = frozenset({"zip", "enumerate", "list", "tuple", "sorted", "reversed",
-                                "iter", "next", "dict", "set"})
+_SEQUENCE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed", "iter", "next", "dict",
+                                "set"})
+#: Attributes and methods of a variable that give the variable itself (to a tape).
+_VARIABLE_VIEWS = frozenset({"value", "_value", "read_value", "handle"})
 #: Tensor attributes that are metadata, not values on the gradient path.
 _METADATA = frozenset({"shape", "dtype", "ndim", "name", "device", "path", "trainable",
                        "graph", "op"})
@@ -139,6 +142,9 @@ class Calls(Members):
             return self.item(base, 1 if attr == "indices" else 0, node)
         if base.kind in ("model", "instance"):
             return self.member(base, attr, node)
+        if base.kind == "variable" and attr in _VARIABLE_VIEWS:
+            # the same weights; Keras 3's `v.value` is the tf.Variable inside (watchable)
+            return replace(base, text="" if base.text.startswith("keras") else base.text)
         if attr in _METADATA:
             return EMPTY
         if base.kind in ("function", "class", "tape", "tape-new", "loss", "object"):
@@ -190,6 +196,9 @@ class Calls(Members):
             return self.cut(node, "host", f"{name}()", operands)
         if name in _OPAQUE_BUILTINS:
             return EMPTY
+        if name in ("zip", "enumerate"):  # iterating gives one tuple of elements per step
+            items = [EMPTY, *args] if name == "enumerate" else args
+            return replace(self.sequence(items), kind="zip")
         if name in _SEQUENCE_BUILTINS:
             return self.sequence(args) if len(args) > 1 else (args[0] if args else EMPTY)
         return self.op(node, f"{name}()", operands + list(kwargs.values()))
@@ -203,10 +212,12 @@ class Calls(Members):
             if (not self.recording and live) or self.depth >= _MAX_DEPTH:
                 return self.op(node, _api(node.func), [*args, *kwargs.values()])
             self.depth += 1
+            self.call_stack.append(f"{node.lineno}:{node.col_offset}")
             try:
                 return self.run_function(callee.node, callee.env, args, kwargs)
             finally:
                 self.depth -= 1
+                self.call_stack.pop()
         if callee.kind == "class":
             return self.instantiate(node, callee)
         if callee.kind in ("model", "instance", "loss", "object"):

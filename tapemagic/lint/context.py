@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from tapemagic.lint.interp import GradientCall, Interpreter
-from tapemagic.lint.names import GRADIENT_TAPE
-from tapemagic.lint.values import EMPTY, Cut, Env, Roots, Site, Value
+from tapemagic.lint.names import GRADIENT_TAPE, VARIABLE, Imports
+from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value
 from tapemagic.report.model import Edit
 
 
@@ -47,14 +47,26 @@ class LintContext:
 
     tree: ast.Module
     lines: list[str]
-    calls: list[tuple[GradientCall, Roots]] = field(default_factory=list)
+    parents: dict[ast.AST, ast.AST] = field(default_factory=dict)
+    imports: Imports = field(default_factory=lambda: Imports(ast.Module([], [])))
+    calls: list[tuple[GradientCall, Interpreter]] = field(default_factory=list)
+    #: ``tape.watch(...)`` calls inside a tape that raise (Keras 3 variables, Keras tensors).
+    failed_watches: list[Cut] = field(default_factory=list)
 
     def counted(self) -> Iterator[Counted]:
         """Yield every cut that counts, once per (cut, gradient call)."""
-        for call, roots in self.calls:
+        for call, run in self.calls:
+            roots = run.roots
             sources = roots.expand(call.sources)
             for cut in sorted(call.target.cuts, key=lambda c: (c.site.line, c.site.col)):
-                severed = roots.severed(cut, call.target.live)
+                if cut.kind == "not-watched":  # live but unrecorded: see Blocks.read
+                    reached = call.target.live | call.target.ghost
+                    if sources and roots.overlap(cut.roots, sources) and \
+                            roots.overlap(cut.roots, reached):
+                        yield Counted(cut, call, cut.roots)
+                    continue
+                severed = frozenset(r for r in roots.severed(cut, call.target.live)
+                                    if not r.startswith("t:") or r in sources)
                 if not severed:
                     continue
                 if sources and not roots.overlap(severed, sources):
@@ -67,9 +79,117 @@ class LintContext:
         """Yield the counted cuts of one kind (``host``, ``integer``, ``outside``...)."""
         return (c for c in self.counted() if c.cut.kind == kind)
 
+    def unwatched_tensors(self) -> Iterator[tuple[GradientCall, list[Site]]]:
+        """Yield gradient calls with a tensor source the loss used before any watch of it.
+
+        With the sites to point at: the watch that came too late, else the tape and the line
+        that made the tensor.
+        """
+        for call, run in self.calls:
+            tensors = {r for r in call.sources if r.startswith("t:")}
+            missing = sorted(r for r in tensors
+                             if r in call.target.ghost and r not in call.target.live)
+            if not missing or call.tape is None:
+                continue
+            sites: list[Site] = []
+            for root in missing:
+                late = run.watch_sites.get(root)
+                if late is not None:
+                    sites.append(late)
+                else:
+                    sites.append(Site.of(call.tape))
+                    if root in run.made:
+                        sites.append(run.made[root])
+            yield call, sites
+
+    def source_items(self, call: GradientCall) -> list[tuple[Value, ast.expr | None]]:
+        """Return each source of a call with its expression (one value for a single source)."""
+        node, value = call.sources_node, call.sources_value
+        if isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) == len(value.items):
+            return list(zip(value.items, node.elts, strict=True))
+        return [(value, node)]
+
+    def integer_sources(self) -> Iterator[Site]:
+        """Yield where an integer ``tf.Variable`` passed as a gradient source was made."""
+        for call, run in self.calls:
+            for value, _node in self.source_items(call):
+                if value.kind == "variable" and value.text == "int":
+                    yield from (run.made[r] for r in sorted(value.weights) if r in run.made)
+
+    def unbuilt_sources(self) -> Iterator[ast.AST]:
+        """Yield where the weight list a gradient call got was read from an unbuilt model."""
+        for call, _run in self.calls:
+            value = call.sources_value
+            if value.text == "keras:unbuilt" and value.node is not None:
+                yield value.node
+
+    def replaced_variables(self) -> Iterator[tuple[str, ast.stmt]]:
+        """Yield (name, statement) where a loop rebinds a variable source to a plain tensor.
+
+        ``x = x - lr * g`` after ``tape.gradient(y, x)`` in the same loop: the next run's
+        source is a tensor no tape watches.
+        """
+        for call, run in self.calls:
+            loop = self.parents.get(call.node)
+            while loop is not None and not isinstance(loop, (ast.For, ast.While)):
+                loop = self.parents.get(loop)
+            if loop is None:
+                continue
+            for value, node in self.source_items(call):
+                if value.kind != "variable" or not isinstance(node, ast.Name):
+                    continue
+                for stmt in ast.walk(loop):
+                    if _rebinds(stmt, node.id) and not _makes_variable(stmt, run):
+                        yield node.id, stmt  # type: ignore[misc]
+
+    def frozen_sources(self) -> Iterator[GradientCall]:
+        """Yield gradient calls asking for non-trainable weights the tape will not watch.
+
+        ``tf.Variable(..., trainable=False)``, or ``model.weights`` / ``model.variables`` of a
+        model with BatchNormalization (its moving statistics are not trainable).
+        """
+        for call, run in self.calls:
+            node = call.sources_node
+            watched = run.roots.expand(call.watched)
+            if any(v.kind == "variable" and v.text == "frozen" and not v.weights <= watched
+                   for v, _ in self.source_items(call)):
+                yield call  # tf.Variable(..., trainable=False), never watched
+            elif isinstance(node, ast.Attribute) and node.attr in ("weights", "variables") \
+                    and any(_frozen(model) for model in call.sources_value.items):
+                yield call
+
+    def segment(self, site: Site) -> str:
+        """Return the source text of a one-line site ('' for a longer one)."""
+        if site.line != site.end_line or not 0 < site.line <= len(self.lines):
+            return ""
+        raw = self.lines[site.line - 1].encode("utf-8")
+        return raw[site.col:site.end_col].decode("utf-8", errors="replace")
+
     def text(self, node: ast.AST) -> str:
         """Return the source text of ``node`` ('' when it spans nothing)."""
         return ast.get_source_segment("\n".join(self.lines), node) or ""
+
+
+#: Keras layers with non-trainable weights (moving statistics, adapted means).
+_FROZEN_LAYERS = frozenset({"BatchNormalization", "SyncBatchNormalization", "Normalization"})
+
+
+def _frozen(model: Value, depth: int = 0) -> bool:
+    if model.text in _FROZEN_LAYERS:
+        return True
+    return depth < 8 and any(_frozen(item, depth + 1) for item in model.items)
+
+
+def _rebinds(stmt: ast.AST, name: str) -> bool:
+    if isinstance(stmt, ast.Assign):
+        return any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
+    return isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and \
+        stmt.target.id == name
+
+
+def _makes_variable(stmt: ast.AST, run: Interpreter) -> bool:
+    value = getattr(stmt, "value", None)
+    return isinstance(value, ast.Call) and (run.imports.dotted(value.func) or "") in VARIABLE
 
 
 def _tape_like(node: ast.expr) -> bool:
@@ -84,8 +204,8 @@ def _tape_like(node: ast.expr) -> bool:
 
 def analyse(tree: ast.Module, lines: list[str]) -> LintContext:
     """Interpret ``tree`` once per tape and once for Keras; return the rules' context."""
-    ctx = LintContext(tree, lines)
     parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
+    ctx = LintContext(tree, lines, parents, Imports(tree))
     focuses = [n for n in ast.walk(tree) if isinstance(n, (ast.With, ast.AsyncWith))
                and any(_tape_like(i.context_expr) for i in n.items)]
     for focus in [None, *focuses]:
@@ -95,7 +215,8 @@ def analyse(tree: ast.Module, lines: list[str]) -> LintContext:
             _compiles(interp)
         elif not interp.reached_focus:
             _standalone(interp, focus, env, parents)  # type: ignore[arg-type]
-        ctx.calls += [(call, interp.roots) for call in interp.calls_found]
+        ctx.calls += [(call, interp) for call in interp.calls_found]
+        ctx.failed_watches += [c for c in interp.failed_watches if c not in ctx.failed_watches]
     return ctx
 
 

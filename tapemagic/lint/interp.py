@@ -35,6 +35,8 @@ class GradientCall:
     sources: frozenset[str]
     sources_node: ast.expr | None
     sources_value: Value
+    tape: ast.expr | None = None  # the focus's ``tf.GradientTape(...)`` (None for Keras)
+    watched: frozenset[str] = frozenset()  # what the focus had watched by then
 
 
 class _Return(Exception):
@@ -193,13 +195,21 @@ class Interpreter(Calls):
     def record(self, node: ast.AST, target: Value, sources: Value,
                sources_node: ast.expr | None) -> None:
         """Keep one gradient call of the focus (or a Keras / ``minimize`` equivalent)."""
+        tape = self.focus_call if self.focus is not None else None
         self.calls_found.append(GradientCall(node, target, sources.weights, sources_node,
-                                             sources))
+                                             sources, tape, frozenset(self.watched)))
 
     # -- binding -------------------------------------------------------------------------------
     def bind(self, target: ast.expr, value: Value, env: Env) -> None:
         """Bind ``value`` to an assignment target (names, tuples, attributes of ``self``)."""
         if isinstance(target, ast.Name):
+            if value.kind is None and not (value.live or value.weights or value.items
+                                           or value.text):
+                # a plain tensor (or number) gets a root, so that it can be a gradient
+                # source: TM102 when the tape never watched it before the loss used it
+                root = "t:" + self.fresh(target)
+                self.made.setdefault(root, Site.of(target))
+                value = replace(value, weights=frozenset({root}), ghost=value.ghost | {root})
             env.vars[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
             for index, element in enumerate(target.elts):

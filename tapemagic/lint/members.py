@@ -22,11 +22,6 @@ _WEIGHT_MEMBERS = frozenset({"kernel", "bias", "embeddings", "gamma", "beta",
                              "recurrent_kernel", "depthwise_kernel", "pointwise_kernel"})
 
 
-def root_of(node: ast.AST) -> str:
-    """Return the root name of a weight container made at ``node`` (its position)."""
-    return f"@{getattr(node, 'lineno', 0)}:{getattr(node, 'col_offset', 0)}"
-
-
 class Members(Blocks):
     """What APIs, methods and attributes do (see the module docstring)."""
 
@@ -47,9 +42,14 @@ class Members(Blocks):
             off = isinstance(flag, ast.Constant) and flag.value is False
             return Value(kind="tape-new", text="no-watch" if off else "")
         if dotted in names.VARIABLE:
-            root = root_of(node)
-            return Value(kind="variable", weights=frozenset({root}),
-                         text="int" if _integer_literal(node) else "")
+            root = self.fresh(node)
+            self.made.setdefault(root, Site.of(node))
+            frozen = any(k.arg == "trainable" and isinstance(k.value, ast.Constant)
+                         and k.value.value is False for k in node.keywords)
+            text = "int" if _integer_literal(node, self.imports) else "frozen" if frozen else ""
+            return Value(kind="variable", weights=frozenset({root}), text=text)
+        if dotted in names.METADATA:
+            return EMPTY
         if dotted == "tensorflow.function":
             return args[0] if args else Value(kind="decorator")
         if dotted in names.HOST or dotted.startswith("numpy."):
@@ -66,11 +66,15 @@ class Members(Blocks):
         if dotted in names.NUMPY_FUNCTION:
             inputs = kwargs.get("inp") or (args[1] if len(args) > 1 else EMPTY)
             return self.cut(node, "numpy-function", api, [self.operand(inputs, node)])
+        if dotted in names.PY_FUNCTION and args:
+            inputs = kwargs.get("inp") or (args[1] if len(args) > 1 else EMPTY)
+            return self.py_function(node, args[0], self.operand(inputs, node))
         if dotted in names.STOP_GRADIENT:
             return self.cut(node, "stop-gradient", api, operands[:1])
         if dotted in names.TOP_K:
             value = join(*operands[:1])
-            return Value(live=value.live, cuts=value.cuts, kind="topk")
+            return Value(live=value.live, cuts=value.cuts, kind="topk", node=node,
+                         ghost=value.ghost)
         return self.keras(node, dotted, args, kwargs) or self.op(
             node, api, operands + keyword_operands)
 
@@ -82,24 +86,32 @@ class Members(Blocks):
             return Value(kind="symbolic")
         if dotted in names.SEQUENTIAL:
             layers = kwargs.get("layers") or (args[0] if args else EMPTY)
-            return self.container(node, "Sequential", layers.items)
+            model = self.container(node, "Sequential", layers.items)
+            first = next((i for i in layers.items if i.kind in ("model", "symbolic")), None)
+            if first is None or first.kind == "symbolic" or first.weights & self.built:
+                self.built |= model.weights  # an Input (or a shaped first layer) builds it
+            return model
         if dotted in names.FUNCTIONAL:
             outputs = kwargs.get("outputs") or (args[1] if len(args) > 1 else EMPTY)
             model = self.container(node, "functional", (outputs,))
             for root in outputs.live | {r for c in outputs.cuts for r in c.roots}:
-                self.roots.add(root_of(node), root)
+                self.roots.add(self.fresh(node), root)
             return model
         if dotted in names.LAMBDA_LAYER:
             fn = kwargs.get("function") or (args[0] if args else EMPTY)
-            return Value(kind="model", weights=frozenset({root_of(node)}), items=(fn,),
+            return Value(kind="model", weights=frozenset({self.fresh(node)}), items=(fn,),
                          text="Lambda")
         if dotted.startswith(("keras.layers.", "keras.applications.")) and last[:1].isupper():
-            return Value(kind="model", weights=frozenset({root_of(node)}), text=last)
+            root = self.fresh(node)
+            if dotted.startswith("keras.applications.") or any(
+                    k.arg in _SHAPED for k in node.keywords):
+                self.built.add(root)  # it knows its input shape: its weights exist already
+            return Value(kind="model", weights=frozenset({root}), text=last)
         return None
 
     def container(self, node: ast.AST, text: str, items: tuple[Value, ...]) -> Value:
         """Return a model made of ``items`` (its root contains theirs)."""
-        root = root_of(node)
+        root = self.fresh(node)
         for item in items:
             for child in item.weights:
                 self.roots.add(root, child)
@@ -116,7 +128,17 @@ class Members(Blocks):
             found = self.find_method(base, attr)
             if found is not None:
                 return self.bound(node, found, base, args, kwargs)
+            held = self.self_member(base, attr) if isinstance(base.node, ast.ClassDef) else None
+            if held is not None and held.kind in _CALLABLE:  # self.dense(x)
+                return self.call_value(node, held, args, kwargs)
         operand = self.operand(base, node)
+        if attr in ("append", "extend", "insert") and isinstance(node.func, ast.Attribute) and \
+                isinstance(node.func.value, ast.Name) and args:
+            added = args[-1] if attr != "extend" else self.element(args[-1])
+            env.vars[node.func.value.id] = self.sequence([*base.items, added])
+            return EMPTY
+        if base.kind == "variable" and attr in ("value", "read_value"):
+            return replace(base, text="" if base.text.startswith("keras") else base.text)
         if attr in _ASSIGN_METHODS and base.kind == "variable":
             return self.assign(node, base, args[0] if args else EMPTY)
         if attr in names.HOST_METHODS and attr != "predict" and attr != "predict_on_batch":
@@ -146,11 +168,13 @@ class Members(Blocks):
         if attr in ("__call__", "call"):
             return self.call_model(node, base, args, kwargs)
         if attr == "get_layer":
-            child = f"{next(iter(base.weights), '?')}.{root_of(node)}"
+            child = f"{next(iter(base.weights), '?')}.{self.fresh(node)}"
             for root in base.weights:
                 self.roots.add(root, child)
             return Value(kind="model", weights=frozenset({child}))
         if attr in _MODEL_PLAIN_METHODS:
+            if attr in ("build", "fit", "evaluate", "load_weights", "summary"):
+                self.built |= base.weights
             return EMPTY
         return self.op(node, f".{attr}()", [self.operand(a, node) for a in args])
 
@@ -175,13 +199,30 @@ class Members(Blocks):
         return EMPTY
 
     def watch(self, value: Value, arg: ast.expr, env: Env) -> None:
-        """Record ``tape.watch(arg)`` on the focus: its weights, or the tensor named by ``arg``."""
+        """Record ``tape.watch(arg)`` on the focus: its weights, or the tensor named by ``arg``.
+
+        Keras 3 variables and symbolic Keras tensors (``model.inputs``) make ``tape.watch``
+        raise ``ValueError`` (verified on TF 2.21 / Keras 3.15; ``tf.Variable`` is fine): such a
+        watch is kept as a failed watch and watches nothing.
+        """
+        if value.kind == "keras-tensor" or (value.kind == "variable"
+                                            and value.text.startswith("keras")):
+            self.failed_watches.append(Cut("failed-watch", _short(arg), Site.of(arg),
+                                           value.weights, arg))
+            self.failed_roots |= value.weights
+            return
         self.watched |= value.weights | value.live
-        if isinstance(arg, ast.Name) and value.kind != "variable":
-            root = f"watch:{arg.id}"
-            self.watched.add(root)
-            env.vars[arg.id] = replace(value, live=value.live | {root},
-                                       weights=value.weights | {root})
+        for name in arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]:
+            held = env.get(name.id) if isinstance(name, ast.Name) else None
+            if held is None or held.kind == "variable" or not isinstance(name, ast.Name):
+                continue
+            tensors = frozenset(r for r in held.weights if r.startswith("t:")) or \
+                frozenset({f"t:watch:{name.id}"})
+            for root in tensors:
+                self.watch_sites.setdefault(root, Site.of(arg))
+            self.watched |= tensors
+            env.vars[name.id] = replace(held, live=held.live | tensors,
+                                        weights=held.weights | tensors)
 
     def assign(self, node: ast.Call, variable: Value, value: Value) -> Value:
         """Record ``variable.assign(value)``: later reads carry what the write cut."""
@@ -217,7 +258,7 @@ class Members(Blocks):
             kind = "model"
         else:
             kind = "object"
-        return Value(kind=kind, weights=frozenset({root_of(node)}) if kind == "model" else
+        return Value(kind=kind, weights=frozenset({self.fresh(node)}) if kind == "model" else
                      frozenset(), node=cls.node, env=cls.env)
 
     def bases(self, cls: Value) -> set[str]:
@@ -257,9 +298,30 @@ class Members(Blocks):
         """Return the value of calling a user method with ``self`` bound to ``instance``."""
         return self.call_value(node, method, [instance, *args], kwargs)
 
+    def py_function(self, node: ast.Call, func: Value, inputs: Value) -> Value:
+        """Return ``tf.py_function(func, inputs)``: differentiable through TF ops in its body.
+
+        The body is interpreted on the inputs; a host conversion there is a ``py-host`` cut
+        (TM304): TensorFlow differentiates a py_function by recording its body's ops.
+        """
+        if func.kind != "function" or not inputs.live:
+            return self.op(node, "tf.py_function", [inputs])
+        recording, self.recording = self.recording, True
+        try:
+            params = [self.element(inputs)] * 8
+            result = self.call_value(node, func, params, {})
+        finally:
+            self.recording = recording
+        name = getattr(func.node, "name", "<lambda>")
+        cuts = frozenset(replace(c, kind="py-host", detail=name) if c.kind == "host" else c
+                         for c in result.cuts)
+        return Value(live=result.live, cuts=cuts | inputs.cuts,
+                     ghost=result.ghost | inputs.live | inputs.ghost)
+
     def call_model(self, node: ast.Call, model: Value, args: list[Value],
                    kwargs: dict[str, Value]) -> Value:
         """Return the output of calling a model or layer on ``args``."""
+        self.built |= model.weights
         operands = [self.operand(a, node) for a in args]
         symbolic = any(a.kind == "symbolic" for a in args)
         inputs = join(*operands)
@@ -289,7 +351,12 @@ class Members(Blocks):
     def member(self, base: Value, attr: str, node: ast.AST) -> Value:
         """Return ``model.attr`` (a weight list, a layer list, a weight, a ``self.x`` member)."""
         if attr in names.WEIGHT_LISTS:
-            return Value(kind="variable", weights=base.weights, text=attr, items=(base,))
+            unbuilt = base.text == "Sequential" and not base.weights & self.built
+            return Value(kind="variable", weights=base.weights, items=(base,), node=node,
+                         text="keras:unbuilt" if unbuilt else
+                         "keras" if self.is_keras(base) else "")
+        if attr in ("inputs", "outputs", "input", "output") and self.is_keras(base):
+            return Value(kind="keras-tensor")
         if attr == "layers":
             return Value(kind="layers", weights=base.weights,
                          items=tuple(i for i in base.items if i.kind == "model"))
@@ -301,8 +368,18 @@ class Members(Blocks):
             root = f"{next(iter(sorted(base.weights)), '?')}.{attr}"
             for parent in base.weights:
                 self.roots.add(parent, root)
-            return Value(kind="variable", weights=frozenset({root}))
+            return Value(kind="variable", weights=frozenset({root}),
+                         text="keras" if self.is_keras(base) else "")
         return EMPTY
+
+    def is_keras(self, model: Value) -> bool:
+        """Whether a model value is a Keras object (its variables are Keras 3 Variables)."""
+        if model.kind not in ("model", "instance"):
+            return False
+        if not isinstance(model.node, ast.ClassDef):
+            return bool(model.text)
+        return bool(self.bases(Value(kind="class", node=model.node, env=model.env))
+                    & names.KERAS_BASES)
 
     def self_member(self, instance: Value, attr: str) -> Value | None:
         """Return what ``self.attr = ...`` in the instance's class made (None if nothing)."""
@@ -327,7 +404,8 @@ class Members(Blocks):
             self.recording = recording
         if isinstance(value_node, ast.Call) and isinstance(value_node.func, ast.Attribute) \
                 and value_node.func.attr in ("add_weight", "add_variable"):
-            value = Value(kind="variable", weights=frozenset({root_of(value_node)}))
+            value = Value(kind="variable", weights=frozenset({self.fresh(value_node)}),
+                          text="keras")
         for child in value.weights:
             for parent in instance.weights:
                 self.roots.add(parent, child)
@@ -335,17 +413,31 @@ class Members(Blocks):
         return value
 
 
+_CALLABLE = frozenset({"model", "instance", "function", "loss", "object", "class"})
 _ASSIGN_METHODS = frozenset({"assign", "assign_add", "assign_sub"})
 _MODEL_PLAIN_METHODS = frozenset({"fit", "evaluate", "summary", "save", "save_weights",
                                   "load_weights", "build", "count_params", "get_config",
                                   "reset_states", "add_loss", "add_metric"})
 
 
-def _integer_literal(node: ast.Call) -> bool:
-    """Whether ``tf.Variable(...)``'s initial value is an int literal (an int32 variable)."""
+def _short(node: ast.AST) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+_SHAPED = frozenset({"input_shape", "input_dim", "batch_input_shape", "batch_shape"})
+
+
+def _integer_literal(node: ast.Call, imports: names.Imports) -> bool:
+    """Whether ``tf.Variable(...)`` makes an integer variable (int literal or int ``dtype``)."""
+    dtype = next((k.value for k in node.keywords if k.arg == "dtype"), None)
+    if dtype is not None:
+        text = imports.dotted(dtype) if isinstance(dtype, ast.Attribute) else None
+        literal = dtype.value if isinstance(dtype, ast.Constant) else ""
+        return str(text or literal).rsplit(".", 1)[-1] in names.INTEGER_DTYPES
     if not node.args:
         return False
     first = node.args[0]
     values = first.elts if isinstance(first, (ast.List, ast.Tuple)) else [first]
-    return all(isinstance(v, ast.Constant) and type(v.value) is int for v in values) \
-        and not any(k.arg == "dtype" for k in node.keywords)
+    return bool(values) and all(isinstance(v, ast.Constant) and type(v.value) is int
+                                for v in values)

@@ -47,11 +47,17 @@ PY_FUNCTION = frozenset({"tensorflow.py_function"})
 STOP_GRADIENT = frozenset({"tensorflow.stop_gradient", "keras.ops.stop_gradient",
                            "keras.backend.stop_gradient"})
 TOP_K = frozenset({"tensorflow.top_k", "tensorflow.nn.top_k", "keras.ops.top_k"})
+#: Ops whose result says nothing of their input's values (no path to the weights through them).
+METADATA = frozenset(
+    f"{module}.{name}" for module in ("tensorflow", "keras.ops", "keras.backend")
+    for name in ("shape", "size", "rank", "zeros_like", "ones_like", "shape_n", "int_shape")
+)
 GRADIENT_TAPE = frozenset({"tensorflow.GradientTape", "tensorflow.autodiff.GradientTape"})
 VARIABLE = frozenset({"tensorflow.Variable", "keras.Variable", "keras.backend.Variable"})
 #: Keras base classes a user's class may extend to be a layer, model or loss.
 LAYER_BASES = frozenset({"keras.layers.Layer", "keras.Layer", "keras.Model", "keras.models.Model",
                          "keras.Sequential", "keras.models.Sequential", "tensorflow.Module"})
+KERAS_BASES = LAYER_BASES - {"tensorflow.Module"}
 LOSS_BASES = frozenset({"keras.losses.Loss", "keras.Loss"})
 SEQUENTIAL = frozenset({"keras.Sequential", "keras.models.Sequential"})
 FUNCTIONAL = frozenset({"keras.Model", "keras.models.Model"})

@@ -62,6 +62,9 @@ class Value:
     weights: frozenset[str] = frozenset()
     cuts: frozenset[Cut] = frozenset()
     kind: str | None = None
+    #: Roots the value would depend on if the cuts it carries were fixed (the next cut is
+    #: found on this path: ``tf.equal`` after ``tf.round``).
+    ghost: frozenset[str] = frozenset()
     node: ast.AST | None = field(default=None, compare=False)
     env: Env | None = field(default=None, compare=False, hash=False)
     items: tuple[Value, ...] = ()
@@ -75,10 +78,12 @@ def join(*values: Value) -> Value:
     """Return a plain value that depends on everything ``values`` depend on."""
     live: set[str] = set()
     cuts: set[Cut] = set()
+    ghost: set[str] = set()
     for v in values:
         live |= v.live
         cuts |= v.cuts
-    return Value(frozenset(live), frozenset(), frozenset(cuts))
+        ghost |= v.ghost
+    return Value(frozenset(live), frozenset(), frozenset(cuts), ghost=frozenset(ghost))
 
 
 def merge(a: Value | None, b: Value) -> Value:
@@ -87,7 +92,7 @@ def merge(a: Value | None, b: Value) -> Value:
         return b
     first = a if a.kind is not None else b
     return replace(first, live=a.live | b.live, weights=a.weights | b.weights,
-                   cuts=a.cuts | b.cuts)
+                   cuts=a.cuts | b.cuts, ghost=a.ghost | b.ghost)
 
 
 class Env:
@@ -140,11 +145,15 @@ class Roots:
         return frozenset(out)
 
     def covered(self, root: str, live: frozenset[str]) -> bool:
-        """Whether ``live`` still reaches ``root`` (it holds it, or one of its ancestors)."""
-        if root in live:
+        """Whether ``live`` still reaches ``root``: it holds it, an ancestor or a descendant.
+
+        A descendant counts so that a model whose layers are partly still reached is not called
+        severed (precision first: such a partial cut is left to the run).
+        """
+        if root in live or self.expand(frozenset({root})) & live:
             return True
         return any(root in self.expand(frozenset({r})) or root.startswith(r + ".")
-                   for r in live)
+                   or r.startswith(root + ".") for r in live)
 
     def overlap(self, a: frozenset[str], b: frozenset[str]) -> bool:
         """Whether weights ``a`` and ``b`` share a root (one may contain the other)."""

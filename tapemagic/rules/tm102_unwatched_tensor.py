@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.trace import RawLocation
@@ -42,6 +43,12 @@ class UnwatchedTensor(RuleModule):
                 if origin is not None and origin.line != (raw.line if raw else None):
                     yield Match((place(origin),), origin, False, {}, hit)
             yield Match((place(raw),), raw, hit.cause.primary, {}, hit)
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        for _call, sites in ctx.unwatched_tensors():
+            for site in sites:
+                yield LintMatch(self.code, site)
+
 
 
 def _made_from_variable(ctx: RuleContext, node: int | None) -> RawLocation | None:

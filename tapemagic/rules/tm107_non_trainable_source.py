@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint.context import LintContext, LintMatch
+from tapemagic.lint.values import Site
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
@@ -29,3 +31,9 @@ class NonTrainableSource(RuleModule):
             loc = ctx.index.location(tape.loc if tape is not None else raw)
             yield Match((place(raw),), raw, hit.cause.primary,
                         {"tape_line": str(loc.line) if loc else "?"}, hit)
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        for call in ctx.frozen_sources():
+            node = call.sources_node
+            assert node is not None
+            yield LintMatch(self.code, Site.of(node), {"api": ctx.text(node)})

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.trace import TapeRecord
@@ -35,6 +36,10 @@ class FailedWatch(RuleModule):
         for tape in ctx.trace.tapes:
             if tape.failed_watches and tape.id not in called:
                 yield _match(ctx, tape, None)
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        for cut in ctx.failed_watches:
+            yield LintMatch(self.code, cut.site, {"api": cut.api})
 
 
 def _match(ctx: RuleContext, tape: TapeRecord, hit: Hit | None) -> Match:

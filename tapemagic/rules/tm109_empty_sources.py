@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from tapemagic.lint.context import LintContext, LintMatch
+from tapemagic.lint.values import Site
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
@@ -36,3 +38,7 @@ class EmptySources(RuleModule):
             meant = sorted(tape.watched_handles_at_exit) if tape is not None else []
             yield Match((place(raw),), raw, True, {"sources": text},
                         variables=tuple(ctx.handle_name(h) for h in meant))
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        for node in ctx.unbuilt_sources():
+            yield LintMatch(self.code, Site.of(node), {"api": ctx.text(node)})

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tapemagic.graph.analysis import Cause
+from tapemagic.lint.context import LintContext, LintMatch
+from tapemagic.lint.values import Site
 from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
@@ -51,3 +53,6 @@ class VariableReplaced(RuleModule):
                             {"name": name or analysis.sources[index].source.name,
                              "run": str(run)}, hit)
 
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        for name, stmt in ctx.replaced_variables():
+            yield LintMatch(self.code, Site.of(stmt), {"name": name})

@@ -34,4 +34,6 @@ class IntegerDtype(EdgeRule):
                              "dtype": source.dtype}, hit, op_type="ReadVariableOp")
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
-        return matchers.cut_matches(ctx, self.code, "integer")
+        yield from matchers.cut_matches(ctx, self.code, "integer")
+        for site in ctx.integer_sources():  # an integer variable passed as a source
+            yield LintMatch(self.code, site, {"api": ctx.segment(site)})

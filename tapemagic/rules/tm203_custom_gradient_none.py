@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint import patterns
+from tapemagic.lint.context import LintContext, LintMatch
+from tapemagic.lint.values import Site
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
@@ -34,3 +37,7 @@ class CustomGradientNone(RuleModule):
                 raw = ctx.index.returns_of(found[1]) or found[1]
             yield Match((place(raw),), raw, hit.cause.primary, {"api": api}, hit,
                         api=api, op_type=op.op_type)
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        for name, node in patterns.custom_gradient_nones(ctx.tree, ctx.imports):
+            yield LintMatch(self.code, Site.of(node), {"api": name})

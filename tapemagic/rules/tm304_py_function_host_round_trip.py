@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint import matchers
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
@@ -29,3 +31,7 @@ class PyFunctionHostRoundTrip(RuleModule):
             yield Match((place(event.loc),), event.loc, hit.cause.primary,
                         {"api": event.api, "function": function}, hit, api=event.api,
                         op_type="EagerPyFunc")
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        return matchers.cut_matches(ctx, self.code, "py-host", params=lambda found: {
+            "api": found.cut.api, "function": found.cut.detail})

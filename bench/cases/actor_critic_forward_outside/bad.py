@@ -4,6 +4,7 @@
 # weights: ac/common/kernel, ac/common/bias, ac/heads/kernel, ac/heads/bias
 # mode: eager
 # summary: actor-critic: the forward pass is moved above the `with tf.GradientTape()` line
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

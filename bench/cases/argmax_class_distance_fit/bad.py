@@ -4,6 +4,7 @@
 # weights: ordinal/h/kernel, ordinal/h/bias, ordinal/logits/kernel, ordinal/logits/bias
 # mode: fit
 # summary: an ordinal loss takes the distance between argmax(y_pred) and the true class index
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: tagger/lstm_out/kernel, tagger/lstm_out/bias
 # mode: function
 # summary: an L2 loss on the difference of argmax(logits) and argmax(labels)
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: theta
 # mode: eager
 # summary: a log-posterior for HMC writes the proposal into the model weight with assign()
+# lint: yes
 import tensorflow as tf
 
 tf.keras.utils.set_random_seed(0)

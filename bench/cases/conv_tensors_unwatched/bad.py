@@ -4,6 +4,7 @@
 # weights: -
 # mode: eager
 # summary: the gradient of a conv2d output with respect to plain tensors that were never watched
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: vgg_like/f/kernel, vgg_like/f/bias, vgg_like/cls/kernel, vgg_like/cls/bias
 # mode: fit
 # summary: a Keras 3 loss converts y_pred with keras.ops.convert_to_numpy (run_eagerly=True)
+# lint: yes
 import numpy as np
 from tensorflow import keras
 

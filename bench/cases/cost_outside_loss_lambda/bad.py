@@ -4,6 +4,7 @@
 # weights: dd
 # mode: eager
 # summary: the cost is computed once, outside the loss callable that the minimiser records
+# lint: yes
 import tensorflow as tf
 
 tf.keras.utils.set_random_seed(0)

@@ -3,6 +3,7 @@
 # weights: margin_w
 # mode: eager
 # summary: a tf.custom_gradient margin layer returns None for the variable it reads
+# lint: yes
 import tensorflow as tf
 
 tf.keras.utils.set_random_seed(0)

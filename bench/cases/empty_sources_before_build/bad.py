@@ -3,6 +3,7 @@
 # weights: perceptron/d1/kernel, perceptron/d1/bias, perceptron/d2/kernel, perceptron/d2/bias
 # mode: eager
 # summary: the variable list is read from a Sequential model before it is built: it is empty
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

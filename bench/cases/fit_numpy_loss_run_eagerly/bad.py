@@ -4,6 +4,7 @@
 # weights: denoiser/enc/kernel, denoiser/enc/bias, denoiser/dec/kernel, denoiser/dec/bias
 # mode: fit
 # summary: a compiled loss is computed in NumPy from y_pred.numpy() (run_eagerly=True)
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

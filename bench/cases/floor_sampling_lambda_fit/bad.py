@@ -4,6 +4,7 @@
 # weights: piano/enc/kernel, piano/enc/bias
 # mode: fit
 # summary: a Lambda layer samples binary keys with tf.floor(x + noise); layers before it get None
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

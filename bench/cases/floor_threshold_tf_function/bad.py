@@ -4,6 +4,7 @@
 # weights: gate/h/kernel, gate/h/bias, gate/o/kernel, gate/o/bias
 # mode: function
 # summary: a tf.function train step thresholds sigmoid outputs with tf.floor before an L1 loss
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: -
 # mode: eager
 # summary: WGAN-GP: the inner tape watches the interpolates after the critic has read them
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: hyper/h/kernel, hyper/h/bias, hyper/wpred/kernel, hyper/wpred/bias
 # mode: eager
 # summary: a hypernetwork writes its predicted weights into the main network with assign()
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: p_location, p_email, threshold
 # mode: function
 # summary: a leak score is floored to 0/1 with an int32 cast before the loss
+# lint: yes
 import tensorflow as tf
 
 tf.keras.utils.set_random_seed(0)

@@ -4,6 +4,7 @@
 # weights: slope
 # mode: eager
 # summary: the fitted parameters are created from integer literals, so they are int32 variables
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: ae/code/kernel, ae/code/bias, ae/recon/kernel, ae/recon/bias
 # mode: fit
 # summary: a perceptual loss feeds keras.backend.eval(y_pred) to a frozen feature network
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -3,6 +3,7 @@
 # weights: gate_w
 # mode: eager
 # summary: a block creates its variable inside __call__, so each step trains a fresh variable
+# lint: no (not-connected: a variable re-created on each call is only seen by running the calls)
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: lin/w/kernel, lin/w/bias
 # mode: eager
 # summary: the forward pass and loss are written inside the tape.gradient(...) argument
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: inner_lr
 # mode: eager
 # summary: Meta-SGD: the inner step assigns w - lr * g into the variables, so lr gets no gradient
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: resnet/bn/moving_mean, resnet/bn/moving_variance
 # mode: eager
 # summary: gradients are taken for model.variables, which include BatchNorm's moving statistics
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: w, b
 # mode: eager
 # summary: a tf.Module layer is applied before the loss closure; the optimizer step sees no path
+# lint: yes
 import tensorflow as tf
 
 tf.keras.utils.set_random_seed(2)

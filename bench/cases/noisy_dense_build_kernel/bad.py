@@ -3,6 +3,7 @@
 # weights: dqn/noisy/weight_mu, dqn/noisy/weight_sigma, dqn/noisy/bias_mu, dqn/noisy/bias_sigma
 # mode: function
 # summary: a NoisyDense layer computes its effective kernel once in build(), outside every tape
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

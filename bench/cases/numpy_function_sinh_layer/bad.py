@@ -4,6 +4,7 @@
 # weights: filtered/pre/kernel, filtered/pre/bias
 # mode: eager
 # summary: a custom layer filters with NumPy's sinh through tf.numpy_function
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

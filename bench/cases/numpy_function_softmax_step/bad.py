@@ -4,6 +4,7 @@
 # weights: actor/torso/kernel, actor/torso/bias, actor/pi/kernel, actor/pi/bias
 # mode: function
 # summary: an actor update computes the action probabilities in NumPy via tf.numpy_function
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

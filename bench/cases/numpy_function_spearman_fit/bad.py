@@ -4,6 +4,7 @@
 # weights: ranker/h/kernel, ranker/h/bias, ranker/score/kernel, ranker/score/bias
 # mode: fit
 # summary: a Spearman loss ranks y_pred with tf.numpy_function, so fit has no gradient
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

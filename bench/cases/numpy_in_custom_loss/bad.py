@@ -4,6 +4,7 @@
 # weights: regressor/hidden/kernel, regressor/hidden/bias, regressor/out/kernel, regressor/out/bias
 # mode: eager
 # summary: a custom training loop whose loss converts the prediction to a NumPy array
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: net/dense/kernel, net/dense/bias, net/cls/kernel, net/cls/bias
 # mode: eager
 # summary: the training loss is computed from model.predict(...) inside the tape
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

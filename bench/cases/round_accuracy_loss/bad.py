@@ -4,6 +4,7 @@
 # weights: clf/h/kernel, clf/h/bias, clf/p/kernel, clf/p/bias
 # mode: eager
 # summary: a custom training loop minimises 1 - accuracy computed with tf.round and tf.equal
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -3,6 +3,7 @@
 # weights: online/q1/kernel, online/q1/bias, online/q2/kernel, online/q2/bias
 # mode: eager
 # summary: the online weights are copied into a second network with set_weights(get_weights())
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: detector/h/kernel, detector/h/bias, detector/p/kernel, detector/p/bias
 # mode: fit
 # summary: a custom loss thresholds the probabilities with tf.cast(y_pred > 0.5, tf.float32)
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: selector/att/kernel, selector/att/bias
 # mode: eager
 # summary: the loss is built from the top-k *indices* of the attention scores (int32)
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: scorer/s/kernel, scorer/s/bias
 # mode: eager
 # summary: the loss keeps the distinct scores with tf.unique; gradient() raises LookupError
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -4,6 +4,7 @@
 # weights: -
 # mode: eager
 # summary: the update `x = x - lr * g` replaces the tf.Variable by a tensor: step 2 gets None
+# lint: yes
 import tensorflow as tf
 
 tf.keras.utils.set_random_seed(0)

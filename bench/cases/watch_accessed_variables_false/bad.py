@@ -4,6 +4,7 @@
 # weights: encoder/c1/kernel, encoder/c1/bias, encoder/head/kernel, encoder/head/bias
 # mode: eager
 # summary: watch_accessed_variables=False, copied from an input-saliency snippet, in a train loop
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

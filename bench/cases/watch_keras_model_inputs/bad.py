@@ -3,6 +3,7 @@
 # weights: -
 # mode: eager
 # summary: a saliency map watches model.inputs (symbolic Keras tensors) instead of the batch
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

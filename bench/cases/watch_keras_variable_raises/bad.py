@@ -3,6 +3,7 @@
 # weights: -
 # mode: eager
 # summary: a tape with watch_accessed_variables=False is told to watch a Keras 3 Variable (raises)
+# lint: yes
 import numpy as np
 import tensorflow as tf
 from tensorflow import keras
