@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DocLike } from '../src/model/positions';
-import { hintChanges, hintRange, IHint, overlaps, parseHints } from '../src/hints/model';
+import { hintChanges, hintRange, IHint, parseHints } from '../src/hints/model';
+import { countHints, HINT_SOURCE, overlaps, replaceHints, RUNTIME_SOURCE, runtimeRanges } from '../src/hints/merge';
+import { Diagnostic, forEachDiagnostic, setDiagnostics } from '@codemirror/lint';
+import { EditorState } from '@codemirror/state';
 
 /** A CodeMirror-Text-like document over a string. */
 function doc(text: string): DocLike & { text: string } {
@@ -98,4 +101,45 @@ test('ranges overlap when they share a character or the same point', () => {
   assert.equal(overlaps({ from: 0, to: 5 }, { from: 4, to: 9 }), true);
   assert.equal(overlaps({ from: 0, to: 5 }, { from: 5, to: 9 }), false);
   assert.equal(overlaps({ from: 3, to: 3 }, { from: 3, to: 8 }), true);
+});
+
+/** An editor state with CodeMirror's lint state, and a diagnostic maker. */
+const TEXT = 'p = y.numpy()\nq = z.numpy()';
+function stateWith(diagnostics: Diagnostic[]): EditorState {
+  const s = EditorState.create({ doc: TEXT });
+  return s.update(setDiagnostics(s, diagnostics)).state;
+}
+function diag(source: string, from: number, to: number): Diagnostic {
+  return { from, to, source, severity: source === HINT_SOURCE ? 'hint' : 'error', message: `${source} ${from}` };
+}
+function all(state: EditorState): Array<[string | undefined, number, number]> {
+  const out: Array<[string | undefined, number, number]> = [];
+  forEachDiagnostic(state, (d, from, to) => out.push([d.source, from, to]));
+  return out.sort((a, b) => a[1] - b[1] || String(a[0]).localeCompare(String(b[0])));
+}
+
+test('hints replace only their own diagnostics; the runtime ones stay, the same objects', () => {
+  const runtime = diag(RUNTIME_SOURCE, 4, 13);
+  const state = stateWith([runtime, diag(HINT_SOURCE, 18, 27)]);
+  const next = state.update(replaceHints(state, [diag(HINT_SOURCE, 4, 13)])).state;
+  assert.deepEqual(all(next), [[RUNTIME_SOURCE, 4, 13], ['tapemagic-hint', 4, 13]]);
+  let kept: Diagnostic | null = null;
+  forEachDiagnostic(next, d => {
+    kept = d.source === RUNTIME_SOURCE ? d : kept;
+  });
+  assert.equal(kept, runtime);
+  assert.equal(countHints(next), 1);
+  const cleared = next.update(replaceHints(next, [])).state;
+  assert.deepEqual(all(cleared), [[RUNTIME_SOURCE, 4, 13]]);
+  assert.equal(countHints(cleared), 0);
+});
+
+test('runtime marks are found where the edits moved them; other sources are not runtime', () => {
+  const state = stateWith([diag(RUNTIME_SOURCE, 4, 13), diag('lsp', 18, 27), diag(HINT_SOURCE, 18, 27)]);
+  assert.deepEqual(runtimeRanges(state), [{ from: 4, to: 13 }]);
+  const moved = state.update({ changes: { from: 0, insert: '# x\n' } }).state;
+  assert.deepEqual(runtimeRanges(moved), [{ from: 8, to: 17 }]);
+  // a moved diagnostic kept by replaceHints is placed where it is now
+  const next = moved.update(replaceHints(moved, [])).state;
+  assert.deepEqual(all(next), [[RUNTIME_SOURCE, 8, 17], ['lsp', 22, 31]]);
 });

@@ -1,29 +1,23 @@
 /**
  * The CodeMirror 6 side of the as-you-type hints: after each pause in typing, the cell text
  * goes to the server's lint endpoint and the answer is drawn with CodeMirror's lint machinery,
- * as diagnostics of their own source ({@link HINT_SOURCE}).
+ * as diagnostics of their own source (`HINT_SOURCE`, merge.ts).
  *
  * CodeMirror keeps one set of diagnostics per editor, shared by every source, so this plugin
  * replaces only its own diagnostics and keeps the others' (the runtime findings); when another
  * source replaces the set without them, the same hints are put back.
  */
-import { Diagnostic, forEachDiagnostic, setDiagnostics, setDiagnosticsEffect } from '@codemirror/lint';
+import { setDiagnosticsEffect } from '@codemirror/lint';
 import { Annotation, Extension, Text } from '@codemirror/state';
 import { EditorView, PluginValue, ViewPlugin, ViewUpdate } from '@codemirror/view';
 import { ISignal } from '@lumino/signaling';
-import { OffsetRange } from '../model/positions';
 import { HintClient } from './client';
-import { IHint, overlaps } from './model';
-import { HINT_SOURCE, hintDiagnostics, hintsPlaced, IHintDiagnostic, sinceHints } from './render';
+import { countHints, overlaps, replaceHints, runtimeRanges } from './merge';
+import { IHint } from './model';
+import { hintDiagnostics, hintsPlaced, IHintDiagnostic, sinceHints } from './render';
 
 /** Milliseconds after the last change before the cell text is sent. */
 export const HINT_DELAY_MS = 500;
-
-/**
- * The `source` of the runtime findings' diagnostics (diagnostics/extension.ts): where one is
- * shown, the run has spoken about that text, and no hint is drawn over it.
- */
-export const RUNTIME_SOURCE = 'tapemagic';
 
 /** What the editor extension needs to know about its cell; implemented by the plugin. */
 export interface IHintHost {
@@ -40,14 +34,6 @@ export interface IHintHost {
 /** Tags the transactions that place hints (so they are not mistaken for another source's). */
 const placingHints = Annotation.define<boolean>();
 
-function countHints(view: EditorView | { state: EditorView['state'] }): number {
-  let n = 0;
-  forEachDiagnostic(view.state, d => {
-    n += d.source === HINT_SOURCE ? 1 : 0;
-  });
-  return n;
-}
-
 class HintsPlugin implements PluginValue {
   constructor(private readonly view: EditorView, private readonly host: IHintHost) {
     host.changed.connect(this._onReports, this);
@@ -63,7 +49,7 @@ class HintsPlugin implements PluginValue {
     const foreign = u.transactions.some(
       tr => !tr.annotation(placingHints) && tr.effects.some(e => e.is(setDiagnosticsEffect))
     );
-    if (foreign && this._shown && countHints(u) < this._shown) {
+    if (foreign && this._shown && countHints(u.state) < this._shown) {
       this._defer(() => this._showLast()); // no dispatch inside an update
     }
     // (When the text changed, the run scheduled for it draws the hints again.)
@@ -132,32 +118,19 @@ class HintsPlugin implements PluginValue {
       this._show([]);
       return;
     }
-    const runtime: OffsetRange[] = [];
-    forEachDiagnostic(this.view.state, (d, from, to) => {
-      if (d.source === RUNTIME_SOURCE) {
-        runtime.push({ from, to });
-      }
-    });
+    const runtime = runtimeRanges(this.view.state);
     const shown = hintDiagnostics(last.doc, last.hints).filter(d => !runtime.some(r => overlaps(r, d)));
     this._show(shown);
   }
 
   /** Replace this source's diagnostics with `hints`, keeping every other source's. */
   private _show(hints: IHintDiagnostic[]): void {
-    if (this._destroyed || (!hints.length && !countHints(this.view))) {
+    if (this._destroyed || (!hints.length && !countHints(this.view.state))) {
       this._shown = 0;
       return;
     }
-    const kept: Diagnostic[] = [];
-    forEachDiagnostic(this.view.state, (d, from, to) => {
-      if (d.source !== HINT_SOURCE) {
-        // The same object where it did not move: other sources recognise theirs by identity.
-        kept.push(d.from === from && d.to === to ? d : { ...d, from, to });
-      }
-    });
-    const spec = setDiagnostics(this.view.state, [...kept, ...hints]);
-    const effects = spec.effects === undefined ? [] : Array.isArray(spec.effects) ? spec.effects : [spec.effects];
-    this.view.dispatch({ effects: [...effects, hintsPlaced.of(null)], annotations: placingHints.of(true) });
+    const spec = replaceHints(this.view.state, hints, [hintsPlaced.of(null)]);
+    this.view.dispatch({ ...spec, annotations: placingHints.of(true) });
     this._shown = hints.length;
   }
 

@@ -131,8 +131,3 @@ export function hintChanges(doc: DocLike, hint: IHint): TextChange[] | null {
   }
   return editsToChanges(doc, fix.edits);
 }
-
-/** Whether two ranges share at least one character (or sit at the same empty point). */
-export function overlaps(a: OffsetRange, b: OffsetRange): boolean {
-  return a.from === b.from || (a.from < b.to && b.from < a.to);
-}

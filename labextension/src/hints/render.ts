@@ -1,5 +1,5 @@
 /**
- * Hints as CodeMirror lint diagnostics (source {@link HINT_SOURCE}, severity `hint`): a dotted
+ * Hints as CodeMirror lint diagnostics (source `HINT_SOURCE`, severity `hint`): a dotted
  * underline, a "hint" badge in the hover, the rule code and name, the message, and the quick
  * fix as a lint action. Hint strings come from the server and stay text nodes.
  */
@@ -10,10 +10,8 @@ import { trans } from '../i18n';
 import { TextChange } from '../model/positions';
 import { plainText } from '../model/text';
 import { h, richText } from '../view/dom';
+import { HINT_SOURCE } from './merge';
 import { hintChanges, hintRange, IHint, IHintFix } from './model';
-
-/** The `source` of every hint diagnostic; the runtime findings use `tapemagic`. */
-export const HINT_SOURCE = 'tapemagic-hint';
 
 /** CSS class of a hint's underline (next to CodeMirror's `cm-lintRange-hint`). */
 export const HINT_MARK_CLASS = 'jp-tapemagic-hint';
