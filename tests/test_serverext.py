@@ -128,8 +128,9 @@ def test_bad_body_is_a_400_with_one_line(server: str, body: bytes) -> None:
     assert message and "\n" not in message
 
 
-def test_endpoint_needs_authentication(server: str) -> None:
-    status, _ = _post(server + "tapemagic/lint", b'{"source": "x = 1"}', token=None)
+@pytest.mark.parametrize("token", [None, "not-the-token"])
+def test_endpoint_needs_authentication(server: str, token: str | None) -> None:
+    status, _ = _post(server + "tapemagic/lint", b'{"source": "x = 1"}', token=token)
     assert status == 403
 
 

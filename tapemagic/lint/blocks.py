@@ -23,14 +23,15 @@ _NEXT_CUTS = frozenset({"non-differentiable", "integer", "numpy-function", "stop
 class Blocks:
     """State and building blocks shared by the interpreter's halves."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, imports: names.Imports | None = None) -> None:
         self.tree = tree
-        self.imports = names.Imports(tree)
+        self.imports = imports if imports is not None else names.Imports(tree)
         self.roots = Roots()
         self.module_env = Env()
         self.recording = False
         self.focus: ast.With | None = None
         self.call_stack: list[str] = []
+        self.active: set[ast.AST] = set()  # the user's functions being interpreted now
         self.failed_watches: list[Cut] = []
         self.failed_roots: set[str] = set()
         #: Where each tensor root (``t:...``, a name bound to a tensor) was made / watched.

@@ -209,15 +209,18 @@ class Calls(Members):
         if callee.kind == "function" and isinstance(callee.node, (
                 ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and callee.env is not None:
             live = any(a.live for a in [*args, *kwargs.values()])
-            if (not self.recording and live) or self.depth >= _MAX_DEPTH:
+            if (not self.recording and live) or self.depth >= _MAX_DEPTH \
+                    or callee.node in self.active:  # recursion: once is enough
                 return self.op(node, _api(node.func), [*args, *kwargs.values()])
             self.depth += 1
             self.call_stack.append(f"{node.lineno}:{node.col_offset}")
+            self.active.add(callee.node)
             try:
                 return self.run_function(callee.node, callee.env, args, kwargs)
             finally:
                 self.depth -= 1
                 self.call_stack.pop()
+                self.active.discard(callee.node)
         if callee.kind == "class":
             return self.instantiate(node, callee)
         if callee.kind in ("model", "instance", "loss", "object"):

@@ -204,12 +204,17 @@ def _tape_like(node: ast.expr) -> bool:
 
 def analyse(tree: ast.Module, lines: list[str]) -> LintContext:
     """Interpret ``tree`` once per tape and once for Keras; return the rules' context."""
-    parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
-    ctx = LintContext(tree, lines, parents, Imports(tree))
-    focuses = [n for n in ast.walk(tree) if isinstance(n, (ast.With, ast.AsyncWith))
-               and any(_tape_like(i.context_expr) for i in n.items)]
+    nodes = list(ast.walk(tree))
+    parents = {child: parent for parent in nodes for child in ast.iter_child_nodes(parent)}
+    imports = Imports(tree)
+    ctx = LintContext(tree, lines, parents, imports)
+    # `with tape:` counts only where a tape was made first (`tape = tf.GradientTape()`)
+    made_tapes = any(isinstance(n, ast.Call) and _tape_like(n) for n in nodes)
+    focuses = [n for n in nodes if isinstance(n, (ast.With, ast.AsyncWith))
+               and any(_tape_like(i.context_expr) if isinstance(i.context_expr, ast.Call)
+                       else made_tapes and _tape_like(i.context_expr) for i in n.items)]
     for focus in [None, *focuses]:
-        interp = Interpreter(tree, focus)  # type: ignore[arg-type]
+        interp = Interpreter(tree, focus, imports)  # type: ignore[arg-type]
         env = interp.run_module()
         if focus is None:
             _compiles(interp)

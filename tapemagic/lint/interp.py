@@ -17,9 +17,10 @@ import ast
 from dataclasses import dataclass, replace
 
 from tapemagic.lint.calls import Calls
+from tapemagic.lint.names import Imports
 from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, merge
 
-_MAX_STEPS = 200_000  # statements interpreted per focus: bounds a pathological cell's cost
+_MAX_STEPS = 50_000  # statements interpreted per focus: bounds a pathological source's cost
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,9 @@ class _Return(Exception):
 class Interpreter(Calls):
     """Interpret one module with one tape in focus (see the module docstring)."""
 
-    def __init__(self, tree: ast.Module, focus: ast.With | None = None) -> None:
-        super().__init__(tree)
+    def __init__(self, tree: ast.Module, focus: ast.With | None = None,
+                 imports: Imports | None = None) -> None:
+        super().__init__(tree, imports)
         self.focus = focus
         self.recording = False
         self.calls_found: list[GradientCall] = []

@@ -25,8 +25,8 @@ _WEIGHT_MEMBERS = frozenset({"kernel", "bias", "embeddings", "gamma", "beta",
 class Members(Blocks):
     """What APIs, methods and attributes do (see the module docstring)."""
 
-    def __init__(self, tree: ast.Module) -> None:
-        super().__init__(tree)
+    def __init__(self, tree: ast.Module, imports: names.Imports | None = None) -> None:
+        super().__init__(tree, imports)
         self._members: dict[tuple[str, str], Value] = {}
 
     # -- TensorFlow and Keras APIs --------------------------------------------------------------
