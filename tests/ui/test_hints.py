@@ -238,3 +238,31 @@ def test_endpoint_failure_is_quiet(lab_server, lab_root, page):
     assert _source(page, 1).splitlines()[LOSS_LINE] == "    loss = tf.reduce_sum(y.numpy())"
     assert page.locator(f".jp-Dialog, {HINTS}").count() == 0
     assert not page.errors, page.errors
+
+
+def test_notebook7_hints(notebook_server, notebook_root, browser, shot):
+    """Notebook 7 (`jupyter notebook`) loads the same plugin: a typed cut gets its hint."""
+    context = browser.new_context(viewport={"width": 1500, "height": 1000}, service_workers="block")
+    page = context.new_page()
+    ours: list[str] = []
+    # Notebook 7.6 itself throws one TypeError while loading; only errors from our bundle count.
+    page.on("pageerror", lambda e: ours.append(str(e)) if "tapemagic" in f"{e}{e.stack}" else None)
+    try:
+        path = _notebook(notebook_root, "hints7.ipynb")
+        page.goto(f"{notebook_server}/notebooks/{path}")
+        page.wait_for_function(
+            "() => window.jupyterapp?.shell.currentWidget?.content", timeout=60_000
+        )
+        assert page.evaluate("() => window.jupyterapp.name") == "Jupyter Notebook"
+        check = page.locator(".jp-Notebook .jp-Cell").nth(1)
+        check.locator(".cm-line").first.wait_for(timeout=60_000)
+        _cursor_to(page, 1, LOSS_LINE, len(LOSS_TEXT) - 1)
+        page.keyboard.type(".numpy()")
+        mark = check.locator(HINTS)
+        mark.first.wait_for(timeout=15_000)
+        assert mark.count() == 1 and mark.first.inner_text() == "y.numpy()"
+        assert check.locator(RUNTIME).count() == 0
+        shot(page, "hint_4_notebook7")
+        assert not ours, ours
+    finally:
+        context.close()
