@@ -346,3 +346,19 @@ def test_a_huge_or_odd_source_never_raises() -> None:
     assert isinstance(check_source(odd), list)
     big = HEAD + "".join(f"h{i} = tf.reduce_sum(model(x)) * {i}\n" for i in range(3000))
     assert check_source(big) == []
+
+
+# A notebook cell is checked alone by the editor: its imports and model are in earlier cells.
+NEEDS_EARLIER_CELLS = {"watch of a Keras variable"}  # only the model's definition says Keras
+
+
+@pytest.mark.parametrize("name", sorted(set(BAD) - NEEDS_EARLIER_CELLS))
+def test_a_cell_alone_is_hinted(name: str) -> None:
+    body, expected = BAD[name]
+    found = check_source(textwrap.dedent(body))
+    assert sorted({(h.code, h.line) for h in found}) == sorted(expected)
+
+
+@pytest.mark.parametrize("name", sorted(GOOD))
+def test_a_correct_cell_alone_gets_no_hint(name: str) -> None:
+    assert check_source(textwrap.dedent(GOOD[name])) == []

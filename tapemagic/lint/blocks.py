@@ -138,7 +138,7 @@ class Blocks:
 
     def operand(self, value: Value, node: ast.AST) -> Value:
         """Return ``value`` as an op input: a variable (or weight list) is read there."""
-        if value.kind == "variable":
+        if value.kind == "variable" or (value.kind == "model" and value.text == "?"):
             return join(self.read(value.weights, node), Value(cuts=value.cuts))
         return value
 

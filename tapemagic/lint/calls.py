@@ -10,6 +10,7 @@ user's own functions, classes and Lambda layers are followed into their bodies.
 from __future__ import annotations
 
 import ast
+import builtins
 from dataclasses import replace
 
 from tapemagic.lint import names
@@ -23,6 +24,7 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
 #: Builtins whose result carries nothing of their arguments (a count, a string, a type).
 _OPAQUE_BUILTINS = frozenset({"print", "len", "range", "isinstance", "str", "repr", "type",
                               "bool", "id", "hasattr", "getattr", "callable", "format"})
+_PYTHON_BUILTINS = frozenset(dir(builtins))
 _SEQUENCE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed", "iter", "next", "dict",
                                 "set"})
 #: Attributes and methods of a variable that give the variable itself (to a tape).
@@ -43,8 +45,12 @@ class Calls(Members):
         if isinstance(node, ast.Constant):
             return Value(text=node.value) if isinstance(node.value, str) else EMPTY
         if isinstance(node, ast.Name):
-            return env.get(node.id) or Value(text=node.id if node.id in names.INTEGER_DTYPES
-                                             else "")
+            found = env.get(node.id)
+            if found is not None:
+                return found
+            if node.id in names.INTEGER_DTYPES:
+                return Value(text=node.id)
+            return self.unknown(node.id)
         if isinstance(node, ast.Attribute):
             return self.attribute(node, env)
         if isinstance(node, ast.Subscript):
@@ -134,8 +140,8 @@ class Calls(Members):
     def attribute(self, node: ast.Attribute, env: Env) -> Value:
         """Return ``base.attr``: a dtype name, a member of a model, or the tensor itself."""
         dotted = self.imports.dotted(node)
-        if dotted is not None:
-            return Value(text=dotted.rsplit(".", 1)[-1])
+        if dotted is not None:  # a library name: a dtype (`tf.int32`) or an API passed around
+            return Value(kind="api", text=dotted.rsplit(".", 1)[-1], node=node)
         base = self.expr(node.value, env)
         attr = node.attr
         if base.kind == "topk":
@@ -181,12 +187,24 @@ class Calls(Members):
             base = self.expr(func.value, env)
             args, kwargs = self.arguments(node, env)
             return self.method(node, base, func.attr, args, kwargs, env)
-        if isinstance(func, ast.Name) and env.get(func.id) is None:
+        if isinstance(func, ast.Name) and env.get(func.id) is None and \
+                func.id in _PYTHON_BUILTINS:
             args, kwargs = self.arguments(node, env)
             return self.builtin(node, func.id, args, kwargs)
         callee = self.expr(func, env)
         args, kwargs = self.arguments(node, env)
         return self.call_value(node, callee, args, kwargs)
+
+    def unknown(self, name: str) -> Value:
+        """Return the value of a name this source never binds (an earlier cell's, a ``*``).
+
+        It is taken for a model, layer or variable made elsewhere (its weights are the root
+        ``?name``: calling it or using it in an op reads them), so one notebook cell can be
+        checked alone. A hint through such a root needs the gradient call to ask for it.
+        """
+        if name in _PYTHON_BUILTINS:
+            return EMPTY
+        return Value(kind="model", weights=frozenset({f"?{name}"}), text="?")
 
     def builtin(self, node: ast.Call, name: str, args: list[Value],
                 kwargs: dict[str, Value]) -> Value:
@@ -223,6 +241,10 @@ class Calls(Members):
                 self.active.discard(callee.node)
         if callee.kind == "class":
             return self.instantiate(node, callee)
+        if callee.kind == "api" and isinstance(callee.node, ast.expr):
+            dotted = self.imports.dotted(callee.node)
+            if dotted is not None:  # `Lambda(tf.round)`, `map_fn(tf.floor, ...)`
+                return self.library(node, dotted, args, kwargs, ast.unparse(callee.node))
         if callee.kind in ("model", "instance", "loss", "object"):
             return self.call_model(node, callee, args, kwargs)
         operands = [self.operand(a, node) for a in [*args, *kwargs.values()]]

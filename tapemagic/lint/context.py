@@ -65,8 +65,10 @@ class LintContext:
                             roots.overlap(cut.roots, reached):
                         yield Counted(cut, call, cut.roots)
                     continue
+                # tensor roots count only as asked-for sources; unknown names' (`?model`,
+                # from another cell) only when the call asks for them
                 severed = frozenset(r for r in roots.severed(cut, call.target.live)
-                                    if not r.startswith("t:") or r in sources)
+                                    if not r.startswith(("t:", "?")) or r in sources)
                 if not severed:
                     continue
                 if sources and not roots.overlap(severed, sources):

@@ -86,11 +86,16 @@ def normalise(name: str) -> str:
     return name
 
 
+#: Import aliases everyone uses, assumed when a source uses them without importing them.
+_CONVENTIONAL = {"tf": "tensorflow", "np": "numpy", "keras": "keras", "K": "keras.backend"}
+
+
 class Imports:
     """The import aliases of one module: local name → dotted module or object path."""
 
     def __init__(self, tree: ast.Module) -> None:
         self.aliases: dict[str, str] = {}
+        bound: set[str] = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 for alias in node.names:
@@ -102,6 +107,17 @@ class Imports:
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 for alias in node.names:
                     self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                bound.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.add(node.name)
+            elif isinstance(node, ast.arg):
+                bound.add(node.arg)
+        # A notebook cell is often checked alone: its imports are in an earlier cell. The
+        # conventional aliases then mean what they always mean, unless this source binds them.
+        for short, module in _CONVENTIONAL.items():
+            if short not in self.aliases and short not in bound:
+                self.aliases[short] = module
 
     def dotted(self, node: ast.expr) -> str | None:
         """Return the normalised dotted name of ``a.b.c`` when ``a`` is an import, else None."""

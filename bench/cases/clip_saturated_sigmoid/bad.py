@@ -3,7 +3,7 @@
 # weights: logit_model/z/kernel, logit_model/z/bias
 # mode: eager
 # summary: a "safe" sigmoid clips logits to [-10, 10]; every logit is saturated: gradients are 0
-# lint: no (zero at run time: the clip is right for most inputs; only the values say every logit is saturated)
+# lint: no (zero at run time: only the values show every logit is saturated)
 import numpy as np
 import tensorflow as tf
 

@@ -3,7 +3,7 @@
 # weights: temperature
 # mode: function
 # summary: a learnable temperature starts outside its clip range, so its gradient is exactly 0
-# lint: no (zero at run time: the temperature's value, not the code, lies outside the clip range)
+# lint: no (zero at run time: the value, not the code, is outside the clip)
 import numpy as np
 import tensorflow as tf
 

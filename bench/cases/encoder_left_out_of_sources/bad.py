@@ -3,7 +3,7 @@
 # weights: encoder/e1/kernel, encoder/e1/bias, encoder/mu/kernel, encoder/mu/bias
 # mode: function
 # summary: GauGAN-style step: the encoder feeds the generator but is in no gradient call's sources
-# lint: no (sources-mismatch: the encoder is on the path and not cut; leaving a frozen model out of the sources is also correct code)
+# lint: no (sources-mismatch: nothing cuts the encoder; a frozen one is fine)
 import numpy as np
 import tensorflow as tf
 

@@ -3,7 +3,7 @@
 # weights: gate_w
 # mode: eager
 # summary: a block creates its variable inside __call__, so each step trains a fresh variable
-# lint: no (not-connected: a variable re-created on each call is only seen by running the calls)
+# lint: no (not-connected: only running the calls re-creates the variable)
 import numpy as np
 import tensorflow as tf
 

@@ -3,7 +3,7 @@
 # weights: regressor/h/kernel, regressor/h/bias, regressor/out/kernel, regressor/out/bias
 # mode: fit
 # summary: a ReLU on the output layer whose pre-activations are all negative: every gradient is 0
-# lint: no (zero at run time: a ReLU output is fine unless the pre-activations are all negative, which only the run shows)
+# lint: no (zero at run time: only the run shows all pre-activations < 0)
 import numpy as np
 import tensorflow as tf
 

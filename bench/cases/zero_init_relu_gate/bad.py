@@ -3,7 +3,7 @@
 # weights: grn/embed/kernel, grn/embed/bias, grn/gate/kernel
 # mode: eager
 # summary: a zero-initialised, bias-free projection followed by ReLU: the gate never opens
-# lint: no (zero at run time: the zero initial weights make the ReLU gate closed; the code is fine with any other init)
+# lint: no (zero at run time: the zero initial weights close the ReLU gate)
 import numpy as np
 import tensorflow as tf
 
