@@ -148,12 +148,13 @@ def test_renderer_panel_diagnostics(lab_server, page, notebooks, shot):
     tooltip.wait_for(timeout=10_000)
     assert "TM301" in tooltip.inner_text()
     shot(page, "2_diagnostic_tooltip")
-    # A display-only fix shows its text but offers no button.
+    # A fix with no edit for this code (TM303's tf.where rewrite does not apply to this `if`)
+    # shows its text but offers no button.
     page.mouse.move(0, 0)
     page.locator(".jp-Cell").first.locator(".cm-lintRange-warning").first.hover()
     page.locator(".cm-tooltip-lint:has-text('TM303')").wait_for(timeout=10_000)
     warning_tip = page.locator(".cm-tooltip-lint")
-    assert "Suggestion: Replace the Python branch" in warning_tip.inner_text()
+    assert "Fix: Replace the Python branch" in warning_tip.inner_text()
     assert warning_tip.locator(".cm-diagnosticAction").count() == 0
 
     # 5. Side panel: follows the notebook, lists its report, draws the graph large.
