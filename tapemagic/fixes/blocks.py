@@ -11,7 +11,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from tapemagic.fixes import dotted
-from tapemagic.fixes.statements import _bound, source_of
+from tapemagic.fixes.statements import _bound, method_call_on, source_of
 from tapemagic.locations import SourceIndex
 from tapemagic.report.model import Edit
 
@@ -48,17 +48,12 @@ def assign_to_use(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] 
     block, by reads of ``X`` and no other write to ``X`` or rebinding of ``NAME``. The reads are
     replaced by ``NAME``; the assignment line is removed.
     """
-    src = source_of(index, file)
-    stmt = src.statement(line) if src else None
-    if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine):
+    found = method_call_on(index, file, line, "assign")
+    if found is None:
         return None
-    small = stmt.node.body[0] if len(stmt.node.body) == 1 else None
-    call = small.value if isinstance(small, cst.Expr) else None
-    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
-            and call.func.attr.value == "assign" and len(call.args) == 1
-            and isinstance(call.args[0].value, cst.Name)):
-        return None
-    target, value = call.func.value, call.args[0].value.value
+    src, stmt, call, value = found
+    assert isinstance(call.func, cst.Attribute)
+    target = call.func.value
     edits = [Edit(stmt.line, 0, stmt.end_line + 1, 0, "")]
     for later in stmt.block[stmt.index + 1:]:
         if value in _bound(later):

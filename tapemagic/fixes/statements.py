@@ -87,6 +87,25 @@ def source_of(index: SourceIndex, file: str) -> _Source | None:
         return None
 
 
+def method_call_on(index: SourceIndex, file: str, line: int, method: str,
+                   ) -> tuple[_Source, _Stmt, cst.Call, str] | None:
+    """Return the statement ``X.method(NAME)`` on ``line``: its source, statement, call, NAME.
+
+    None when the statement on ``line`` has another shape (NAME must be a plain name).
+    """
+    src = source_of(index, file)
+    stmt = src.statement(line) if src else None
+    if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine):
+        return None
+    small = stmt.node.body[0] if len(stmt.node.body) == 1 else None
+    call = small.value if isinstance(small, cst.Expr) else None
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value == method and len(call.args) == 1
+            and isinstance(call.args[0].value, cst.Name)):
+        return None
+    return src, stmt, call, call.args[0].value.value
+
+
 def move_into_tape(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | None:
     """Move the statement on ``line`` into the neighbouring ``with tf.GradientTape()`` block.
 
@@ -158,17 +177,10 @@ def watch_earlier(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] 
     The statement goes right after the last earlier statement of its block that binds ``X``
     (or first in the tape's block when none does). None when it is already there.
     """
-    src = source_of(index, file)
-    stmt = src.statement(line) if src else None
-    if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine):
+    found = method_call_on(index, file, line, "watch")
+    if found is None:
         return None
-    small = stmt.node.body[0] if len(stmt.node.body) == 1 else None
-    call = small.value if isinstance(small, cst.Expr) else None
-    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
-            and call.func.attr.value == "watch" and len(call.args) == 1
-            and isinstance(call.args[0].value, cst.Name)):
-        return None
-    name = call.args[0].value.value
+    src, stmt, call, name = found
     target = 0
     for at in range(stmt.index - 1, -1, -1):
         if name in _bound(stmt.block[at]):
