@@ -353,3 +353,15 @@ def test_float_into_a_list_keeps_the_tensor_and_the_list_math_in_tf() -> None:
         """, "float(one)")
     assert "losses.append(one)" in fixed
     assert "spread = tf.math.reduce_std(losses) + tf.reduce_mean(losses)" in fixed
+
+
+def test_soft_argmax_casts_the_integer_argmax_it_is_combined_with() -> None:
+    fixed, edits = fix("TM201", """\
+        def step(logits, labels):
+            guess = tf.argmax(logits, 1)
+            diff = tf.cast(guess - tf.argmax(labels, 1), tf.float32)
+            return tf.argmax(labels, 1)
+        """, "tf.argmax(logits, 1)")
+    assert len(edits) == 2  # the surrogate, and the partner in `guess - ...` (not the return)
+    assert "guess - tf.cast(tf.argmax(labels, 1), logits.dtype)" in fixed
+    assert "return tf.argmax(labels, 1)" in fixed

@@ -159,3 +159,42 @@ def dotted(node: cst.BaseExpression) -> str:
     if isinstance(node, cst.Attribute):
         return f"{dotted(node.value)}.{node.attr.value}"
     return ""
+
+def argmax_partners(index: SourceIndex, file: str, line: int) -> list[Edit]:
+    """``d = tf.argmax(x, ...)`` made a soft (float) argmax → later ``d - tf.argmax(y, ...)``.
+
+    The soft argmax surrogate is a float where the argmax was an int64, so an integer argmax
+    combined with it by ``+``/``-`` in the same function would raise a dtype error: that
+    operand is cast to the surrogate's dtype (``tf.cast(tf.argmax(y, 1), x.dtype)``).
+    """
+    tree = index.tree(file)
+    if tree is None:
+        return []
+    argmax = ("tf.argmax", "tf.math.argmax")
+    made = next((node for node in ast.walk(tree)
+                 if isinstance(node, ast.Assign) and node.lineno == line
+                 and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                 and isinstance(node.value, ast.Call) and node.value.args
+                 and ast.unparse(node.value.func) in argmax), None)
+    if made is None:
+        return []
+    name = made.targets[0].id  # type: ignore[attr-defined]
+    source = ast.unparse(made.value.args[0])  # type: ignore[attr-defined]
+    dtype = f"{source if source.isidentifier() else f'({source})'}.dtype"
+    scope: ast.AST = tree
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and node.lineno <= line <= (node.end_lineno or 0):
+            scope = node
+    edits = []
+    for node in ast.walk(scope):
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub))
+                and node.lineno > line):
+            continue
+        for mine, other in ((node.left, node.right), (node.right, node.left)):
+            if (isinstance(mine, ast.Name) and mine.id == name and isinstance(other, ast.Call)
+                    and ast.unparse(other.func) in argmax and other.end_lineno == other.lineno):
+                edits.append(Edit(other.lineno, other.col_offset, other.lineno,
+                                  other.end_col_offset or 0,
+                                  f"tf.cast({ast.unparse(other)}, {dtype})"))
+    return edits

@@ -29,4 +29,7 @@ class NonDifferentiableOp(EdgeRule):
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
         # a documented differentiable surrogate (straight-through, soft argmax, soft compare)
         edit = fixes.rewrite(location, ctx.index, surrogates.surrogate)
-        return (edit,) if edit else ()
+        if edit is None:
+            return ()
+        # a soft argmax is a float: an integer argmax it is combined with is cast to match
+        return (edit, *fixes.argmax_partners(ctx.index, location.file, location.line))
