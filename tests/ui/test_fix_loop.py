@@ -44,6 +44,13 @@ def _set_source(page, index: int, old: str, new: str) -> None:
 def test_apply_undo_and_stale_fix(lab_server, lab_root, page, shot):
     """Apply on a saved card edits the cell, Ctrl-Z restores it; a changed line disables it."""
     payload = _payload()
+    # what --verify-fixes writes: a verified fix, and one whose re-run left a weight cut
+    # (the text is untrusted: it must show as text)
+    by_id = {f["id"].lower(): f for f in payload["findings"]}
+    by_id["f1"]["fix"].update(verified=True,
+                              verification="every weight it named now gets a gradient")
+    by_id["f2"]["fix"].update(verified=False,
+                              verification="still cut: `<b>w</b>` (TM201 at line 3)")
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = KERNELSPEC
     bad = json.loads(json.dumps(payload))
@@ -65,6 +72,11 @@ def test_apply_undo_and_stale_fix(lab_server, lab_root, page, shot):
     assert "Unsafe fix" in (apply.get_attribute("title") or "")
     assert numpy_card.locator(".jp-tapemagic-apply-rerun").inner_text() == "Apply and re-run"
     assert branch_card.locator(".jp-tapemagic-apply, .jp-tapemagic-apply-rerun").count() == 0
+    assert numpy_card.locator(".jp-tapemagic-verified.jp-mod-yes").inner_text() == "verified"
+    assert tape_card.locator(".jp-tapemagic-verified.jp-mod-no").inner_text() == "not verified"
+    assert tape_card.locator(".jp-tapemagic-verification").inner_text() == (
+        "still cut: `<b>w</b>` (TM201 at line 3)")
+    assert tape_card.locator(".jp-tapemagic-verification b").count() == 0
     assert apply.is_enabled()
     # A payload the schema refuses: one line that names the field, not a crash.
     refused = page.locator(CELLS).nth(1).locator(".jp-tapemagic-invalid")

@@ -120,6 +120,10 @@ export function findingCard(report: Report, f: Finding, options: CardOptions = {
             { class: `jp-tapemagic-verified jp-mod-${f.fix.verified ? 'yes' : 'no'}` },
             f.fix.verified ? trans().__('verified') : trans().__('not verified')
           )
+        : null,
+      // what the re-run showed (what is still cut, or the new error): text, never markup
+      f.fix.verification
+        ? h('span', { class: 'jp-tapemagic-verification' }, f.fix.verification)
         : null
     );
     card.append(fix);
