@@ -125,12 +125,7 @@ class SourceIndex:
         tree = self.tree(raw.file)
         if tree is None:
             return None
-        scope: ast.AST = tree
-        for node in ast.walk(tree):
-            if (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                    and node.lineno <= raw.line <= (node.end_lineno or node.lineno)
-                    and node.lineno >= getattr(scope, "lineno", 0)):
-                scope = node
+        scope = enclosing_function(tree, raw.line)
         found: ast.stmt | None = None
         for node in ast.walk(scope):
             if not (isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and any(
@@ -210,6 +205,17 @@ class SourceIndex:
             found = self._chains[key] = (
                 tuple(numpy_chain_in(tree, raw.line, raw.col)) if tree is not None else ())
         return found
+
+
+def enclosing_function(tree: ast.AST, line: int) -> ast.AST:
+    """Return the innermost function definition around ``line`` (1-based), else ``tree``."""
+    scope: ast.AST = tree
+    for node in ast.walk(tree):
+        if (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and node.lineno <= line <= (node.end_lineno or node.lineno)
+                and node.lineno >= getattr(scope, "lineno", 0)):
+            scope = node
+    return scope
 
 
 def _owner(function: ast.AST, node: ast.AST) -> ast.AST:

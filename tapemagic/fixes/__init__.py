@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 import libcst as cst
 
 from tapemagic.graph.numpy_chain import Link
-from tapemagic.locations import SourceIndex
+from tapemagic.locations import SourceIndex, enclosing_function
 from tapemagic.report.model import Edit, Location
 
 Transform = Callable[[cst.BaseExpression], cst.BaseExpression | None]
@@ -97,11 +97,7 @@ def appended_links(index: SourceIndex, file: str, line: int) -> list[Edit]:
             receiver = node.func.value.id
     if receiver is None:
         return []
-    scope: ast.AST = tree
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-                and node.lineno <= line <= (node.end_lineno or 0):
-            scope = node
+    scope = enclosing_function(tree, line)
     edits = []
     for node in ast.walk(scope):
         if (isinstance(node, ast.Call) and node.lineno > line and node.args
@@ -181,11 +177,7 @@ def argmax_partners(index: SourceIndex, file: str, line: int) -> list[Edit]:
     name = made.targets[0].id  # type: ignore[attr-defined]
     source = ast.unparse(made.value.args[0])  # type: ignore[attr-defined]
     dtype = f"{source if source.isidentifier() else f'({source})'}.dtype"
-    scope: ast.AST = tree
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-                and node.lineno <= line <= (node.end_lineno or 0):
-            scope = node
+    scope = enclosing_function(tree, line)
     edits = []
     for node in ast.walk(scope):
         if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub))

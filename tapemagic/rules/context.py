@@ -115,8 +115,9 @@ class RuleContext:
         name = self.handle_name(source)
         # every unnamed tf.Variable is "Variable": then only the same line making it again
         # tells a variable made again from another variable
-        first = self.trace.handle_created.get(source) if _DEFAULT_NAME.match(name) else None
-        if first is None and _DEFAULT_NAME.match(name):
+        default = _DEFAULT_NAME.match(name) is not None
+        first = self.trace.handle_created.get(source) if default else None
+        if default and first is None:
             return None
         tape = hit.analysis.tape
         for handle, raw in self.trace.handle_created.items():
