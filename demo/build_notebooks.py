@@ -190,14 +190,16 @@ SEED004: dict[str, Any] = {
         * **TM301 host-round-trip**, the *primary* finding (line {eval}):
           `tf.keras.backend.eval(bt)` copies the softmax to a NumPy array. It is the first cut
           on the path, so it is the one to fix first.
+        * **TM202 integer-dtype** at line {argsort}: `tf.argsort` returns `int32` indices.
+        * **TM201 non-differentiable-op** at lines {inter} and {size}: the `tf.sets` ops have no
+          registered gradient.
 
-        Tracing stopped at that line, so graph mode cannot see what comes after it. The next cell
-        runs the same code with `%%gradcheck --eager` (fit's train step then runs eagerly, and
-        Keras raises "No gradients provided for any variable") and shows the cuts you would meet
-        next:
-        **TM202 integer-dtype** at line {argsort} (`tf.argsort` returns `int32` indices) and
-        **TM201 non-differentiable-op** at lines {inter} and {size} (`tf.sets` ops have no
-        registered gradient).
+        Tracing stopped at the `eval` line, so TensorFlow never traced the lines after it;
+        tapemagic traced them once in a scratch graph that never runs, with the softmax
+        standing in for the NumPy array, to find the cuts you would meet next (the report's
+        note says so). The next cell runs the same code with `%%gradcheck --eager`: fit's train
+        step then runs eagerly, Keras raises "No gradients provided for any variable" instead,
+        and the report names the same cuts.
 
         Removing `eval` alone would not help: the cuts `--eager` shows are the ones met next.
         Counting common indices is a step function of the scores; it has no useful gradient.
@@ -226,7 +228,7 @@ SEED004: dict[str, Any] = {
     "check": _text("""
         # What the engine reported, and that the fix is clean.
         print("broken:", rep.codes, "| eager:", eager.codes, "| fixed:", fixed.codes)
-        assert set(rep.codes) == {"TM301"}, rep.codes
+        assert set(rep.codes) == {"TM301", "TM202", "TM201"}, rep.codes
         assert [f.rule for f in rep.findings if f.primary] == ["TM301"], rep.codes
         assert rep.exception is not None and rep.exception.type == "AttributeError", rep.exception
         assert set(eager.codes) == {"TM301", "TM202", "TM201"}, eager.codes

@@ -209,10 +209,16 @@ def _graph_notes(trace: Trace, cells: CellMap) -> list[str]:
                      "(run with --eager to check those values).")
     for call in trace.gradient_calls:
         if not call.reached:
-            link = trace.host_links.get(call.targets[0]) if call.targets else None
-            event = next((e for e in trace.host_events if link and e.id == link.event), None)
+            event = next((e for e in trace.host_events if e.id == call.stopped_at), None)
             loc = cells.location(event.loc) if event is not None else None
             where = loc.label if loc else "the failed host round-trip"
+            if call.continued:
+                notes.append(f"Tracing stopped at {where}, where a symbolic tensor left "
+                             "TensorFlow and raised (the error the code raises). The lines "
+                             "after it in that function were then traced in a scratch graph "
+                             "that never runs, the tensor standing in for its host value, to "
+                             "find the cuts behind this one.")
+                continue
             notes.append(f"Tracing stopped at {where}, where a symbolic tensor left "
                          "TensorFlow and raised; the gradient call after it was never reached, "
                          "so the code after that line was not analysed (run with --eager to "

@@ -156,7 +156,10 @@ class GradientCallRecord:
     ``in_function``: the call ran while a ``tf.function`` was traced, so its results were
     symbolic (``none`` is certain, ``ok`` means "a gradient tensor", never "non-zero").
     ``reached`` is False for a call the code never got to: the trace stopped at an error (a
-    host round-trip on a symbolic tensor) inside the tape; its target is that error's value.
+    host round-trip on a symbolic tensor) inside the tape; its target is the loss the rest of
+    the function computes, traced on past the error with a stand-in for the host value, or
+    when that could not be traced, that error's value. ``stopped_at`` is the host event that
+    raised; ``continued`` is True when the rest was traced.
     """
 
     id: str
@@ -175,6 +178,8 @@ class GradientCallRecord:
     calls: int = 1
     in_function: bool = False
     reached: bool = True
+    stopped_at: int | None = None
+    continued: bool = False
     #: later runs of this call site that were not analysed but returned None (or zeros) for a
     #: source this run got a gradient for: (run number, result per source)
     regressions: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)

@@ -341,3 +341,49 @@ def public_api_names() -> dict[tuple[str, str], str]:
             if current is None or len(label) < len(current):
                 _public_names[key] = label  # type: ignore[index]
     return _public_names
+
+
+def held_deprecation_warnings() -> Any:
+    """Snapshot TensorFlow's "warned once" table; return the function that restores it.
+
+    ``tensorflow/python/util/deprecation.py`` logs a deprecated API's warning on its first call
+    and marks it in ``_PRINTED_WARNING``; a call tapemagic makes must not use up that warning.
+    """
+    from tensorflow.python.util import deprecation
+
+    table = getattr(deprecation, "_PRINTED_WARNING", None)
+    if not isinstance(table, dict):
+        return lambda: None
+    saved = dict(table)
+
+    def restore() -> None:
+        table.clear()
+        table.update(saved)
+
+    return restore
+
+
+def hide_from_op_tracebacks(filenames: frozenset[str]) -> Any:
+    """Keep ``filenames`` out of the stacks TensorFlow records for each op; return the undo.
+
+    An op's creation stack (``tf_stack.extract_stack``, shown as "defined at" in a graph
+    execution error) leaves out the files of the filters on this thread's stack
+    (``tensorflow/python/util/tf_stack.py``, as autograph does for its own module). The undo
+    takes exactly this filter off, wherever it is in the stack.
+    """
+
+    class _Hide(tf_stack.StackTraceFilter):
+        def get_filtered_filenames(self) -> frozenset[str]:
+            return filenames | self.parent.get_filtered_filenames()
+
+    hide = _Hide()
+    hide.__enter__()
+    stacks = tf_stack._source_filter_stacks  # noqa: SLF001 - the per-thread filter stacks
+    key = hide._thread_key  # noqa: SLF001
+
+    def undo() -> None:
+        stack = stacks.get(key)
+        if stack and hide in stack:
+            stack.remove(hide)
+
+    return undo

@@ -42,12 +42,15 @@ class GraphTracer:
         self.aliases: list[Any] = []  # capture placeholders mapped to outer handles (pinned)
         #: errors raised by host round-trips on symbolic tensors, with their host event
         self.failed_events: list[tuple[BaseException, HostEvent]] = []
+        #: host event id -> serial of the loss traced on past its failed round-trip
+        self.continued: dict[int, int] = {}
 
     def clear(self) -> None:
         """Drop every graph reference (end of the run)."""
         self.pending.clear()
         self.aliases.clear()
         self.failed_events.clear()
+        self.continued.clear()
         self._graph_ids.clear()
         self._graphs.clear()
         self._captures.clear()

@@ -27,7 +27,7 @@ from tapemagic.trace import (
     Trace,
 )
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames
+from tapemagic.tracing import continuation, frames
 from tapemagic.tracing.hooks import _HOST_APIS
 from tapemagic.tracing.recorder import Recorder
 
@@ -51,28 +51,33 @@ def failed_event(rec: Recorder, error: BaseException) -> HostEvent | None:
         found = failed_round_trip(error)
         if found is None:
             return None
-        kind, api, tensor, loc = found
+        kind, api, tensor, loc, frame = found
         rec.add_host_event(kind, api, (rec.hold(tensor),), (), loc)
         event = rec.trace.host_events[-1]
         event.in_function = True
         rec.graphs.failed_events.append((error, event))
-        return event
     finally:
         rec.busy = False
+    target = continuation.continue_past(rec, frame, loc, kind, api, tensor, event)
+    if target is not None:
+        rec.graphs.continued[event.id] = target
+    return event
 
 
 def note_unreached(rec: Recorder, tape: Any, record: TapeRecord, event: HostEvent,
                    source_of: Callable[[Any], SourceRecord]) -> None:
     """Record the gradient call a tape never reached because ``event`` raised inside it.
 
-    The gradient the code was heading for is the one of the value that left TensorFlow: its
-    target is a leaf fed by the host event, its sources the trainable variables the tape
-    watched so far, each with result ``none`` (the conversion cut them off). The cut analysis
-    then names the round-trip as for an eager run.
+    The gradient the code was heading for is the one of the loss the rest of the function
+    computes, traced on past the round-trip (:mod:`continuation`); when that cannot be traced,
+    of the value that left TensorFlow: a leaf fed by the host event. Its sources are the
+    trainable variables the tape watched so far, each with result ``none`` (the conversion cut
+    them off). The cut analysis then names the round-trip as for an eager run.
     """
     if any(c.tape == record.id for c in rec.trace.gradient_calls):
         return
     keras_fit = record.creation_site == ("keras-fit", 0)
+    continued = rec.graphs.continued.get(event.id)
     rec.busy = True
     try:
         sources = [source_of(v) for v in tape.watched_variables()
@@ -82,8 +87,10 @@ def note_unreached(rec: Recorder, tape: Any, record: TapeRecord, event: HostEven
         site = (event.loc.file, event.loc.line) if event.loc else None
         call = GradientCallRecord(
             f"grad{len(rec.trace.gradient_calls) + 1}", record.id, "gradient", record.loc,
-            rec.next_seq(), (_host_leaf(rec, event),), "loss" if keras_fit else "target",
+            rec.next_seq(), (_host_leaf(rec, event) if continued is None else continued,),
+            "loss" if keras_fit else "target",
             sources, "none", keras_fit=keras_fit, site=site, in_function=True, reached=False,
+            stopped_at=event.id, continued=continued is not None,
         )
         raised = next((e for e, ev in rec.graphs.failed_events if ev is event), None)
         if raised is not None:  # what stopped the trace, shown with the call in the report
@@ -118,8 +125,9 @@ def _host_leaf(rec: Recorder, event: HostEvent) -> int:
     return serial
 
 
-def failed_round_trip(error: BaseException) -> tuple[str, str, Any, RawLocation] | None:
-    """Return ``(kind, api, tensor, location)`` when ``error`` is a failed host round-trip.
+def failed_round_trip(error: BaseException,
+                      ) -> tuple[str, str, Any, RawLocation, FrameType] | None:
+    """Return ``(kind, api, tensor, location, frame)`` when ``error`` is a failed round-trip.
 
     ``kind`` is ``numpy`` (``.numpy()``, Keras ``eval``/``get_value``), ``ufunc`` (NumPy on a
     symbolic tensor) or ``scalar`` (``float(t)`` on a local name); None when the error was
@@ -144,7 +152,7 @@ def failed_round_trip(error: BaseException) -> tuple[str, str, Any, RawLocation]
         found = _user_caller(chain[:index], kind)
         if found is None:
             return None
-        return kind, found[1], tensor, found[0]
+        return kind, found[1], tensor, found[0], found[2]
     if isinstance(error, TypeError) and "not 'SymbolicTensor'" in str(error) and chain:
         return _scalar_conversion(*chain[-1])
     return None
@@ -153,7 +161,8 @@ def failed_round_trip(error: BaseException) -> tuple[str, str, Any, RawLocation]
 _SCALARS = {"float": "float()", "int": "int()", "complex": "complex()"}
 
 
-def _scalar_conversion(frame: FrameType, lasti: int) -> tuple[str, str, Any, RawLocation] | None:
+def _scalar_conversion(frame: FrameType, lasti: int,
+                       ) -> tuple[str, str, Any, RawLocation, FrameType] | None:
     """``float(t)`` (``int``, ``complex``) raised in the user's own frame: find ``t``.
 
     Python raises the TypeError in C, so no frame holds the tensor; the call at the failing
@@ -180,19 +189,19 @@ def _scalar_conversion(frame: FrameType, lasti: int) -> tuple[str, str, Any, Raw
     tensor = frame.f_locals.get(node.args[0].id)
     if not isinstance(tensor, tfp.SymbolicTensor):
         return None
-    return "scalar", _SCALARS[node.func.id], tensor, loc
+    return "scalar", _SCALARS[node.func.id], tensor, loc, frame
 
 
 def _user_caller(outer: list[tuple[FrameType, int]], kind: str,
-                 ) -> tuple[RawLocation, str] | None:
+                 ) -> tuple[RawLocation, str, FrameType] | None:
     """Walk out from the conversion to the user's frame; name the API the user called."""
     api: str | None = None
     for frame, lasti in reversed(outer):
         if not frames.is_library(frame):
             loc = frames.location_at(frame, lasti)
             if kind == "numpy":
-                return loc, api or ".numpy()"
-            return loc, api or _called_name(loc) or "np.asarray()"
+                return loc, api or ".numpy()", frame
+            return loc, api or _called_name(loc) or "np.asarray()", frame
         module = frames.frame_module(frame)
         if kind == "numpy":
             label = _HOST_APIS.get((module, frame.f_code.co_name))

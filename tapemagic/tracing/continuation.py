@@ -1,0 +1,271 @@
+"""Graph mode: trace on past a host round-trip that raised, to find the cuts behind it.
+
+Imports TensorFlow (through ``_tf_private``). A ``.numpy()`` (or ``keras.backend.eval``) on a
+symbolic tensor raises at trace time, so the rest of the user's function is never traced and
+the cuts after it stay unseen: seed 004's loss leaves TensorFlow at ``eval``, then sorts into
+integer indices and intersects sets, and only eager mode saw all three. The user's error is
+raised unchanged; before it leaves the first tape, the statements after the failing one are
+traced once more, in a scratch ``FuncGraph`` nobody runs, with the host value replaced by a
+stand-in tensor linked to the round-trip (what the eager run's converted array is).
+
+Only code that cannot change anything is traced: assignments and a ``return`` whose calls are
+TensorFlow or Keras functions (``tf.argsort``, ``keras.ops.mean``), with a deny-list of those
+with effects outside a graph (variables, ``py_function``, config, seeds, summaries, I/O). A
+statement of any other kind ends the continuation; when no loss is known by then nothing is
+used. The scratch graph is a child of the graph being traced (captures do not change that
+graph) and is dropped with it; deprecation warnings it would print are held back.
+"""
+
+from __future__ import annotations
+
+import ast
+import linecache
+import logging
+import warnings
+from types import FrameType, ModuleType
+from typing import Any
+
+from tapemagic.locations import enclosing_function
+from tapemagic.trace import HostEvent, HostLink, RawLocation
+from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing.recorder import Recorder
+
+_STANDIN = "__tapemagic_host_value__"
+_RESULT = "__tapemagic_result__"
+#: Callables allowed by module prefix: TensorFlow's and Keras' public functions live there.
+_MODULES = ("tensorflow.", "keras.")
+#: Modules of TensorFlow/Keras functions with an effect outside the traced graph.
+_DENIED_MODULES = (
+    "tensorflow.python.ops.variables", "tensorflow.python.ops.resource_variable_ops",
+    "tensorflow.python.ops.script_ops", "tensorflow.python.eager",
+    "tensorflow.python.framework.config", "tensorflow.python.framework.random_seed",
+    "tensorflow.python.ops.summary_ops", "tensorflow.python.summary", "tensorflow.python.lib.io",
+    "tensorflow.python.ops.io_ops", "tensorflow.python.platform",
+    "tensorflow.python.saved_model", "tensorflow.python.ops.logging_ops",
+    "tensorflow.python.distribute", "keras.src.legacy.backend",
+    "keras.src.backend.common.variables", "keras.src.utils", "keras.src.saving",
+    "keras.src.random.seed_generator",
+)
+_BUILTINS = frozenset({"len", "abs", "min", "max", "sum"})
+_EXPRESSIONS = (ast.Name, ast.Constant, ast.Attribute, ast.BinOp, ast.UnaryOp, ast.Compare,
+                ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.Call, ast.keyword,
+                ast.Starred, ast.operator, ast.unaryop, ast.cmpop, ast.expr_context)
+
+
+def continue_past(rec: Recorder, frame: FrameType, loc: RawLocation, kind: str, api: str,
+                  tensor: Any, event: HostEvent) -> int | None:
+    """Trace the rest of ``frame``'s function with a stand-in for the failed host value.
+
+    ``frame`` is the user's frame whose call at ``loc`` raised (``kind`` and ``api`` as in
+    :func:`tapemagic.tracing.symbolic.failed_round_trip`), ``tensor`` the symbolic tensor it
+    was given, ``event`` the host event recorded for it. Returns the serial of the loss the
+    code was heading for (the value returned, or the first argument of the ``gradient`` call
+    after the ``with`` block that holds the failing line), or None when the rest cannot be
+    traced safely. Never raises: a failure drops what the continuation recorded.
+    """
+    try:
+        plan = _plan(frame, loc, kind, api)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if plan is None:
+        return None
+    code, target_name, namespace = plan
+    ops_before = len(rec.trace.ops)
+    scratch = tfp.FuncGraph("tapemagic_continuation")
+    held = tfp.held_deprecation_warnings()
+    tf_logger = logging.getLogger("tensorflow")
+    level = tf_logger.level
+    try:
+        with warnings.catch_warnings(), scratch.as_default():
+            warnings.simplefilter("ignore")
+            tf_logger.setLevel(logging.CRITICAL + 1)
+            rec.busy = True  # the stand-in itself is not an op of the user's
+            try:
+                standin = tfp.tf.identity(tensor)
+            finally:
+                rec.busy = False
+            serial = rec.register(standin, None, "host", strong=True)
+            rec.trace.host_links[serial] = HostLink(serial, event.id, probable=False)
+            namespace[_STANDIN] = standin
+            exec(code, frame.f_globals, namespace)  # noqa: S102 - the user's own checked lines
+        target = namespace.get(target_name)
+        found = rec.serial_of(target) if target is not None else None
+    except Exception:  # noqa: BLE001 - the user's own error is what the cell raises
+        found = None
+    finally:
+        tf_logger.setLevel(level)
+        held()
+    if found is None:
+        del rec.trace.ops[ops_before:]
+    return found
+
+
+def _plan(frame: FrameType, loc: RawLocation, kind: str, api: str,
+          ) -> tuple[Any, str, dict[str, Any]] | None:
+    """Return (code, name of the loss, namespace) for the rest of the function, or None."""
+    tree = ast.parse("".join(linecache.getlines(loc.file)))
+    function = enclosing_function(tree, loc.line)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    found = _block_of(function.body, loc.line)
+    if found is None:
+        return None
+    block, index, after = found
+    statement = block[index]
+    call = _host_call(statement, loc, kind, api)
+    if call is None:
+        return None
+    rest = [_replace(statement, call)] + list(block[index + 1:])
+    namespace = dict(frame.f_locals)
+    body: list[ast.stmt] = []
+    target: str | None = None
+    for stmt in rest:
+        if isinstance(stmt, ast.Return) and stmt.value is not None:
+            if not _pure(stmt.value, frame, namespace):
+                return None
+            result = ast.copy_location(ast.Name(_RESULT, ast.Store()), stmt)
+            body.append(ast.copy_location(ast.Assign([result], stmt.value), stmt))
+            target = _RESULT
+            break
+        if not _pure_statement(stmt, frame, namespace):
+            break
+        body.append(stmt)
+    if target is None and after is not None:
+        target = _gradient_target(after)
+    if target is None or not body:
+        return None
+    module = ast.fix_missing_locations(ast.Module(body, type_ignores=[]))
+    code = compile(module, loc.file, "exec")  # named as the function: its ops' locations say so
+    names: dict[str, Any] = {"co_name": function.name}
+    if hasattr(code, "co_qualname"):  # Python 3.11+
+        names["co_qualname"] = getattr(frame.f_code, "co_qualname", function.name)
+    code = code.replace(**names)
+    return code, target, namespace
+
+
+def _block_of(body: list[ast.stmt], line: int, after: ast.stmt | None = None,
+              ) -> tuple[list[ast.stmt], int, ast.stmt | None] | None:
+    """Find the statement holding ``line``: (its block, index, statement after the ``with``).
+
+    Only ``with`` blocks are entered (a tape's block); a line inside any other compound
+    statement (a loop, a branch, a ``try``) is not continued: which statements run next
+    depends on values.
+    """
+    for index, stmt in enumerate(body):
+        if not stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
+            continue
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            if any(item.context_expr.lineno <= line <= (item.context_expr.end_lineno or 0)
+                   for item in stmt.items):
+                return None
+            following = body[index + 1] if index + 1 < len(body) else None
+            return _block_of(stmt.body, line, following)
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return)):
+            return body, index, after
+        return None
+    return None
+
+
+def _host_call(statement: ast.stmt, loc: RawLocation, kind: str, api: str) -> ast.Call | None:
+    """Return the one call in ``statement`` that made the failed round-trip, or None."""
+    calls = [n for n in ast.walk(statement) if isinstance(n, ast.Call)]
+    if loc.col is not None and loc.end_col is not None:
+        exact = [c for c in calls if (c.lineno, c.col_offset, c.end_lineno, c.end_col_offset)
+                 == (loc.line, loc.col, loc.end_line or loc.line, loc.end_col)]
+        if len(exact) == 1:
+            return exact[0] if _identity_like(exact[0], kind, api) else None
+    matches = [c for c in calls if c.lineno <= loc.line <= (c.end_lineno or c.lineno)
+               and _identity_like(c, kind, api)]
+    return matches[0] if len(matches) == 1 else None
+
+
+def _identity_like(call: ast.Call, kind: str, api: str) -> bool:
+    """Tell whether the conversion's value is its argument's (stand-in: the tensor itself)."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if kind == "numpy":
+        if api == ".numpy()":
+            return name == "numpy" and not call.args and isinstance(func, ast.Attribute)
+        return name == api.rsplit(".", 1)[-1] and len(call.args) == 1
+    if kind == "ufunc":
+        return name in ("asarray", "array") and len(call.args) == 1
+    return kind == "scalar" and name in ("float", "complex") and len(call.args) == 1
+
+
+def _replace(statement: ast.stmt, call: ast.Call) -> ast.stmt:
+    """Return ``statement`` with ``call`` replaced by the stand-in's name (same positions)."""
+
+    class _Swap(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.AST:  # noqa: N802 - ast's visitor name
+            if node is call:
+                return ast.copy_location(ast.Name(_STANDIN, ast.Load()), node)
+            return self.generic_visit(node)
+
+    return _Swap().visit(statement)
+
+
+def _pure_statement(stmt: ast.stmt, frame: FrameType, namespace: dict[str, Any]) -> bool:
+    if isinstance(stmt, ast.Assign):
+        targets_ok = all(_local_targets(t) for t in stmt.targets)
+        return targets_ok and _pure(stmt.value, frame, namespace)
+    if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
+        return (isinstance(stmt.target, ast.Name) and stmt.value is not None
+                and _pure(stmt.value, frame, namespace))
+    return False
+
+
+def _local_targets(target: ast.expr) -> bool:
+    """Only local names are bound (an attribute or item store would change an object)."""
+    if isinstance(target, ast.Name):
+        return True
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return all(_local_targets(t) for t in target.elts)
+    return False
+
+
+def _pure(expr: ast.expr, frame: FrameType, namespace: dict[str, Any]) -> bool:
+    """Tell whether ``expr`` only reads names and calls TensorFlow/Keras functions."""
+    for node in ast.walk(expr):
+        if not isinstance(node, _EXPRESSIONS):
+            return False
+        if isinstance(node, ast.Call) and not _allowed_call(node.func, frame, namespace):
+            return False
+    return True
+
+
+def _allowed_call(func: ast.expr, frame: FrameType, namespace: dict[str, Any]) -> bool:
+    """Tell whether ``func`` is a TensorFlow/Keras function reached through modules only.
+
+    ``tf.argsort``, ``keras.ops.mean``, a function imported by name; never a method of an
+    object (a layer, a tape, a variable: each may change state), a class or a local callable.
+    """
+    chain: list[str] = []
+    node = func
+    while isinstance(node, ast.Attribute):
+        chain.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id == _STANDIN:
+        return False
+    if node.id in namespace:
+        value = namespace[node.id]
+    elif node.id in frame.f_globals:
+        value = frame.f_globals[node.id]
+    else:
+        return not chain and node.id in _BUILTINS
+    for part in reversed(chain):
+        if not isinstance(value, ModuleType):
+            return False
+        value = getattr(value, part, None)
+    module = getattr(value, "__module__", None) or ""
+    return (callable(value) and not isinstance(value, type) and module.startswith(_MODULES)
+            and not module.startswith(_DENIED_MODULES))
+
+
+def _gradient_target(stmt: ast.stmt) -> str | None:
+    """Return the loss name in ``grads = tape.gradient(loss, ...)`` (after the block)."""
+    for node in ast.walk(stmt):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "gradient" and node.args
+                and isinstance(node.args[0], ast.Name)):
+            return node.args[0].id
+    return None
