@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import sys
 import warnings
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -119,12 +120,11 @@ def gradcheck(
     >>> check.codes                                               # doctest: +SKIP
     ['TM201']
     """
-    try:
-        from tapemagic.tracing.session import TraceSession  # imports TensorFlow
-    except ImportError as error:
-        raise ImportError(
-            "tapemagic needs TensorFlow 2.16-2.21: pip install 'tapemagic[cpu]' "
-            f"(or tensorflow / tensorflow-cpu) ({error})") from error
+    from tapemagic.tracing.lazy import LazySession, tensorflow_available
+
+    if not tensorflow_available():
+        raise ImportError("tapemagic needs TensorFlow 2.16-2.21: pip install 'tapemagic[cpu]' "
+                          "(or tensorflow / tensorflow-cpu)")
 
     __tracebackhide__ = True
     result = Check()
@@ -135,7 +135,20 @@ def gradcheck(
     problems: tuple[str, ...] = ()
     if force_eager is None:
         force_eager = FORCE_EAGER_DEFAULT
-    session = TraceSession(force_eager=force_eager, max_steps=max_steps)
+    eager, steps = force_eager, max_steps
+
+    def start() -> Any:
+        try:
+            from tapemagic.tracing.session import TraceSession  # imports TensorFlow
+        except ImportError as error:
+            raise ImportError(
+                "tapemagic needs TensorFlow 2.16-2.21: pip install 'tapemagic[cpu]' "
+                f"(or tensorflow / tensorflow-cpu) ({error})") from error
+        return TraceSession(force_eager=eager, max_steps=steps)
+
+    # Started when the block imports TensorFlow (at once when it is imported already): the
+    # code's own environment settings before its import still count, as without tapemagic.
+    session = LazySession(start)
     verify = None
     if verify_fixes:
         verify = runner or _main_script(force_eager, max_steps)
@@ -158,8 +171,6 @@ def gradcheck(
 
 def _main_script(force_eager: bool, steps: int) -> Runner | str:
     """Return a runner re-running the ``__main__`` script, or why there is none."""
-    import sys
-
     from tapemagic.verify import ScriptRunner
 
     path = getattr(sys.modules.get("__main__"), "__file__", None)
@@ -175,13 +186,19 @@ def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo |
     from tapemagic.engine import build_report
 
     trace = session.trace
-    if trace is None:
+    if session.start_error is not None:
+        problems += (f"tapemagic could not start tracing: {type(session.start_error).__name__}: "
+                     f"{session.start_error}",)
+    if session.session is None:  # the block never imported TensorFlow: nothing was traced
+        trace = Trace(forced_eager=False)
+    elif trace is None:
         return
-    from tapemagic.tracing import _tf_private as tfp
-    from tapemagic.tracing.selftest import self_test
+    else:
+        from tapemagic.tracing import _tf_private as tfp
+        from tapemagic.tracing.selftest import self_test
 
-    if tfp.runtime_started():
-        problems = (*self_test(), *problems)
+        if tfp.runtime_started():
+            problems = (*self_test(), *problems)
     if isinstance(error, KeyboardInterrupt):
         trace, dropped = _until_last_gradient_call(trace)
         if dropped:

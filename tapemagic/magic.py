@@ -138,10 +138,11 @@ class GradcheckMagics(Magics):
         from IPython.core.interactiveshell import ExecutionInfo, ExecutionResult
 
         from tapemagic.api import gradcheck
+        from tapemagic.tracing.lazy import tensorflow_available
 
-        try:
-            import tensorflow  # noqa: F401 - fail here, in one line, before the cell runs
-        except ImportError:
+        # fail here, in one line, before the cell runs; TensorFlow itself is imported by the
+        # cell (or was by an earlier one): settings the cell makes before its import count
+        if not tensorflow_available():
             raise UsageError(
                 "%%gradcheck needs TensorFlow 2.16-2.21: pip install 'tapemagic[cpu]' (or "
                 "tensorflow / tensorflow-cpu); the cell was not run") from None

@@ -221,6 +221,19 @@ def test_traceback_through_tensorflow_has_no_tapemagic_frames(run_cell) -> None:
     assert "tapemagic/" not in traced.stdout
 
 
+def test_graph_execution_error_lists_no_tapemagic_frame_where_the_op_was_defined(
+        run_cell) -> None:
+    """TensorFlow's "defined at" stack of a failing graph op leaves tapemagic's frames out."""
+    body = ("@tf.function\ndef gather_out_of_range(x):\n    return tf.gather(x, [7])\n"
+            "gather_out_of_range(tf.constant([1.0, 2.0]))\n")
+    plain = run_cell(body)
+    traced = run_cell(magic(body))
+    assert type(traced.error) is type(plain.error)
+    assert "defined at" in str(plain.error) and "defined at" in str(traced.error)
+    assert "tapemagic/" not in str(traced.error)
+    assert "tapemagic/" not in traced.stdout
+
+
 def test_keyboard_interrupt_propagates_and_everything_is_restored(run_cell, shell,
                                                                   patch_state) -> None:
     body = "w = tf.Variable(1.0)\nbefore = w * 2.0\nraise KeyboardInterrupt\nafter = 1\n"

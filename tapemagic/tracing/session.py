@@ -11,6 +11,7 @@ other threads' ops, conversions and tapes never reach the report.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import sys
 import threading
@@ -98,6 +99,8 @@ class TraceSession:
                 # Graph mode wraps no function call (a wrapper's frame would show in the
                 # user's tracebacks): the recorder sees each call op and ties it to its trace.
                 self._patch_attr(stack, frames, "remap_generated", tfp.autograph_origin)
+            # the magic's own frames stay out of the "defined at" stacks of the user's ops
+            stack.callback(tfp.hide_from_op_tracebacks(_own_files()))
             watcher = tfp.VariableWatcher()
             stack.enter_context(watcher)
             if self.force_eager:
@@ -219,6 +222,16 @@ def _snapshot(rec: Recorder, first_call: int) -> Trace:
     trace.versions = {"tensorflow": tfp.tf_version(), "keras": tfp.keras_version() or "",
                       "python": sys.version.split()[0]}
     return trace
+
+
+@functools.lru_cache(maxsize=1)
+def _own_files() -> frozenset[str]:
+    """Return the source files of the tapemagic package (as code objects name them)."""
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return frozenset(os.path.join(folder, name) for folder, _, names in os.walk(root)
+                     for name in names if name.endswith(".py"))
 
 
 def _freeze_heap(stack: contextlib.ExitStack) -> None:
