@@ -251,13 +251,18 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
         if any(f.severity == "error" for f in findings):
             return "No gradient call ran: the code stopped before one (see the findings)"
         return "No gradient call ran: nothing to check"
-    verdicts: dict[str, str] = {}
+    # a weight is counted once over the calls; two sources of one call that share a name (two
+    # unnamed tf.Variables are both "Variable") are two weights
+    verdicts: dict[tuple[str, int], str] = {}
     for call in calls:
+        seen: dict[str, int] = {}
         for s in call.sources:
-            if verdicts.get(s.variable, "connected") == "connected":
-                verdicts[s.variable] = s.verdict
+            key = (s.variable, seen.get(s.variable, 0))
+            seen[s.variable] = key[1] + 1
+            if verdicts.get(key, "connected") == "connected":
+                verdicts[key] = s.verdict
     total = len(verdicts)
-    bad = {v for v, verdict in verdicts.items() if verdict != "connected"}
+    bad = {v for (v, _), verdict in verdicts.items() if verdict != "connected"}
     missing = sum(v in ("severed", "unexplained") for v in verdicts.values())
     zero = sum(v == "zero" for v in verdicts.values())
     relevant = [f for f in findings if bad & set(f.variables) or not f.variables]
@@ -284,7 +289,7 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
         verb = "gets" if zero == 1 else "get"
         parts.append(f"{zero} of {total} {noun} {verb} an all-zero gradient "
                      "(connected, zero at run time)")
-    later = [v for v in regressed if verdicts.get(v, "connected") == "connected"]
+    later = [v for v in regressed if verdicts.get((v, 0), "connected") == "connected"]
     if later:
         verb = "gets" if len(later) == 1 else "get"
         parts.append(f"{len(later)} of {total} {noun} {verb} no gradient in a later run of "

@@ -234,6 +234,20 @@ def test_gradient_call_that_raised_is_in_the_headline(tmp_path: Path) -> None:
     assert "raised LookupError" in report.headline
 
 
+def test_two_unnamed_variables_are_two_weights_in_the_headline(tmp_path: Path) -> None:
+    report, _ = _run(tmp_path, """
+        import tensorflow as tf
+        a = tf.Variable(1.0)
+        b = tf.Variable(2.0)
+        with tf.GradientTape() as tape:
+            loss = a * b
+        g = tape.gradient(loss, [a, b])
+        """)
+    assert [s.variable for c in report.gradient_calls for s in c.sources] == [
+        "Variable", "Variable"]
+    assert report.headline == "All 2 weights get a gradient"
+
+
 def test_a_later_run_that_loses_the_gradient_is_analysed(tmp_path: Path) -> None:
     report, _ = _run(tmp_path, """
         import tensorflow as tf
