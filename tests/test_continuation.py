@@ -126,3 +126,27 @@ def test_a_function_with_no_loss_after_the_failing_line_keeps_the_round_trip_alo
     assert isinstance(graph.error, AttributeError)
     assert {(rule, line) for rule, line, _ in graph.found} <= {
         ("TM301", line_of(path, "host = pred.numpy()"))}
+
+
+@pytest.mark.parametrize("loss", [
+    "tf.reduce_mean((pred - y) ** 2)",  # the host value is not used
+    "tf.reduce_mean((pred - y) ** 2) + tf.reduce_mean(host)",  # used, next to a connected path
+])
+def test_a_loss_that_reaches_the_weights_another_way_is_not_continued(tmp_path: Path,
+                                                                      loss: str) -> None:
+    """Only the raised round-trip is reported: nothing behind it is cut, nothing unexplained."""
+    path = _write(tmp_path, f"""
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                pred = model(x)
+                host = pred.numpy()
+                loss = {loss}
+            return tape.gradient(loss, model.trainable_weights)
+        g = step()
+        """)
+    graph = run(path, force_eager=False)
+    assert isinstance(graph.error, AttributeError)
+    assert {(rule, line) for rule, line, _ in graph.found} == {
+        ("TM301", line_of(path, "host = pred.numpy()"))}
+    assert not any("scratch graph" in note for note in graph.report.notes)

@@ -26,6 +26,7 @@ from types import FrameType, ModuleType
 from typing import Any
 
 from tapemagic.locations import enclosing_function
+from tapemagic.optypes import READ_OPS
 from tapemagic.trace import HostEvent, HostLink, RawLocation
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing.recorder import Recorder
@@ -90,6 +91,8 @@ def continue_past(rec: Recorder, frame: FrameType, loc: RawLocation, kind: str, 
             exec(code, frame.f_globals, namespace)  # noqa: S102 - the user's own checked lines
         target = namespace.get(target_name)
         found = rec.serial_of(target) if target is not None else None
+        if found is not None and not _only_through(rec, found, serial, ops_before):
+            found = None
     except Exception:  # noqa: BLE001 - the user's own error is what the cell raises
         found = None
     finally:
@@ -98,6 +101,57 @@ def continue_past(rec: Recorder, frame: FrameType, loc: RawLocation, kind: str, 
     if found is None:
         del rec.trace.ops[ops_before:]
     return found
+
+
+def _only_through(rec: Recorder, target: int, standin: int, first_op: int) -> bool:
+    """Tell whether every path from the weights to ``target`` passes through ``standin``.
+
+    Only then is the continuation about the cuts behind the round-trip. A loss that also (or
+    only) reaches the weights another way (``host = pred.numpy()`` next to a loss computed from
+    ``pred``) would be connected as far as the trace can say: the gradient call was never
+    reached only because of the error, and that is all there is to report.
+    """
+    ops = rec.trace.ops
+    made = {s: op for op in ops[first_op:] for s in op.outputs}
+    external: set[int] = set()
+    seen: set[int] = set()
+    through = False
+    stack = [target]
+    while stack:
+        serial = stack.pop()
+        if serial == standin:
+            through = True
+        elif serial not in seen:
+            seen.add(serial)
+            op = made.get(serial)
+            if op is None:
+                external.add(serial)  # made before the round-trip (a capture's outer tensor)
+            else:
+                stack.extend(op.inputs)
+    if not through:
+        return False
+    producers = {s: op for op in ops[:first_op] for s in op.outputs}
+    return not any(_from_weights(rec, producers, serial) for serial in external)
+
+
+def _from_weights(rec: Recorder, producers: dict[int, Any], start: int) -> bool:
+    """Tell whether the recorded ops compute ``start`` from a variable (a handle is read)."""
+    seen: set[int] = set()
+    stack = [start]
+    while stack:
+        serial = stack.pop()
+        if serial in seen:
+            continue
+        seen.add(serial)
+        record = rec.trace.tensors.get(serial)
+        if record is not None and record.dtype == "resource":
+            return True
+        op = producers.get(serial)
+        if op is not None:
+            if op.op_type in READ_OPS:
+                return True
+            stack.extend(op.inputs)
+    return False
 
 
 def _plan(frame: FrameType, loc: RawLocation, kind: str, api: str,
