@@ -197,7 +197,8 @@ def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo |
         from tapemagic.tracing import _tf_private as tfp
         from tapemagic.tracing.selftest import self_test
 
-        if tfp.runtime_started():
+        # not while an outer check records: it would record the probe's ops as the code's
+        if tfp.runtime_started() and not session.session.nested:
             problems = (*self_test(), *problems)
     if isinstance(error, KeyboardInterrupt):
         trace, dropped = _until_last_gradient_call(trace)

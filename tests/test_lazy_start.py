@@ -82,3 +82,28 @@ def test_a_cell_imports_tensorflow_itself_and_a_cell_without_it_imports_nothing(
     assert "codes: ['TM201']" in out
     assert "ValueError" in out + proc.stderr
     assert "finders: []" in out
+
+
+def test_a_check_nested_in_a_waiting_check_is_nested_in_its_session() -> None:
+    program = textwrap.dedent("""
+        import sys
+        import tapemagic
+        with tapemagic.gradcheck() as outer:
+            with tapemagic.gradcheck() as inner:
+                import tensorflow as tf
+                w = tf.Variable(2.0, name="w")
+                with tf.GradientTape() as tape:
+                    loss = tf.round(w * 3.0)
+                tape.gradient(loss, w)
+            v = tf.Variable(1.0, name="v")
+            with tf.GradientTape() as tape:
+                loss = tf.cast(tf.cast(v * 3.0, tf.int32), tf.float32)
+            tape.gradient(loss, v)
+        print("inner:", inner.codes, "outer:", sorted(outer.codes))
+        print("finders:", [f for f in sys.meta_path if "tapemagic" in type(f).__module__])
+        """)
+    proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          env=_env(), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "inner: ['TM201'] outer: ['TM201', 'TM202']" in proc.stdout, proc.stdout
+    assert "finders: []" in proc.stdout

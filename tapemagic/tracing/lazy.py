@@ -4,10 +4,10 @@ Stdlib only (no TensorFlow import: that is the point). A cell or script that set
 ``TF_CPP_MIN_LOG_LEVEL`` or ``KERAS_BACKEND`` and then imports TensorFlow must find TensorFlow
 not yet imported, as it would without tapemagic, and TensorFlow's start-up lines belong in
 the output of the line that imports it. When TensorFlow is already imported the session starts
-at once; otherwise a finder at the front of ``sys.meta_path`` wraps the loader of the
-``tensorflow`` package, and the session starts right after the package has run its
-``__init__`` (inside the user's ``import``), on the thread that entered the block. The finder
-and the wrapper are removed when the block ends; the module keeps its own loader.
+at once; otherwise a finder at the front of ``sys.meta_path`` (one, while any block waits)
+wraps the loader of the ``tensorflow`` package, and the session starts right after the package
+has run its ``__init__`` (inside the user's ``import``), on the thread that entered the block.
+The finder is removed when no block waits any more; the module keeps its own loader.
 """
 
 from __future__ import annotations
@@ -33,6 +33,11 @@ def tensorflow_available() -> bool:
         return False
 
 
+#: Blocks waiting for TensorFlow, outermost first: the first import starts them all, in order, so
+#: a check nested in another one is nested in its session too.
+_WAITING: list[LazySession] = []
+
+
 class LazySession:
     """Enter ``make()`` (a trace session) once TensorFlow is imported, inside this block.
 
@@ -45,7 +50,6 @@ class LazySession:
         self._make = make
         self.session: Any = None
         self.start_error: BaseException | None = None
-        self._finder: _Finder | None = None
         self._thread = threading.get_ident()
 
     def __enter__(self) -> LazySession:
@@ -54,12 +58,13 @@ class LazySession:
             if self.start_error is not None:
                 raise self.start_error
         else:
-            self._finder = _Finder(self)
-            sys.meta_path.insert(0, self._finder)
+            _WAITING.append(self)
+            if _FINDER not in sys.meta_path:
+                sys.meta_path.insert(0, _FINDER)
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self._remove_finder()
+        self._stop_waiting()
         if self.session is not None:
             self.session.__exit__(*exc)
 
@@ -68,32 +73,32 @@ class LazySession:
         """The session's trace; None before the session ends (or when it never started)."""
         return self.session.trace if self.session is not None else None
 
-    def started_on_import(self, module: ModuleType) -> None:
+    def started_on_import(self) -> None:
         """Start the session once ``tensorflow`` ran (from the loader), on the block's thread."""
-        self._remove_finder()
+        self._stop_waiting()
         if threading.get_ident() == self._thread and self.session is None:
             self._start()
 
     def _start(self) -> None:
-        session = self._make()
         try:
+            session = self._make()
             session.__enter__()
         except Exception as error:  # noqa: BLE001 - reported; the user's import goes on
             self.start_error = error
             return
         self.session = session
 
-    def _remove_finder(self) -> None:
-        finder, self._finder = self._finder, None
-        if finder is not None and finder in sys.meta_path:
-            sys.meta_path.remove(finder)
+    def _stop_waiting(self) -> None:
+        if self in _WAITING:
+            _WAITING.remove(self)
+        if not _WAITING and _FINDER in sys.meta_path:
+            sys.meta_path.remove(_FINDER)
 
 
 class _Finder(importlib.abc.MetaPathFinder):
     """Find ``tensorflow`` with the other finders; hand back its spec with a wrapped loader."""
 
-    def __init__(self, owner: LazySession) -> None:
-        self._owner = owner
+    def __init__(self) -> None:
         self._busy = False
 
     def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
@@ -106,16 +111,15 @@ class _Finder(importlib.abc.MetaPathFinder):
             self._busy = False
         if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
             return None
-        spec.loader = _Loader(spec.loader, self._owner)
+        spec.loader = _Loader(spec.loader)
         return spec
 
 
 class _Loader(importlib.abc.Loader):
     """Run the real loader, give the module its own loader back, then start the session."""
 
-    def __init__(self, loader: Any, owner: LazySession) -> None:
+    def __init__(self, loader: Any) -> None:
         self._loader = loader
-        self._owner = owner
 
     def create_module(self, spec: Any) -> Any:
         return self._loader.create_module(spec)
@@ -125,4 +129,8 @@ class _Loader(importlib.abc.Loader):
         if module.__spec__ is not None:
             module.__spec__.loader = self._loader
         self._loader.exec_module(module)
-        self._owner.started_on_import(module)
+        for owner in list(_WAITING):
+            owner.started_on_import()
+
+
+_FINDER = _Finder()
