@@ -274,7 +274,8 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
     if errors:
         first = errors[0]
         where = f" at {first.location.label}" if first.location else ""
-        parts.append(f"The {first.method} call{where} raised {first.error.type}"  # type: ignore[union-attr]
+        what = "The fit train step" if first.keras_fit else f"The {first.method} call"
+        parts.append(f"{what}{where} raised {first.error.type}"  # type: ignore[union-attr]
                      + (f" ({len(errors)} calls raised)" if len(errors) > 1 else ""))
     if total == 0:
         parts.append("No weights were passed to the gradient call: nothing gets a gradient")

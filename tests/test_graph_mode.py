@@ -500,6 +500,7 @@ def test_seed004_fit_in_graph_mode(tmp_path: Path) -> None:
         "features/kernel", "features/bias", "scores/kernel", "scores/bias"}
     assert report.exception is not None and report.exception.type == "AttributeError"
     assert report.exception.explanation
+    assert report.headline.startswith("The fit train step at"), report.headline
     # argsort and sets come after the failing line: traced on past it in a scratch graph
     assert any("Tracing stopped at" in note and "scratch graph" in note for note in report.notes)
     eager = run(script, force_eager=True)
