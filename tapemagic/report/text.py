@@ -54,7 +54,8 @@ def render_text(report: Report) -> str:
     if report.mode == "forced-eager":
         out.append("mode: forced-eager (tf.function and model.fit ran eagerly for the analysis)")
     elif report.mode == "graph":
-        out.append("mode: graph (ops inside tf.function were not visible to the analysis)")
+        out.append("mode: graph (tf.function and model.fit ran as written, analysed from their "
+                   "traces)")
     rules = {f.id: f.rule for f in report.findings}
     for call in report.gradient_calls:
         out.append("")
