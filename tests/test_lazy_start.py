@@ -82,3 +82,21 @@ def test_a_cell_imports_tensorflow_itself_and_a_cell_without_it_imports_nothing(
     assert "codes: ['TM201']" in out
     assert "ValueError" in out + proc.stderr
     assert "finders: []" in out
+
+
+def test_tensorflow_imported_first_on_another_thread_is_reported_not_called_untraced(
+        tmp_path: Path) -> None:
+    """The session starts on the block's thread only; a first import elsewhere is said."""
+    script = tmp_path / "threaded.py"
+    script.write_text(textwrap.dedent("""
+        import threading
+        def load():
+            import tensorflow
+        worker = threading.Thread(target=load)
+        worker.start()
+        worker.join()
+        """) + SCRIPT)
+    traced = subprocess.run([sys.executable, "-m", "tapemagic", "run", str(script)],
+                            capture_output=True, text=True, env=_env(), timeout=300)
+    assert "gradient: None" in traced.stdout
+    assert "imported on another thread" in traced.stdout + traced.stderr
