@@ -203,3 +203,28 @@ def test_tensorflow_and_keras_calls_with_global_state_are_never_run(tmp_path: Pa
     assert graph.error is None and plain.error is None
     assert (graph.ns["after"] == plain.ns["after"]).all()
     assert graph.ns["state"] == plain.ns["state"] == ("float32", True)
+
+
+@pytest.mark.parametrize("before", ["pred = model(x)", "pred = model(x) * temp"])
+def test_a_variable_read_after_the_failing_line_gets_no_false_warning(tmp_path: Path,
+                                                                      before: str) -> None:
+    """Forced eager gives ``temp`` a gradient (``host * temp``): graph mode must not call it cut."""
+    path = _write(tmp_path, f"""
+        temp = tf.Variable(1.5, name="temp")
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                {before}
+                host = pred.numpy()
+                loss = tf.reduce_sum(host * temp)
+            return tape.gradient(loss, model.trainable_weights + [temp])
+        try:
+            step()
+        except AttributeError:
+            pass
+        """)
+    graph = run(path, force_eager=False)
+    eager = run(path, force_eager=True)
+    assert {(rule, line) for rule, line, _ in graph.found} == {
+        (rule, line) for rule, line, _ in eager.found} == {
+        ("TM301", line_of(path, "host = pred.numpy()"))}

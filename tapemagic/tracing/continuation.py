@@ -293,9 +293,11 @@ def _local_targets(target: ast.expr) -> bool:
 def _pure(expr: ast.expr, scope: _Scope) -> bool:
     """Tell whether ``expr`` only reads plain values and calls TensorFlow/Keras functions.
 
-    A name read must hold a tensor, a variable, an array, a number or a container of those (no
-    user object: its properties and operators are the user's code), never a callable (``tf.nest``
-    and ``tf.map_fn`` call the functions they are given).
+    A name read must hold a tensor, an array, a number or a container of those (no user object:
+    its properties and operators are the user's code), never a callable (``tf.nest`` and
+    ``tf.map_fn`` call the functions they are given) nor a variable: reading one makes the
+    user's tape watch it, and the unreached gradient call would then name it as cut (its
+    sources are what the tape watched; a variable used only after the cut is not cut).
     """
     calls = [n for n in ast.walk(expr) if isinstance(n, ast.Call)]
     # a call's callee is checked as a call; the inner links of a chain with the whole chain
@@ -341,11 +343,9 @@ def _readable(node: ast.expr, scope: _Scope) -> bool:
 
 
 def _tensor_like(value: Any) -> bool:
-    kind = type(value)
-    keras_variable = (kind.__module__.startswith("keras.src.backend")
-                      and "Variable" in kind.__name__)
-    return keras_variable or isinstance(value, (tfp.tf.Tensor, tfp.tf.Variable, np.ndarray,
-                                                np.generic, tfp.tf.DType, tfp.tf.TensorShape))
+    """Tell whether ``value`` is a tensor, an array, a dtype or a shape (never a variable)."""
+    return isinstance(value, (tfp.tf.Tensor, np.ndarray, np.generic, tfp.tf.DType,
+                              tfp.tf.TensorShape))
 
 
 def _plain(value: Any, depth: int = 0) -> bool:
