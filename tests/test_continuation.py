@@ -228,3 +228,30 @@ def test_a_variable_read_after_the_failing_line_gets_no_false_warning(tmp_path: 
     assert {(rule, line) for rule, line, _ in graph.found} == {
         (rule, line) for rule, line, _ in eager.found} == {
         ("TM301", line_of(path, "host = pred.numpy()"))}
+
+
+def test_an_objects_own_attribute_is_read_and_the_cuts_behind_are_found(tmp_path: Path) -> None:
+    """``self.scale`` stored in the instance is a plain read (a property would end the lines)."""
+    path = _write(tmp_path, """
+        class Scaler:
+            def __init__(self):
+                self.scale = 2.0
+            def loss(self, pred):
+                host = pred.numpy()
+                picked = tf.argmax(host, axis=1)
+                return tf.reduce_sum(tf.cast(picked, tf.float32)) * self.scale
+        scaler = Scaler()
+        @tf.function(autograph=False)
+        def step():
+            with tf.GradientTape() as tape:
+                loss = scaler.loss(model(x))
+            return tape.gradient(loss, model.trainable_weights)
+        try:
+            step()
+        except AttributeError:
+            pass
+        """)
+    graph = run(path, force_eager=False)
+    eager = run(path, force_eager=True)
+    assert graph.found == eager.found
+    assert ("TM201", line_of(path, "picked = tf.argmax"), False) in graph.found

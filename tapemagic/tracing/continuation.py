@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import inspect
 import linecache
 import logging
 import warnings
@@ -334,11 +335,22 @@ def _readable(node: ast.expr, scope: _Scope) -> bool:
     found, value = scope.lookup(node.id)
     if not found:
         return False
-    parts = list(reversed(chain))
-    while parts and isinstance(value, ModuleType):
-        value = getattr(value, parts.pop(0), None)
-    if parts:  # attributes of a tensor or an array (shape, dtype) are TensorFlow's or NumPy's
-        return _tensor_like(value)
+    for part in reversed(chain):
+        if _tensor_like(value):
+            return True  # a tensor's or an array's attributes (shape, dtype) are TF's or NumPy's
+        if isinstance(value, ModuleType):
+            value = getattr(value, part, None)
+            continue
+        # an object's own attribute, stored in its __dict__ (``self.scale = 2.0``); never a
+        # property or a class's descriptor (user code) nor a dynamic __getattr__
+        try:
+            static = inspect.getattr_static(value, part)
+        except AttributeError:
+            return False
+        own = getattr(value, "__dict__", None)
+        if not (isinstance(own, dict) and part in own and own[part] is static):
+            return False
+        value = static
     return _plain(value)
 
 
