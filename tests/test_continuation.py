@@ -255,3 +255,29 @@ def test_an_objects_own_attribute_is_read_and_the_cuts_behind_are_found(tmp_path
     eager = run(path, force_eager=True)
     assert graph.found == eager.found
     assert ("TM201", line_of(path, "picked = tf.argmax"), False) in graph.found
+
+
+def test_a_loss_the_traced_lines_never_reach_is_not_taken_from_before_the_failing_line(
+        tmp_path: Path) -> None:
+    """The lines end at ``print``; ``loss`` then still holds ``tf.constant(0.0)``: no target."""
+    path = _write(tmp_path, """
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                loss = tf.constant(0.0)
+                pred = model(x)
+                host = pred.numpy()
+                picked = tf.argmax(host, axis=1)
+                print("picked")
+                loss = loss + tf.reduce_sum(tf.cast(picked, tf.float32))
+            return tape.gradient(loss, model.trainable_weights)
+        try:
+            step()
+        except AttributeError:
+            pass
+        """)
+    graph = run(path, force_eager=False)
+    assert {(rule, line) for rule, line, _ in graph.found} == {
+        ("TM301", line_of(path, "host = pred.numpy()"))}
+    assert any("was not analysed" in note for note in graph.report.notes)
+    assert not any("scratch graph" in note for note in graph.report.notes)

@@ -150,6 +150,8 @@ def _plan(frame: FrameType, loc: RawLocation, kind: str, api: str,
         body.append(stmt)
     if target is None and after is not None:
         target = _gradient_target(after)
+        if target not in scope.bound:  # the lines ended before the loss: not the loss's value
+            return None
     if target is None or not body:
         return None
     module = ast.fix_missing_locations(ast.Module(body, type_ignores=[]))
