@@ -128,6 +128,161 @@ def test_a_function_with_no_loss_after_the_failing_line_keeps_the_round_trip_alo
         ("TM301", line_of(path, "host = pred.numpy()"))}
 
 
+@pytest.mark.parametrize("effect", [
+    "mapped = tf.nest.map_structure(helper, host)",  # a callback: the user's code
+    "mapped = tf.map_fn(helper, host)",
+    "scaled = host * tracker.scale",  # a property of the user's
+    "history += [tf.reduce_mean(host)]",  # the caller's list, extended in place
+])
+def test_callbacks_properties_and_in_place_updates_are_never_run(tmp_path: Path,
+                                                                 effect: str) -> None:
+    """Reading a user object or passing a callable runs the user's code: the line is not run."""
+    path = _write(tmp_path, f"""
+        log = []
+        class Tracker:
+            @property
+            def scale(self):
+                log.append("scale")
+                return 2.0
+        tracker = Tracker()
+        def helper(value):
+            log.append("helper")
+            return value * 2.0
+        def loss_of(pred, history):
+            host = pred.numpy()
+            {effect}
+            picked = tf.argmax(host, axis=1)
+            return tf.reduce_sum(tf.cast(picked, tf.float32) * y[:, 0])
+        history = []
+        @tf.function(autograph=False)
+        def step():
+            with tf.GradientTape() as tape:
+                loss = loss_of(model(x), history)
+            return tape.gradient(loss, model.trainable_weights)
+        try:
+            g = step()
+        except AttributeError:
+            pass
+        print("log:", log, len(history))
+        """)
+    plain = run(path, force_eager=False, traced=False)
+    graph = run(path, force_eager=False)
+    assert graph.error is None and plain.error is None
+    assert graph.stdout == plain.stdout == "log: [] 0\n"
+    assert {(rule, line) for rule, line, _ in graph.found} == {
+        ("TM301", line_of(path, "host = pred.numpy()"))}
+
+
+@pytest.mark.parametrize("effect", [
+    "noisy = host + keras.random.normal((8, 1))",  # creates Keras' global seed generator
+    "generator = tf.random.get_global_generator()",
+    "floatx = keras.config.set_floatx('float64')",
+])
+def test_tensorflow_and_keras_calls_with_global_state_are_never_run(tmp_path: Path,
+                                                                    effect: str) -> None:
+    """Only op functions run in the scratch graph: later random draws and settings are kept."""
+    path = _write(tmp_path, f"""
+        from tensorflow.python.ops import stateful_random_ops
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                pred = model(x)
+                host = pred.numpy()
+                {effect}
+                loss = tf.reduce_sum(host)
+            return tape.gradient(loss, model.trainable_weights)
+        try:
+            step()
+        except AttributeError:
+            pass
+        after = keras.random.normal((3,)).numpy()
+        state = (keras.config.floatx(), stateful_random_ops.global_generator is None)
+        """)
+    plain = run(path, force_eager=False, traced=False)
+    graph = run(path, force_eager=False)
+    assert graph.error is None and plain.error is None
+    assert (graph.ns["after"] == plain.ns["after"]).all()
+    assert graph.ns["state"] == plain.ns["state"] == ("float32", True)
+
+
+@pytest.mark.parametrize("before", ["pred = model(x)", "pred = model(x) * temp"])
+def test_a_variable_read_after_the_failing_line_gets_no_false_warning(tmp_path: Path,
+                                                                      before: str) -> None:
+    """Forced eager gives ``temp`` a gradient (``host * temp``): graph mode must not call it cut."""
+    path = _write(tmp_path, f"""
+        temp = tf.Variable(1.5, name="temp")
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                {before}
+                host = pred.numpy()
+                loss = tf.reduce_sum(host * temp)
+            return tape.gradient(loss, model.trainable_weights + [temp])
+        try:
+            step()
+        except AttributeError:
+            pass
+        """)
+    graph = run(path, force_eager=False)
+    eager = run(path, force_eager=True)
+    assert {(rule, line) for rule, line, _ in graph.found} == {
+        (rule, line) for rule, line, _ in eager.found} == {
+        ("TM301", line_of(path, "host = pred.numpy()"))}
+
+
+def test_an_objects_own_attribute_is_read_and_the_cuts_behind_are_found(tmp_path: Path) -> None:
+    """``self.scale`` stored in the instance is a plain read (a property would end the lines)."""
+    path = _write(tmp_path, """
+        class Scaler:
+            def __init__(self):
+                self.scale = 2.0
+            def loss(self, pred):
+                host = pred.numpy()
+                picked = tf.argmax(host, axis=1)
+                return tf.reduce_sum(tf.cast(picked, tf.float32)) * self.scale
+        scaler = Scaler()
+        @tf.function(autograph=False)
+        def step():
+            with tf.GradientTape() as tape:
+                loss = scaler.loss(model(x))
+            return tape.gradient(loss, model.trainable_weights)
+        try:
+            step()
+        except AttributeError:
+            pass
+        """)
+    graph = run(path, force_eager=False)
+    eager = run(path, force_eager=True)
+    assert graph.found == eager.found
+    assert ("TM201", line_of(path, "picked = tf.argmax"), False) in graph.found
+
+
+def test_a_loss_the_traced_lines_never_reach_is_not_taken_from_before_the_failing_line(
+        tmp_path: Path) -> None:
+    """The lines end at ``print``; ``loss`` then still holds ``tf.constant(0.0)``: no target."""
+    path = _write(tmp_path, """
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                loss = tf.constant(0.0)
+                pred = model(x)
+                host = pred.numpy()
+                picked = tf.argmax(host, axis=1)
+                print("picked")
+                loss = loss + tf.reduce_sum(tf.cast(picked, tf.float32))
+            return tape.gradient(loss, model.trainable_weights)
+        try:
+            step()
+        except AttributeError:
+            pass
+        """)
+    graph = run(path, force_eager=False)
+    assert {(rule, line) for rule, line, _ in graph.found} == {
+        ("TM301", line_of(path, "host = pred.numpy()"))}
+    assert any("was not analysed" in note for note in graph.report.notes)
+    assert not any("scratch graph" in note for note in graph.report.notes)
+
+
 @pytest.mark.parametrize("loss", [
     "tf.reduce_mean((pred - y) ** 2)",  # the host value is not used
     "tf.reduce_mean((pred - y) ** 2) + tf.reduce_mean(host)",  # used, next to a connected path

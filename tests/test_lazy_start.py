@@ -107,3 +107,20 @@ def test_a_check_nested_in_a_waiting_check_is_nested_in_its_session() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "inner: ['TM201'] outer: ['TM201', 'TM202']" in proc.stdout, proc.stdout
     assert "finders: []" in proc.stdout
+
+def test_tensorflow_imported_first_on_another_thread_is_reported_not_called_untraced(
+        tmp_path: Path) -> None:
+    """The session starts on the block's thread only; a first import elsewhere is said."""
+    script = tmp_path / "threaded.py"
+    script.write_text(textwrap.dedent("""
+        import threading
+        def load():
+            import tensorflow
+        worker = threading.Thread(target=load)
+        worker.start()
+        worker.join()
+        """) + SCRIPT)
+    traced = subprocess.run([sys.executable, "-m", "tapemagic", "run", str(script)],
+                            capture_output=True, text=True, env=_env(), timeout=300)
+    assert "gradient: None" in traced.stdout
+    assert "imported on another thread" in traced.stdout + traced.stderr

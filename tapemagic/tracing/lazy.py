@@ -76,8 +76,16 @@ class LazySession:
     def started_on_import(self) -> None:
         """Start the session once ``tensorflow`` ran (from the loader), on the block's thread."""
         self._stop_waiting()
-        if threading.get_ident() == self._thread and self.session is None:
+        if self.session is not None:
+            return
+        if threading.get_ident() == self._thread:
             self._start()
+        elif self.start_error is None:  # the block's thread finds it imported: never traced
+            self.start_error = RuntimeError(
+                f"TensorFlow was first imported on another thread "
+                f"({threading.current_thread().name}), so this block's TensorFlow calls were "
+                "not traced; import TensorFlow before the check (or in the checked code, on "
+                "its own thread)")
 
     def _start(self) -> None:
         try:
