@@ -189,12 +189,27 @@ def location_at(frame: FrameType, lasti: int) -> RawLocation:
     if remap_generated is not None and GENERATED_MARK in code.co_filename:
         position = _position(code, lasti)
         origin = remap_generated(code.co_filename, position[0])
-        if origin is not None:  # the user's line; autograph's map has no columns: find them
-            span = autograph.user_span(code.co_filename, position, origin[0], origin[1])
-            if span is None:
-                return RawLocation(origin[0], origin[1], None, None, None, origin[2])
-            return RawLocation(origin[0], origin[1], span[0], span[1], span[2], origin[2])
+        if origin is not None:
+            return at_origin(code, lasti, origin)
     return LazyLocation(code, lasti)
+
+
+def at_origin(code: CodeType, lasti: int, origin: tuple[str, int, str]) -> RawLocation:
+    """Return the user's location of generated instruction ``lasti``, ``origin`` its line.
+
+    ``origin`` is (file, line, function) from autograph's source map, which has no columns:
+    they are found by matching the expression (:func:`autograph.user_span`).
+    """
+    position = _position(code, lasti)
+    span = autograph.user_span(code.co_filename, position, origin[0], origin[1])
+    if span is None:
+        return RawLocation(origin[0], origin[1], None, None, None, origin[2])
+    return RawLocation(origin[0], origin[1], span[0], span[1], span[2], origin[2])
+
+
+def generated_line(code: CodeType, lasti: int) -> int:
+    """Return the line of generated (or any) code at instruction ``lasti``."""
+    return _position(code, lasti)[0]
 
 
 def user_frame(start: FrameType | None) -> tuple[FrameType | None, FrameType | None]:

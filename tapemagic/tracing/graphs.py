@@ -122,6 +122,10 @@ class GraphTracer:
                      else self.rec.register(external, None, "constant"))
         return self._identity(outer, tensor, loc, layer, number)  # at the consumer's line
 
+    def identity(self, src: int, dst: Any, loc: Any, layer: str, graph: int) -> int:
+        """Record an ``Identity`` op from serial ``src`` to ``dst`` (for links made elsewhere)."""
+        return self._identity(src, dst, loc, layer, graph)
+
     def _identity(self, src: int, dst: Any, loc: Any, layer: str, graph: int) -> int:
         """Record an ``Identity`` op from serial ``src`` to ``dst`` (a serial or a new tensor)."""
         seq = self.rec.next_seq()

@@ -48,9 +48,13 @@ def failed_event(rec: Recorder, error: BaseException) -> HostEvent | None:
             return event
     rec.busy = True
     try:
-        found = failed_round_trip(error)
+        chain = _chain(error)
+        depth, found = next(((d, f) for d, f in enumerate(map(failed_round_trip, chain))
+                             if f is not None), (0, None))
         if found is None:
             return None
+        if depth and not _link_nested_call(rec, chain[:depth], found[2]):
+            return None  # unlinked, the round-trip's value would look unconnected (TM104)
         kind, api, tensor, loc, frame = found
         rec.add_host_event(kind, api, (rec.hold(tensor),), (), loc)
         event = rec.trace.host_events[-1]
@@ -62,6 +66,63 @@ def failed_event(rec: Recorder, error: BaseException) -> HostEvent | None:
     if target is not None:
         rec.graphs.continued[event.id] = target
     return event
+
+
+def _chain(error: BaseException, limit: int = 4) -> list[BaseException]:
+    """Return ``error`` and the errors it was raised from (nearest first, at most ``limit``).
+
+    A ``tf.function`` called while another is traced re-raises its trace's error as a new one
+    (autograph's "in user code:" message, TensorFlow's frames filtered from its traceback);
+    the original, with the conversion's frames, is its cause or context.
+    """
+    found = [error]
+    while len(found) <= limit:
+        nxt = found[-1].__cause__ or found[-1].__context__
+        if nxt is None or any(nxt is e for e in found):
+            break
+        found.append(nxt)
+    return found
+
+
+def _link_nested_call(rec: Recorder, outer: list[BaseException], tensor: Any) -> bool:
+    """Tie the inputs of a nested ``tf.function`` whose trace failed to the call's arguments.
+
+    Its call op was never made (the trace raised), so nothing joins the outer tensors to the
+    inner graph's input placeholders. The outer errors' tracebacks hold autograph's
+    ``converted_call`` of that function, with its arguments: each tensor argument, in order,
+    flows into the inner graph's input of the same position. False when that call is not
+    found or its arguments do not line up with the graph's inputs.
+    """
+    graph: Any = getattr(tensor, "graph", None)
+    if graph is None or not tfp.is_traced_graph(graph):
+        return False
+    for error in outer:
+        tb = error.__traceback__
+        while tb is not None:
+            frame = tb.tb_frame
+            tb = tb.tb_next
+            if frame.f_code.co_name != "converted_call" or not frames.frame_module(
+                    frame).startswith("tensorflow.python.autograph"):
+                continue
+            function, args = frame.f_locals.get("f"), frame.f_locals.get("args")
+            if not isinstance(function, tfp.Function) or not isinstance(args, tuple):
+                continue
+            flat = [a for a in tfp.tf.nest.flatten(args) if isinstance(a, tfp.TensorBase)]
+            inputs = list(graph.inputs)
+            if not flat or len(flat) > len(inputs) or any(
+                    a.dtype != i.dtype for a, i in zip(flat, inputs, strict=False)):
+                return False
+            user, _ = frames.user_frame(frame)
+            loc = frames.location_of(user) if user is not None else None
+            number = rec.graphs.current_graph()
+            for arg, placeholder in zip(flat, inputs, strict=False):
+                inner = rec.serial_of(placeholder)
+                if inner is None:
+                    inner = rec.register(placeholder, None, "placeholder", strong=True)
+                source = rec.graphs.serial_for(arg, number, tfp.keras_layer_path())
+                rec.graphs.identity(source, inner, loc, "", number)
+            return True
+    return False
 
 
 def note_unreached(rec: Recorder, tape: Any, record: TapeRecord, event: HostEvent,
@@ -174,7 +235,7 @@ def _scalar_conversion(frame: FrameType, lasti: int,
 
     if frames.is_library(frame):
         return None
-    loc = frames.location_at(frame, lasti)
+    loc = located(frame, lasti)
     if loc.col is None or loc.end_col is None or loc.end_line != loc.line:
         return None
     text = linecache.getline(loc.file, loc.line)[loc.col:loc.end_col]
@@ -198,7 +259,7 @@ def _user_caller(outer: list[tuple[FrameType, int]], kind: str,
     api: str | None = None
     for frame, lasti in reversed(outer):
         if not frames.is_library(frame):
-            loc = frames.location_at(frame, lasti)
+            loc = located(frame, lasti)
             if kind == "numpy":
                 return loc, api or ".numpy()", frame
             return loc, api or _called_name(loc) or "np.asarray()", frame
@@ -214,6 +275,20 @@ def _user_caller(outer: list[tuple[FrameType, int]], kind: str,
         elif not module.startswith(_WRAPPERS):
             return None
     return None
+
+
+def located(frame: FrameType, lasti: int) -> RawLocation:
+    """Return where ``frame`` is, in the user's source also for autograph-generated code.
+
+    The error is handled when it leaves a tape, which for a helper the traced function called
+    (autograph converts it too) is after the helper's source map left the mapper stack; the
+    converted function still holds its own map (``ag_source_map``).
+    """
+    loc = frames.location_at(frame, lasti)
+    if frames.GENERATED_MARK not in loc.file:
+        return loc
+    origin = tfp.converted_origin(frame.f_code, frames.generated_line(frame.f_code, lasti))
+    return frames.at_origin(frame.f_code, lasti, origin) if origin is not None else loc
 
 
 #: Frames between the user's call and the conversion that only pass it on.

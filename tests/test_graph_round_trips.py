@@ -1,0 +1,43 @@
+"""Graph mode: a host round-trip one call deeper than the tf.function is named at its line.
+
+Both cells below raise at trace time in graph mode; forced eager names the ``.numpy()`` line.
+Graph mode must name the same rule at the same line of the user's file (not of autograph's
+generated copy) and say where tracing stopped, not that nothing ran.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_graph_mode import _write, line_of, run
+
+pytestmark = pytest.mark.tf
+
+
+@pytest.mark.parametrize("decorator", ["", "@tf.function"])
+def test_a_round_trip_in_a_function_called_by_the_traced_one_is_named_at_its_line(
+        tmp_path: Path, decorator: str) -> None:
+    """A helper autograph converts, or a nested tf.function, holds the ``.numpy()``."""
+    path = _write(tmp_path, f"""
+        {decorator}
+        def loss_of(pred):
+            host = pred.numpy()
+            return tf.reduce_sum(host)
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                loss = loss_of(model(x))
+            return tape.gradient(loss, model.trainable_weights)
+        try:
+            step()
+        except AttributeError:
+            pass
+        """)
+    eager = run(path, force_eager=True)
+    graph = run(path, force_eager=False)
+    where = (path.name, line_of(path, "host = pred.numpy()"))
+    assert [(Path(f.location.file).name, f.location.line) for f in eager.report.findings
+            if f.rule == "TM301" and f.location] == [where]
+    assert [(Path(f.location.file).name, f.location.line) for f in graph.report.findings
+            if f.rule == "TM301" and f.location] == [where]
