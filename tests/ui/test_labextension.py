@@ -713,6 +713,8 @@ def test_output_area_readable(lab_server, lab_root, page, shot):
     cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell")
     report = cells.nth(4).locator(".jp-OutputArea-output .jp-tapemagic-report")
     report.wait_for(timeout=30_000)
+    # the graph is laid out when its box is on screen (the broken cell's report above is tall)
+    report.locator(".jp-tapemagic-graph-canvas").scroll_into_view_if_needed()
 
     # 1. The wide left-to-right graph keeps its text legible and scrolls inside its box.
     box = _graph_box(report)
