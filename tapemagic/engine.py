@@ -77,7 +77,7 @@ def build_report(trace: Trace, cells: CellMap, cell: CellInfo,
         findings=tuple(findings),
         graph=picture,
         dot=build_dot(picture, findings),
-        exception=_exception(exception, cells) if exception is not None else None,
+        exception=_exception(exception, cells, trace) if exception is not None else None,
         notes=tuple(problems) + tuple(_notes(trace, analyses, cells)),
         headline=_headline(calls, findings, _regressed(trace)),
     )
@@ -121,17 +121,31 @@ def _explain(message: str) -> str | None:
     return None
 
 
-def _exception(error: BaseException, cells: CellMap) -> ErrorInfo:
+def _exception(error: BaseException, cells: CellMap, trace: Trace) -> ErrorInfo:
+    """Describe the code's exception, at the innermost line of the user's it passed through.
+
+    Autograph's generated copies are not the user's lines: an error that stopped a trace (a
+    host round-trip on a symbolic tensor) is placed at that round-trip, as its finding is;
+    otherwise generated frames are skipped.
+    """
     from tapemagic.tracing import frames  # stdlib only; tracing/__init__ imports nothing
 
     raw = None
     tb = error.__traceback__
     while tb is not None:  # the innermost user frame is where the user's code failed
-        if not frames.is_library(tb.tb_frame):
-            raw = frames.location_at(tb.tb_frame, tb.tb_lasti)
+        frame = tb.tb_frame
+        if not frames.is_library(frame) and frames.GENERATED_MARK not in frame.f_code.co_filename:
+            raw = frames.location_at(frame, tb.tb_lasti)
         tb = tb.tb_next
-    return ErrorInfo(type(error).__name__, str(error), _explain(str(error)),
-                     cells.location(raw))
+    message = str(error)
+    for call in trace.gradient_calls:
+        event = next((e for e in trace.host_events if e.id == call.stopped_at), None)
+        last = (call.error_message or "").strip().splitlines()[-1:]  # autograph adds frames
+        if (not call.reached and event is not None and event.loc is not None and last
+                and call.error_type == type(error).__name__ and last[0].strip() in message):
+            raw = event.loc
+            break
+    return ErrorInfo(type(error).__name__, message, _explain(message), cells.location(raw))
 
 
 def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[str]:

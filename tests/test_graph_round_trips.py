@@ -41,3 +41,26 @@ def test_a_round_trip_in_a_function_called_by_the_traced_one_is_named_at_its_lin
             if f.rule == "TM301" and f.location] == [where]
     assert [(Path(f.location.file).name, f.location.line) for f in graph.report.findings
             if f.rule == "TM301" and f.location] == [where]
+
+
+@pytest.mark.parametrize("decorator", ["", "@tf.function"])
+def test_the_exception_is_placed_at_the_users_line_not_autographs_copy(
+        tmp_path: Path, decorator: str) -> None:
+    """The report's exception points where the code failed, as the finding does."""
+    path = _write(tmp_path, f"""
+        {decorator}
+        def loss_of(pred):
+            host = pred.numpy()
+            return tf.reduce_sum(host)
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                loss = loss_of(model(x))
+            return tape.gradient(loss, model.trainable_weights)
+        step()
+        """)
+    graph = run(path, force_eager=False)
+    assert isinstance(graph.error, AttributeError)
+    where = graph.report.exception.location  # type: ignore[union-attr]
+    assert where is not None
+    assert (Path(where.file).name, where.line) == (path.name, line_of(path, "host = pred.numpy()"))
