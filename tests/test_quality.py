@@ -45,3 +45,13 @@ def test_modules_stay_small() -> None:
     big = [(p.relative_to(ROOT), n) for p in (ROOT / "tapemagic").rglob("*.py")
            if (n := len(p.read_text().splitlines())) > 420]
     assert not big, f"split these by responsibility: {big}"
+
+
+def test_the_labextension_has_the_packages_version() -> None:
+    """`jupyter labextension list` shows the version pip installed."""
+    import json
+
+    import tapemagic
+
+    package = json.loads((ROOT / "labextension" / "package.json").read_text(encoding="utf-8"))
+    assert package["version"] == tapemagic.__version__
