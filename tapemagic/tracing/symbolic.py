@@ -56,6 +56,11 @@ def failed_event(rec: Recorder, error: BaseException) -> HostEvent | None:
         if depth and not _link_nested_call(rec, chain[:depth], found[2]):
             return None  # unlinked, the round-trip's value would look unconnected (TM104)
         kind, api, tensor, loc, frame = found
+        graph = getattr(tensor, "graph", None)
+        if rec.serial_of(tensor) is None and tfp.is_traced_graph(graph):
+            # e.g. the output of a nested tf.function's call, joined to its graph only when
+            # an op consumes it (GraphTracer.leaf); the round-trip is its only consumer
+            rec.graphs.serial_for(tensor, rec.graphs.graph_id(graph), tfp.keras_layer_path())
         rec.add_host_event(kind, api, (rec.hold(tensor),), (), loc)
         event = rec.trace.host_events[-1]
         event.in_function = True
@@ -85,18 +90,58 @@ def _chain(error: BaseException, limit: int = 4) -> list[BaseException]:
 
 
 def _link_nested_call(rec: Recorder, outer: list[BaseException], tensor: Any) -> bool:
-    """Tie the inputs of a nested ``tf.function`` whose trace failed to the call's arguments.
+    """Tie the inputs of nested ``tf.function`` calls whose traces failed to their arguments.
 
-    Its call op was never made (the trace raised), so nothing joins the outer tensors to the
-    inner graph's input placeholders. The outer errors' tracebacks hold autograph's
-    ``converted_call`` of that function, with its arguments: each tensor argument, in order,
-    flows into the inner graph's input of the same position. False when that call is not
-    found or its arguments do not line up with the graph's inputs.
+    Their call ops were never made (the traces raised), so nothing joins the outer tensors to
+    an inner graph's input placeholders. The outer errors' tracebacks hold autograph's
+    ``converted_call`` of each such function, with its arguments; the innermost call (last
+    frame of the nearest error) traced ``tensor``'s graph, the next one out that graph's
+    ``outer_graph``, and so on up to the graph being traced now. Each tensor argument, in
+    order, flows into the graph's argument placeholder of the same position (its inputs less
+    its captures). False, and nothing tied, when a level's call is not found, or its arguments
+    do not line up one to one with those placeholders (keywords, NumPy arrays, composite
+    tensors or variables among them, other dtypes, tensors of another graph).
     """
     graph: Any = getattr(tensor, "graph", None)
-    if graph is None or not tfp.is_traced_graph(graph):
+    here = tfp.get_default_graph()
+    links: list[tuple[FrameType, Any, list[Any], list[Any]]] = []
+    for frame, args in _nested_calls(outer):
+        if graph is None or graph is here or not tfp.is_traced_graph(graph):
+            break
+        parent = getattr(graph, "outer_graph", None)
+        captured = {id(internal) for _, internal in tfp.graph_captures(graph)}
+        inputs = [i for i in graph.inputs if id(i) not in captured]
+        flat = [a for a in tfp.tf.nest.flatten(args) if isinstance(a, tfp.TensorBase)]
+        if not flat or len(flat) != len(inputs) or any(
+                a.dtype != i.dtype or (not isinstance(a, tfp.EagerTensorBase) and a.graph
+                                       is not parent) for a, i in zip(flat, inputs, strict=True)):
+            return False
+        links.append((frame, parent, flat, inputs))
+        graph = parent
+    if not links or graph is not here:
         return False
-    for error in outer:
+    for frame, parent, flat, inputs in reversed(links):  # outermost first: its args are known
+        user, _ = frames.user_frame(frame)
+        loc = frames.location_of(user) if user is not None else None
+        number = rec.graphs.graph_id(parent) if tfp.is_traced_graph(parent) else 0
+        for arg, placeholder in zip(flat, inputs, strict=True):
+            inner = rec.serial_of(placeholder)
+            if inner is None:
+                inner = rec.register(placeholder, None, "placeholder", strong=True)
+            source = rec.graphs.serial_for(arg, number, tfp.keras_layer_path())
+            rec.graphs.identity(source, inner, loc, "", number)
+    return True
+
+
+def _nested_calls(outer: list[BaseException]) -> list[tuple[FrameType, tuple[Any, ...]]]:
+    """Return autograph's ``converted_call`` frames of ``tf.function`` objects, innermost first.
+
+    ``outer`` is nearest the user first; the innermost call is the last such frame of the
+    error the original one caused directly.
+    """
+    found: list[tuple[FrameType, tuple[Any, ...]]] = []
+    for error in reversed(outer):
+        level: list[tuple[FrameType, tuple[Any, ...]]] = []
         tb = error.__traceback__
         while tb is not None:
             frame = tb.tb_frame
@@ -105,24 +150,10 @@ def _link_nested_call(rec: Recorder, outer: list[BaseException], tensor: Any) ->
                     frame).startswith("tensorflow.python.autograph"):
                 continue
             function, args = frame.f_locals.get("f"), frame.f_locals.get("args")
-            if not isinstance(function, tfp.Function) or not isinstance(args, tuple):
-                continue
-            flat = [a for a in tfp.tf.nest.flatten(args) if isinstance(a, tfp.TensorBase)]
-            inputs = list(graph.inputs)
-            if not flat or len(flat) > len(inputs) or any(
-                    a.dtype != i.dtype for a, i in zip(flat, inputs, strict=False)):
-                return False
-            user, _ = frames.user_frame(frame)
-            loc = frames.location_of(user) if user is not None else None
-            number = rec.graphs.current_graph()
-            for arg, placeholder in zip(flat, inputs, strict=False):
-                inner = rec.serial_of(placeholder)
-                if inner is None:
-                    inner = rec.register(placeholder, None, "placeholder", strong=True)
-                source = rec.graphs.serial_for(arg, number, tfp.keras_layer_path())
-                rec.graphs.identity(source, inner, loc, "", number)
-            return True
-    return False
+            if isinstance(function, tfp.Function) and isinstance(args, tuple):
+                level.append((frame, args))
+        found.extend(reversed(level))
+    return found
 
 
 def note_unreached(rec: Recorder, tape: Any, record: TapeRecord, event: HostEvent,
@@ -143,6 +174,9 @@ def note_unreached(rec: Recorder, tape: Any, record: TapeRecord, event: HostEven
     try:
         sources = [source_of(v) for v in tape.watched_variables()
                    if getattr(v, "trainable", False)]
+        if continued is None:  # the loss is unknown: only the weights the round-trip cut
+            feeding = _handles_behind(rec, event.sources[0]) if event.sources else set()
+            sources = [s for s in sources if s.handle in feeding]
         if not sources:
             return
         site = (event.loc.file, event.loc.line) if event.loc else None
@@ -161,6 +195,31 @@ def note_unreached(rec: Recorder, tape: Any, record: TapeRecord, event: HostEven
     for source in call.sources:
         source.result = "none"
     rec.trace.gradient_calls.append(call)
+
+
+def _handles_behind(rec: Recorder, start: int) -> set[int]:
+    """Return the serials of the variable handles the recorded ops compute ``start`` from.
+
+    A weight the tape watched that does not feed the round-trip may still reach the loss
+    after it (``q = model(x)`` before ``host = other(x).numpy()``, both summed): when the
+    rest of the function is not traced, nothing says it is cut off, so it is not a source.
+    """
+    producers = {s: op for op in rec.trace.ops for s in op.outputs}
+    found: set[int] = set()
+    seen: set[int] = set()
+    stack = [start]
+    while stack:
+        serial = stack.pop()
+        if serial in seen:
+            continue
+        seen.add(serial)
+        record = rec.trace.tensors.get(serial)
+        if record is not None and record.dtype == "resource":
+            found.add(serial)
+        op = producers.get(serial)
+        if op is not None:
+            stack.extend(op.inputs)
+    return found
 
 
 def name_unreached_sources(trace: Trace) -> None:
@@ -287,8 +346,24 @@ def located(frame: FrameType, lasti: int) -> RawLocation:
     loc = frames.location_at(frame, lasti)
     if frames.GENERATED_MARK not in loc.file:
         return loc
-    origin = tfp.converted_origin(frame.f_code, frames.generated_line(frame.f_code, lasti))
-    return frames.at_origin(frame.f_code, lasti, origin) if origin is not None else loc
+    line = frames.generated_line(frame.f_code, lasti)
+    outer: FrameType | None = frame
+    for _ in range(_NESTING):  # the converted function's frame is a few calls out
+        if outer is None:
+            break
+        if outer.f_code.co_filename == frame.f_code.co_filename:
+            origin = tfp.converted_origin(outer.f_code, line)
+            if origin is not None:
+                return frames.at_origin(frame.f_code, lasti, origin)
+        outer = outer.f_back
+    return loc
+
+
+#: Autograph writes a statement's body as a function nested in the converted one (a loop's
+#: ``loop_body``, an ``if``'s ``if_body``, a lambda's scope), called through its operators;
+#: only the converted function carries the source map (of its whole generated file), so the
+#: frames out from the failing one are searched for it, at most this many.
+_NESTING = 12
 
 
 #: Frames between the user's call and the conversion that only pass it on.
