@@ -138,11 +138,19 @@ def _exception(error: BaseException, cells: CellMap, trace: Trace) -> ErrorInfo:
             raw = frames.location_at(frame, tb.tb_lasti)
         tb = tb.tb_next
     message = str(error)
+    # the error that stopped a trace is this one or one it was re-raised from (a tf.function
+    # boundary re-raises it with autograph's "in user code" frames); the same object, not the
+    # same text (another function's round-trip raises the same message)
+    chain: list[BaseException] = []
+    link: BaseException | None = error
+    while link is not None and len(chain) < 8 and all(link is not e for e in chain):
+        chain.append(link)
+        link = link.__cause__ or link.__context__
+    seen = {(id(e), type(e).__name__, str(e)) for e in chain}
     for call in trace.gradient_calls:
         event = next((e for e in trace.host_events if e.id == call.stopped_at), None)
-        last = (call.error_message or "").strip().splitlines()[-1:]  # autograph adds frames
-        if (not call.reached and event is not None and event.loc is not None and last
-                and call.error_type == type(error).__name__ and last[0].strip() in message):
+        if (not call.reached and event is not None and event.loc is not None
+                and (call.stopped_error, call.error_type, call.error_message) in seen):
             raw = event.loc
             break
     return ErrorInfo(type(error).__name__, message, _explain(message), cells.location(raw))

@@ -180,6 +180,9 @@ class GradientCallRecord:
     reached: bool = True
     stopped_at: int | None = None
     continued: bool = False
+    #: ``id()`` of the error that stopped the trace (not the object: its traceback would keep
+    #: the run's tensors alive); the report's exception is matched against it and its causes
+    stopped_error: int | None = None
     #: later runs of this call site that were not analysed but returned None (or zeros) for a
     #: source this run got a gradient for: (run number, result per source)
     regressions: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)

@@ -196,8 +196,6 @@ def test_a_round_trip_on_a_completed_nested_calls_output_is_named_as_eager_names
     assert _findings(graph) == expected
 
 
-@pytest.mark.xfail(strict=True, reason="engine._exception matches the stopped trace by error "
-                   "type and last message line only (reported, not fixed: outside symbolic.py)")
 def test_a_later_error_is_not_placed_at_an_earlier_caught_round_trip(tmp_path: Path) -> None:
     """``step``'s round-trip was caught; the cell then fails in ``predict``, not in ``step``."""
     path = _write(tmp_path, """

@@ -190,6 +190,7 @@ def note_unreached(rec: Recorder, tape: Any, record: TapeRecord, event: HostEven
         raised = next((e for e, ev in rec.graphs.failed_events if ev is event), None)
         if raised is not None:  # what stopped the trace, shown with the call in the report
             call.error_type, call.error_message = type(raised).__name__, str(raised)
+            call.stopped_error = id(raised)
     finally:
         rec.busy = False
     for source in call.sources:
