@@ -26,7 +26,6 @@ from types import FrameType
 from typing import Any
 
 from tapemagic.locations import enclosing_function
-from tapemagic.optypes import READ_OPS
 from tapemagic.trace import HostEvent, HostLink, RawLocation
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import purity
@@ -113,11 +112,15 @@ def _only_through(rec: Recorder, target: int, standin: int, first_op: int) -> bo
     if not through:
         return False
     producers = {s: op for op in ops[:first_op] for s in op.outputs}
-    return not any(_from_weights(rec, producers, serial) for serial in external)
+    return not any(handles_behind(rec, serial, producers) for serial in external)
 
 
-def _from_weights(rec: Recorder, producers: dict[int, Any], start: int) -> bool:
-    """Tell whether the recorded ops compute ``start`` from a variable (a handle is read)."""
+def handles_behind(rec: Recorder, start: int,
+                   producers: dict[int, Any] | None = None) -> set[int]:
+    """Return the serials of the variable handles the recorded ops compute ``start`` from."""
+    if producers is None:
+        producers = {s: op for op in rec.trace.ops for s in op.outputs}
+    found: set[int] = set()
     seen: set[int] = set()
     stack = [start]
     while stack:
@@ -127,13 +130,11 @@ def _from_weights(rec: Recorder, producers: dict[int, Any], start: int) -> bool:
         seen.add(serial)
         record = rec.trace.tensors.get(serial)
         if record is not None and record.dtype == "resource":
-            return True
+            found.add(serial)
         op = producers.get(serial)
         if op is not None:
-            if op.op_type in READ_OPS:
-                return True
             stack.extend(op.inputs)
-    return False
+    return found
 
 
 def _plan(frame: FrameType, loc: RawLocation, kind: str, api: str,

@@ -205,22 +205,7 @@ def _handles_behind(rec: Recorder, start: int) -> set[int]:
     after it (``q = model(x)`` before ``host = other(x).numpy()``, both summed): when the
     rest of the function is not traced, nothing says it is cut off, so it is not a source.
     """
-    producers = {s: op for op in rec.trace.ops for s in op.outputs}
-    found: set[int] = set()
-    seen: set[int] = set()
-    stack = [start]
-    while stack:
-        serial = stack.pop()
-        if serial in seen:
-            continue
-        seen.add(serial)
-        record = rec.trace.tensors.get(serial)
-        if record is not None and record.dtype == "resource":
-            found.add(serial)
-        op = producers.get(serial)
-        if op is not None:
-            stack.extend(op.inputs)
-    return found
+    return continuation.handles_behind(rec, start)
 
 
 def name_unreached_sources(trace: Trace) -> None:
