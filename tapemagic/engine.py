@@ -141,12 +141,7 @@ def _exception(error: BaseException, cells: CellMap, trace: Trace) -> ErrorInfo:
     # the error that stopped a trace is this one or one it was re-raised from (a tf.function
     # boundary re-raises it with autograph's "in user code" frames); the same object, not the
     # same text (another function's round-trip raises the same message)
-    chain: list[BaseException] = []
-    link: BaseException | None = error
-    while link is not None and len(chain) < 8 and all(link is not e for e in chain):
-        chain.append(link)
-        link = link.__cause__ or link.__context__
-    seen = {(id(e), type(e).__name__, str(e)) for e in chain}
+    seen = {(id(e), type(e).__name__, str(e)) for e in frames.error_chain(error, 8)}
     for call in trace.gradient_calls:
         event = next((e for e in trace.host_events if e.id == call.stopped_at), None)
         if (not call.reached and event is not None and event.loc is not None

@@ -34,6 +34,7 @@ from tapemagic.tracing.recorder import Recorder
 _STANDIN = purity.STANDIN
 _RESULT = "__tapemagic_result__"
 
+
 def continue_past(rec: Recorder, frame: FrameType, loc: RawLocation, kind: str, api: str,
                   tensor: Any, event: HostEvent) -> int | None:
     """Trace the rest of ``frame``'s function with a stand-in for the failed host value.
@@ -242,8 +243,6 @@ def _replace(statement: ast.stmt, call: ast.Call) -> ast.stmt:
             return self.generic_visit(node)
 
     return _Swap().visit(statement)
-
-
 
 
 def _gradient_target(stmt: ast.stmt) -> str | None:

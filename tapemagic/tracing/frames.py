@@ -212,6 +212,19 @@ def generated_line(code: CodeType, lasti: int) -> int:
     return _position(code, lasti)[0]
 
 
+def error_chain(error: BaseException, limit: int) -> list[BaseException]:
+    """Return ``error`` and the errors it was raised from (nearest first, at most ``limit``).
+
+    Each step follows ``__cause__``, else ``__context__``; a cycle ends the walk.
+    """
+    found: list[BaseException] = []
+    link: BaseException | None = error
+    while link is not None and len(found) < limit and all(link is not e for e in found):
+        found.append(link)
+        link = link.__cause__ or link.__context__
+    return found
+
+
 def user_frame(start: FrameType | None) -> tuple[FrameType | None, FrameType | None]:
     """Walk outward from ``start`` to the first user frame.
 

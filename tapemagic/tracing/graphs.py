@@ -120,13 +120,9 @@ class GraphTracer:
                 external.graph)
             outer = (self.leaf(external, outer_graph, layer, loc) if outer_graph
                      else self.rec.register(external, None, "constant"))
-        return self._identity(outer, tensor, loc, layer, number)  # at the consumer's line
+        return self.identity(outer, tensor, loc, layer, number)  # at the consumer's line
 
     def identity(self, src: int, dst: Any, loc: Any, layer: str, graph: int) -> int:
-        """Record an ``Identity`` op from serial ``src`` to ``dst`` (for links made elsewhere)."""
-        return self._identity(src, dst, loc, layer, graph)
-
-    def _identity(self, src: int, dst: Any, loc: Any, layer: str, graph: int) -> int:
         """Record an ``Identity`` op from serial ``src`` to ``dst`` (a serial or a new tensor)."""
         seq = self.rec.next_seq()
         serial = dst if isinstance(dst, int) else self.rec.register(dst, (seq, 0), None)
@@ -150,7 +146,7 @@ class GraphTracer:
             if outer is not None:  # a recorded eager tensor captured by value
                 user, _ = frames.user_frame(sys._getframe(1))
                 loc = frames.location_of(user) if user is not None else None
-                self._identity(outer, outputs[0], loc, tfp.keras_layer_path(),
+                self.identity(outer, outputs[0], loc, tfp.keras_layer_path(),
                                self.graph_id(graph))
                 return
         if name in COND_OPS:
@@ -196,12 +192,12 @@ class GraphTracer:
             for arg, placeholder in zip(inputs[1:], branch.inputs, strict=False):
                 inner = self.rec.serial_of(placeholder)
                 if inner is not None and tfp.dtype_name(placeholder.dtype) != "resource":
-                    self._identity(self.serial_for(arg, number, layer), inner, loc, layer, number)
+                    self.identity(self.serial_for(arg, number, layer), inner, loc, layer, number)
             for index, (inner_out, result) in enumerate(zip(branch.outputs, outputs,
                                                             strict=False)):
                 inner = self.rec.serial_of(inner_out)
                 if inner is not None:
-                    results[index] = self._identity(inner, results.get(index, result), loc,
+                    results[index] = self.identity(inner, results.get(index, result), loc,
                                                     layer, number)
         for index, result in enumerate(outputs):
             if index not in results:
@@ -239,11 +235,11 @@ class GraphTracer:
                 continue  # variable handles: the graph reads the outer handle's serial
             inner = self.rec.serial_of(placeholder)
             if inner is not None:  # else the body never used this input
-                self._identity(self.serial_for(arg, caller, layer), inner, loc, layer, caller)
+                self.identity(self.serial_for(arg, caller, layer), inner, loc, layer, caller)
         for inner_out, result in zip(graph.outputs, outputs, strict=False):
             inner = self.rec.serial_of(inner_out)
             if inner is not None and result is not None:
-                self._identity(inner, result, loc, layer, caller)
+                self.identity(inner, result, loc, layer, caller)
         if self.pending and not caller:
             self._check_values(graph, outputs)
 

@@ -246,4 +246,3 @@ def _freeze_heap(stack: contextlib.ExitStack) -> None:
     if gc.isenabled() and gc.get_freeze_count() == 0:
         gc.freeze()
         stack.callback(gc.unfreeze)
-

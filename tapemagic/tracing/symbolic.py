@@ -48,7 +48,10 @@ def failed_event(rec: Recorder, error: BaseException) -> HostEvent | None:
             return event
     rec.busy = True
     try:
-        chain = _chain(error)
+        # a tf.function called while another is traced re-raises its trace's error as a new
+        # one (autograph's "in user code:", TensorFlow's frames filtered from its traceback):
+        # the original, with the conversion's frames, is among its causes
+        chain = frames.error_chain(error, 5)
         depth, found = next(((d, f) for d, f in enumerate(map(failed_round_trip, chain))
                              if f is not None), (0, None))
         if found is None:
@@ -71,22 +74,6 @@ def failed_event(rec: Recorder, error: BaseException) -> HostEvent | None:
     if target is not None:
         rec.graphs.continued[event.id] = target
     return event
-
-
-def _chain(error: BaseException, limit: int = 4) -> list[BaseException]:
-    """Return ``error`` and the errors it was raised from (nearest first, at most ``limit``).
-
-    A ``tf.function`` called while another is traced re-raises its trace's error as a new one
-    (autograph's "in user code:" message, TensorFlow's frames filtered from its traceback);
-    the original, with the conversion's frames, is its cause or context.
-    """
-    found = [error]
-    while len(found) <= limit:
-        nxt = found[-1].__cause__ or found[-1].__context__
-        if nxt is None or any(nxt is e for e in found):
-            break
-        found.append(nxt)
-    return found
 
 
 def _link_nested_call(rec: Recorder, outer: list[BaseException], tensor: Any) -> bool:
@@ -174,8 +161,12 @@ def note_unreached(rec: Recorder, tape: Any, record: TapeRecord, event: HostEven
     try:
         sources = [source_of(v) for v in tape.watched_variables()
                    if getattr(v, "trainable", False)]
-        if continued is None:  # the loss is unknown: only the weights the round-trip cut
-            feeding = _handles_behind(rec, event.sources[0]) if event.sources else set()
+        if continued is None:
+            # the loss is unknown: only the weights the round-trip cut. One the tape watched
+            # that does not feed it may still reach the loss after it (``q = model(x)``
+            # before ``host = other(x).numpy()``, both summed): nothing says it is cut off
+            feeding = (continuation.handles_behind(rec, event.sources[0]) if event.sources
+                       else set())
             sources = [s for s in sources if s.handle in feeding]
         if not sources:
             return
@@ -196,16 +187,6 @@ def note_unreached(rec: Recorder, tape: Any, record: TapeRecord, event: HostEven
     for source in call.sources:
         source.result = "none"
     rec.trace.gradient_calls.append(call)
-
-
-def _handles_behind(rec: Recorder, start: int) -> set[int]:
-    """Return the serials of the variable handles the recorded ops compute ``start`` from.
-
-    A weight the tape watched that does not feed the round-trip may still reach the loss
-    after it (``q = model(x)`` before ``host = other(x).numpy()``, both summed): when the
-    rest of the function is not traced, nothing says it is cut off, so it is not a source.
-    """
-    return continuation.handles_behind(rec, start)
 
 
 def name_unreached_sources(trace: Trace) -> None:
