@@ -389,24 +389,28 @@ def hide_from_op_tracebacks(filenames: frozenset[str]) -> Any:
     return undo
 
 
-def converted_origin(code: Any, line: int) -> tuple[str, int, str] | None:
-    """Map a line of autograph-generated ``code`` to the user's line, from the function itself.
+def converted_origin(codes: list[Any], line: int) -> tuple[str, int, str] | None:
+    """Map ``line`` of autograph-generated code to the user's line, from the function itself.
 
-    Autograph gives each converted function its source map as ``ag_source_map``
-    (``tensorflow/python/autograph/impl/api.py``: ``LineLocation -> OriginInfo``); the mapper
-    stack holds it only while the function runs. The function is found among the referrers
-    of its code object (one scan of the collected heap: for an error, never per op).
+    ``codes`` are code objects of one generated file (the failing frame's and those around
+    it: a loop or ``if`` body is a function nested in the converted one). Autograph gives
+    each converted function its source map, of its whole generated file, as
+    ``ag_source_map`` (``tensorflow/python/autograph/impl/api.py``: ``LineLocation ->
+    OriginInfo``); the mapper stack holds it only while the function runs. The functions are
+    found among the referrers of those code objects (one scan of the collected heap, for an
+    error, never per op).
     """
     import gc
     import types
 
-    for holder in gc.get_referrers(code):
+    filenames = {code.co_filename for code in codes}
+    for holder in gc.get_referrers(*codes):
         source_map = getattr(holder, "ag_source_map", None) if isinstance(
             holder, types.FunctionType) else None
         if not isinstance(source_map, dict):
             continue
         for loc, origin in source_map.items():
-            if getattr(loc, "filename", None) == code.co_filename and loc.lineno == line:
+            if getattr(loc, "filename", None) in filenames and loc.lineno == line:
                 return (str(origin.loc.filename), int(origin.loc.lineno),
                         str(origin.function_name))
     return None

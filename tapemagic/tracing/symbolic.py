@@ -313,17 +313,16 @@ def located(frame: FrameType, lasti: int) -> RawLocation:
     loc = frames.location_at(frame, lasti)
     if frames.GENERATED_MARK not in loc.file:
         return loc
-    line = frames.generated_line(frame.f_code, lasti)
+    codes = []
     outer: FrameType | None = frame
     for _ in range(_NESTING):  # the converted function's frame is a few calls out
         if outer is None:
             break
         if outer.f_code.co_filename == frame.f_code.co_filename:
-            origin = tfp.converted_origin(outer.f_code, line)
-            if origin is not None:
-                return frames.at_origin(frame.f_code, lasti, origin)
+            codes.append(outer.f_code)
         outer = outer.f_back
-    return loc
+    origin = tfp.converted_origin(codes, frames.generated_line(frame.f_code, lasti))
+    return frames.at_origin(frame.f_code, lasti, origin) if origin is not None else loc
 
 
 #: Autograph writes a statement's body as a function nested in the converted one (a loop's
