@@ -23,6 +23,11 @@ from tensorflow.python.framework import tensor as tensor_lib
 from tensorflow.python.ops import resource_variable_ops, script_ops
 from tensorflow.python.util import tf_stack
 
+try:  # tf.distribute's mirrored variables (tensorflow/python/distribute/values.py)
+    from tensorflow.python.distribute.values import DistributedVariable
+except ImportError:  # pragma: no cover - a changed private module: no distributed sources
+    DistributedVariable = ()
+
 #: The TensorFlow releases tapemagic is tested with (inclusive lower, exclusive upper bound).
 SUPPORTED = ((2, 16), (2, 22))
 
@@ -36,6 +41,29 @@ Function = polymorphic_function.Function
 run_functions_eagerly_module = eager_function_run  # tf.config.run_functions_eagerly lives here
 add_op_callback = op_callbacks.add_op_callback
 remove_op_callback = op_callbacks.remove_op_callback
+
+
+def is_variable(source: Any) -> bool:
+    """Return True for a ``tf.Variable``, also one a ``tf.distribute`` strategy mirrors.
+
+    A mirrored variable is no ``BaseResourceVariable``; its ``handle`` is the current replica's
+    component's (``DistributedVariable.handle``), the one the replica function's ops read, and
+    ``tape.gradient`` takes that handle too (``backprop._handle_or_self``).
+    """
+    return isinstance(source, (BaseResourceVariable, DistributedVariable))
+
+
+def thread_has_op_callback(callback: Any) -> bool:
+    """Return True when ``callback`` (that very object) is an op callback of the calling thread.
+
+    Op callbacks live in ``context.context()._thread_local_data.op_callbacks``
+    (tensorflow/python/eager/context.py); threads TensorFlow starts to run user code on inherit
+    the list (tensorflow/python/distribute/mirrored_run.py), other threads start with none.
+    """
+    try:
+        return any(cb is callback for cb in context.context().op_callbacks)
+    except Exception:  # noqa: BLE001 - a changed private API: only the entering thread counts
+        return False
 script_ops_module = script_ops
 UnconnectedGradients = tf.UnconnectedGradients
 executing_eagerly = context.executing_eagerly

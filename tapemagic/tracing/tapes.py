@@ -79,7 +79,8 @@ class TapeHooks:
             record = TapeRecord(f"tape{len(self.rec.trace.tapes) + 1}", None,
                                 bool(getattr(tape, "_persistent", False)),
                                 bool(getattr(tape, "_watch_accessed_variables", True)),
-                                graph=self.rec.graphs.current_graph(), made_before=True)
+                                graph=self.rec.graphs.current_graph(), made_before=True,
+                                thread=self.rec.thread_number())
             self._tapes[tape] = record
             self.rec.trace.tapes.append(record)
         return record
@@ -352,7 +353,7 @@ class TapeHooks:
                                 tuple(source.shape), bool(source.trainable),
                                 rec.handle_serial(inner.handle), None)
         handle = getattr(source, "handle", None)
-        if handle is not None and isinstance(source, tfp.BaseResourceVariable):
+        if handle is not None and tfp.is_variable(source):
             rec.variables_seen.setdefault(id(source), source)
             return SourceRecord(str(source.name).removesuffix(":0"), "variable",
                                 tfp.dtype_name(source.dtype), shape_of(source),
