@@ -191,6 +191,9 @@ class GradientCallRecord:
     #: (run number, source index) of a variable source that a later run passed as a plain
     #: tensor (the code replaced the variable by a tensor)
     replaced: list[tuple[int, int]] = field(default_factory=list)
+    #: the threads (``Trace.thread_at`` numbers) its call site ran on: one per replica when a
+    #: ``tf.distribute`` strategy ran it, not a retrace
+    threads: set[int] = field(default_factory=set)
 
 
 @dataclass

@@ -8,6 +8,7 @@ them, this module is the only one to change, and the error names the supported r
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Any
 
 import numpy as np
@@ -23,10 +24,15 @@ from tensorflow.python.framework import tensor as tensor_lib
 from tensorflow.python.ops import resource_variable_ops, script_ops
 from tensorflow.python.util import tf_stack
 
-try:  # tf.distribute's mirrored variables (tensorflow/python/distribute/values.py)
+try:  # tf.distribute's mirrored variables and replica threads
+    from tensorflow.python.distribute import mirrored_run
     from tensorflow.python.distribute.values import DistributedVariable
-except ImportError:  # pragma: no cover - a changed private module: no distributed sources
+
+    _REPLICA_THREAD: Any = mirrored_run._MirroredReplicaThread  # noqa: SLF001
+    _CALL_FOR_EACH_REPLICA: Any = mirrored_run._call_for_each_replica.__code__  # noqa: SLF001
+except (ImportError, AttributeError):  # pragma: no cover - a changed private module
     DistributedVariable = ()
+    _REPLICA_THREAD = _CALL_FOR_EACH_REPLICA = None
 
 #: The TensorFlow releases tapemagic is tested with (inclusive lower, exclusive upper bound).
 SUPPORTED = ((2, 16), (2, 22))
@@ -51,6 +57,23 @@ def is_variable(source: Any) -> bool:
     ``tape.gradient`` takes that handle too (``backprop._handle_or_self``).
     """
     return isinstance(source, (BaseResourceVariable, DistributedVariable))
+
+
+def replica_thread_of(ident: int) -> bool:
+    """Return True when the calling thread is a replica thread that thread ``ident`` waits on.
+
+    ``strategy.run`` (tensorflow/python/distribute/mirrored_run.py, ``_call_for_each_replica``)
+    starts one ``_MirroredReplicaThread`` per replica and waits, inside that function, while
+    each runs the replica function in turn. One frame walk of the waiting thread.
+    """
+    if _REPLICA_THREAD is None or not isinstance(threading.current_thread(), _REPLICA_THREAD):
+        return False
+    frame = sys._current_frames().get(ident)  # noqa: SLF001
+    while frame is not None:
+        if frame.f_code is _CALL_FOR_EACH_REPLICA:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def thread_has_op_callback(callback: Any) -> bool:

@@ -97,11 +97,14 @@ class Recorder:
         of the thread that called ``strategy.run`` (the same list object,
         ``mirrored_run._MirroredReplicaThread.restore_thread_local_eager_context_state``) and
         run one at a time while that thread waits (``_call_for_each_replica``,
-        ``run_concurrently = False``), so the recorder never sees two of them at once. A
-        thread the user starts has its own, empty list: it never reaches the recorder.
+        ``run_concurrently = False``), so the recorder never sees two of them at once. Once
+        detached (the list no longer holds the callback), a replica thread is told by the
+        frame the entering thread waits in, so its new tape can attach again. A thread the user
+        starts has its own, empty list: it never reaches the recorder.
         """
         return threading.get_ident() == self.thread or (
-            self.attached and tfp.thread_has_op_callback(self._callback))
+            tfp.thread_has_op_callback(self._callback) if self.attached
+            else tfp.replica_thread_of(self.thread))
 
     def recording(self) -> bool:
         """Return True when a hook on the calling thread should record (attached, not busy)."""

@@ -303,6 +303,7 @@ class TapeHooks:
         first = self._site_calls.get(site)
         if first is not None:
             first.calls += 1  # the first record counts every run of its call site
+            first.threads.add(rec.thread_number())
         analysed = self._site_analysed.get(site, 0)
         if analysed >= self.max_steps:
             return None
@@ -332,7 +333,8 @@ class TapeHooks:
                 if source.kind == "tensor" and name:
                     source.name = name
         rec.trace.gradient_calls.append(call)
-        self._site_calls.setdefault(site, call)
+        if self._site_calls.setdefault(site, call) is call:
+            call.threads.add(rec.thread_number())
         rec.busy = True
         try:
             rec.note_trainable()
