@@ -73,7 +73,7 @@ class Recorder:
         # The one bound method registered as the op callback: a thread whose callback list
         # holds this very object inherited it from the traced thread (see :meth:`mine`).
         self._callback = self.on_op
-        self._threads: dict[int, int] = {}  # thread ident -> number (0 is self.thread)
+        self._threads: dict[int, int] = {}  # other threads' idents -> numbers (see thread_number)
 
     # -- attach / detach ------------------------------------------------------------------------
     def attach(self) -> None:
@@ -120,11 +120,18 @@ class Recorder:
         return self.seq
 
     def thread_number(self) -> int:
-        """Return 0 on the entering thread, else the number of this replica thread."""
+        """Return 0 on the entering thread, else 1 + the replica id of this replica thread.
+
+        ``strategy.run`` starts new threads on every call; the replica id
+        (``_MirroredReplicaThread.replica_id``) names the same replica across calls.
+        """
         ident = threading.get_ident()
         if ident == self.thread:
             return 0
-        return self._threads.setdefault(ident, len(self._threads) + 1)
+        replica = getattr(threading.current_thread(), "replica_id", None)
+        if isinstance(replica, int):
+            return replica + 1
+        return self._threads.setdefault(ident, 1000 + len(self._threads))
 
     def serial_of(self, tensor: Any) -> int | None:
         """Return the serial of a tensor seen before, or None.
