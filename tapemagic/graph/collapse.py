@@ -159,7 +159,8 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int,
         event = graph.events[link.event]
         line = _line(cells, event.loc)
         node_id = f"host:{line}:{event.api}"
-        nodes.setdefault(node_id, GraphNode(node_id, "host", f"{event.api} (line {line})", line or None))
+        label = f"{event.api} (line {line})"
+        nodes.setdefault(node_id, GraphNode(node_id, "host", label, line or None))
         return node_id
     op = graph.ops.get(record.producer[0])
     if op is None:
@@ -176,8 +177,8 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int,
         loc.file.rsplit("/", 1)[-1] if loc else "?")
     node_id = f"line:{where}:{line}"
     snippet = (loc.source_line.strip() if loc else "")[:48]
-    nodes.setdefault(node_id, GraphNode(node_id, "op", f"line {line}: {snippet}" if loc else op.op_type,
-                                           line or None))
+    label = f"line {line}: {snippet}" if loc else op.op_type
+    nodes.setdefault(node_id, GraphNode(node_id, "op", label, line or None))
     return node_id
 
 

@@ -18,7 +18,6 @@ from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.trace import RawLocation
 
-
 _NOT_RECORDING = ("while the tape is not recording (after its `with` block, inside "
                   "`stop_recording`, or before a `tape.reset()`)")
 #: tensorflow/python/distribute/mirrored_run.py runs the replica function on threads of its

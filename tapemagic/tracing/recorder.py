@@ -19,7 +19,7 @@ import numpy as np
 from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, SATURATING, WRITE_OPS
 from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, naming
+from tapemagic.tracing import frames, naming, replicas
 from tapemagic.tracing.graphs import GraphTracer
 from tapemagic.tracing.values import (
     call_site,
@@ -67,12 +67,11 @@ class Recorder:
         self._scope_depth = 0
         self._scope_path = ""
         # The thread that runs the traced code: class-level patches (tensor dunders, tapes,
-        # `_trainable`) also run in other threads, which must never reach this recorder.
+        # `_trainable`) also run in other threads, which must never reach this recorder
+        # unless TensorFlow runs the traced code on them (``replicas``, :meth:`mine`).
         self.thread = threading.get_ident()
         self.attached = False  # the op callback is registered (see attach / detach)
-        # The one bound method registered as the op callback: a thread whose callback list
-        # holds this very object inherited it from the traced thread (see :meth:`mine`).
-        self._callback = self.on_op
+        self._callback = self.on_op  # the one object registered (replica threads inherit it)
         self._threads: dict[int, int] = {}  # other threads' idents -> numbers (see thread_number)
 
     # -- attach / detach ------------------------------------------------------------------------
@@ -90,26 +89,15 @@ class Recorder:
             self.pending_reads.clear()
 
     def mine(self) -> bool:
-        """Return True when the calling thread runs the traced code.
-
-        That is the thread that entered the session, and any thread TensorFlow started to run
-        the user's code for it: ``tf.distribute``'s replica threads take the op-callback list
-        of the thread that called ``strategy.run`` (the same list object,
-        ``mirrored_run._MirroredReplicaThread.restore_thread_local_eager_context_state``) and
-        run one at a time while that thread waits (``_call_for_each_replica``,
-        ``run_concurrently = False``), so the recorder never sees two of them at once. Once
-        detached (the list no longer holds the callback), a replica thread is told by the
-        frame the entering thread waits in, so its new tape can attach again. A thread the user
-        starts has its own, empty list: it never reaches the recorder.
-        """
+        """Return True when the calling thread runs the traced code (see ``replicas``)."""
         return threading.get_ident() == self.thread or (
-            tfp.thread_has_op_callback(self._callback) if self.attached
-            else tfp.replica_thread_of(self.thread))
+            replicas.has_op_callback(self._callback) if self.attached
+            else replicas.waited_on_by(self.thread))
 
     def recording(self) -> bool:
         """Return True when a hook on the calling thread should record (attached, not busy)."""
         return self.attached and not self.busy and (
-            threading.get_ident() == self.thread or tfp.thread_has_op_callback(self._callback))
+            threading.get_ident() == self.thread or replicas.has_op_callback(self._callback))
 
     # -- sequence and tensors ---------------------------------------------------------------
     def next_seq(self) -> int:
@@ -120,18 +108,8 @@ class Recorder:
         return self.seq
 
     def thread_number(self) -> int:
-        """Return 0 on the entering thread, else 1 + the replica id of this replica thread.
-
-        ``strategy.run`` starts new threads on every call; the replica id
-        (``_MirroredReplicaThread.replica_id``) names the same replica across calls.
-        """
-        ident = threading.get_ident()
-        if ident == self.thread:
-            return 0
-        replica = getattr(threading.current_thread(), "replica_id", None)
-        if isinstance(replica, int):
-            return replica + 1
-        return self._threads.setdefault(ident, 1000 + len(self._threads))
+        """Return 0 on the entering thread, else the replica's number (``replicas.number``)."""
+        return replicas.number(self.thread, self._threads)
 
     def serial_of(self, tensor: Any) -> int | None:
         """Return the serial of a tensor seen before, or None.

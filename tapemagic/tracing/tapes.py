@@ -10,12 +10,13 @@ re-entrancy guard and never runs a TensorFlow op.
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
-from tapemagic.trace import GradientCallRecord, SourceRecord, TapeRecord
+from tapemagic.trace import GradientCallRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, symbolic
 from tapemagic.tracing.recorder import Recorder
@@ -25,8 +26,8 @@ from tapemagic.tracing.results import (
     flatten,
     later_result,
     replaced_sources,
-    shape_of,
 )
+from tapemagic.tracing.sources import source_record
 
 _MISSING = object()
 Method = Literal["gradient", "jacobian", "batch_jacobian"]
@@ -144,7 +145,8 @@ class TapeHooks:
             if hooks.rec.attached:
                 hooks._note_watched(tape, record)
             if failed is not None:
-                symbolic.note_unreached(hooks.rec, tape, record, failed, hooks._source)
+                symbolic.note_unreached(hooks.rec, tape, record, failed,
+                                         functools.partial(source_record, hooks.rec))
             return result
 
         return __exit__
@@ -318,7 +320,7 @@ class TapeHooks:
         rec.busy = True
         try:
             targets = tuple(rec.hold(t) for t in flatten(target) if hasattr(t, "dtype"))
-            sources_list = [self._source(s) for s in flatten(sources)]
+            sources_list = [source_record(self.rec, s) for s in flatten(sources)]
         finally:
             rec.busy = False
         call = GradientCallRecord(
@@ -344,25 +346,6 @@ class TapeHooks:
             done = self._site_done.get(record.creation_site, 0)
             self._site_done[record.creation_site] = done + 1
         return call
-
-    def _source(self, source: Any) -> SourceRecord:
-        rec = self.rec
-        keras_cls: Any = tfp.keras_variable_class()
-        if keras_cls is not None and isinstance(source, keras_cls):
-            inner = source._value  # noqa: SLF001 - Keras 3 keeps the tf.Variable here
-            rec.variables_seen.setdefault(id(source), source)
-            return SourceRecord(str(source.path), "keras-variable", str(source.dtype),
-                                tuple(source.shape), bool(source.trainable),
-                                rec.handle_serial(inner.handle), None)
-        handle = getattr(source, "handle", None)
-        if handle is not None and tfp.is_variable(source):
-            rec.variables_seen.setdefault(id(source), source)
-            return SourceRecord(str(source.name).removesuffix(":0"), "variable",
-                                tfp.dtype_name(source.dtype), shape_of(source),
-                                bool(source.trainable), rec.handle_serial(handle), None)
-        serial = rec.hold(source) if hasattr(source, "dtype") else None
-        return SourceRecord(f"tensor#{serial}", "tensor", tfp.dtype_name(getattr(
-            source, "dtype", None)), shape_of(source), True, None, serial)
 
     def _note_results(self, call: GradientCallRecord, result: Any, sources: Any) -> None:
         flat = flatten(result)
