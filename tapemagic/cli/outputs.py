@@ -69,12 +69,17 @@ class Outputs:
         return sys.stderr if self.machine_stdout else sys.stdout
 
     def write(self, units: list[Unit], source: str, *, successful: bool,
-              notebook: bool = False) -> None:
-        """Write every requested output of ``units`` (text first, then the files)."""
+              notebook: bool = False, show: list[Unit] | None = None) -> None:
+        """Write every requested output (text first, then the files).
+
+        ``units`` go to ``--json``; ``show`` (default: all of them) to the text, the CI
+        formats and ``--html`` (a notebook run leaves out cells that computed no gradient).
+        """
+        show = units if show is None else show
         text = sys.stderr if self.machine_stdout else sys.stdout
-        for unit in units:
+        for unit in show:
             print(_text(unit, notebook), file=text)
-        annotations = [a for unit in units for a in unit.annotations()]
+        annotations = [a for unit in show for a in unit.annotations()]
         if self.format == "github":
             from tapemagic.report.github import render_github
 
@@ -94,7 +99,7 @@ class Outputs:
             from tapemagic.report.standalone import render_standalone
 
             _write(self.html_path, render_standalone([(_title(u, notebook), u.report)
-                                                      for u in units], source))
+                                                      for u in show], source))
 
 
 def _title(unit: Unit, notebook: bool) -> str:
