@@ -45,6 +45,10 @@ class Unit:
                          location.end_col, cell=self.cells[count])
         return script_place(location, self.path)
 
+    def label(self, location: Location | None) -> str:
+        """Return ``path:line:col`` (``path:cell N:line:col``) of ``location``."""
+        return self.place(location).label
+
     def annotations(self) -> list[Annotation]:
         """Return the report's findings as CI annotations."""
         return [from_finding(f, self.place) for f in self.report.findings]
@@ -98,8 +102,8 @@ class Outputs:
         if self.html_path:
             from tapemagic.report.standalone import render_standalone
 
-            _write(self.html_path, render_standalone([(_title(u, notebook), u.report)
-                                                      for u in show], source))
+            _write(self.html_path, render_standalone(
+                [(_title(u, notebook), u.report, u.label) for u in show], source))
 
 
 def _title(unit: Unit, notebook: bool) -> str:

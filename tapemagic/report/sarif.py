@@ -48,7 +48,7 @@ def _rules() -> list[dict[str, Any]]:
         "fullDescription": {"text": rule.what},
         "help": {"text": f"{rule.why}\n\nFix: {rule.fix_title}"},
         "defaultConfiguration": {"level": _LEVEL[rule.severity]},
-        "properties": {"tags": [rule.family, rule.cause]},
+        "properties": {"tags": list(dict.fromkeys((rule.family, rule.cause)))},
     } for rule in load_catalog().rules]
 
 
