@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "lint":
         from tapemagic.lint.files import run as lint
 
-        return lint(args.paths, args.format)
+        return lint(args.paths, args.format, out=sys.stdout, err=sys.stderr)
     if args.command == "explain":
         from tapemagic import rules
 
