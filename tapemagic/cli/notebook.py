@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 from typing import Any
 
@@ -27,6 +28,9 @@ KERNEL = "python3"
 _SETUP = ("from tapemagic.cli.kernel import install as _tapemagic_install\n"
           "_tapemagic_install(get_ipython(), force_eager={eager}, steps={steps})\n"
           "del _tapemagic_install\n")
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
 class KernelSetupError(RuntimeError):
@@ -76,7 +80,10 @@ def run_notebook(path: str, outputs: Outputs, output_path: str | None, steps: in
         return 2
     except CellExecutionError as error:
         failed = True
-        print(str(error).rstrip(), file=sys.stderr)
+        message = str(error).rstrip()
+        if not sys.stderr.isatty():  # IPython colours the kernel's traceback; a log gets text
+            message = _ANSI.sub("", message)
+        print(message, file=sys.stderr)
     except DeadKernelError as error:
         failed = True
         print(f"tapemagic: the kernel died: {error}", file=sys.stderr)
