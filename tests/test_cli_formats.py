@@ -187,6 +187,7 @@ def test_lint_clean_file_gives_no_annotation_and_an_empty_sarif_run(
 
 @pytest.mark.parametrize(("args", "needle"), [
     (["--json", "-", "--format", "sarif", "x.py"], "both want stdout"),
+    (["--json", "-", "--format", "github", "x.py"], "both want stdout"),
     (["--output", "out.ipynb", "x.py"], "--output writes an executed notebook"),
     (["nb.ipynb", "--flag"], "a notebook takes no arguments"),
     (["--format", "xml", "x.py"], "invalid choice"),

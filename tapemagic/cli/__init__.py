@@ -160,8 +160,9 @@ def _run_command(args: argparse.Namespace, script_args: list[str]) -> int:
         return _usage(f"no such {'notebook' if notebook else 'script'}: {args.script}")
     if args.steps < 1:
         return _usage("--steps must be at least 1")
-    if args.json == "-" and args.format == "sarif":
-        return _usage("--json - and --format sarif both want stdout; give --json a file")
+    if args.json == "-" and args.format != "text":
+        return _usage(f"--json - and --format {args.format} both want stdout; give --json a "
+                      "file")
     if notebook and script_args:
         return _usage(f"a notebook takes no arguments (got {' '.join(script_args)})")
     if notebook and args.verify_fixes:
