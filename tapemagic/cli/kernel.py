@@ -55,8 +55,14 @@ class CellChecks:
         self._raw, self._cell_id = raw, getattr(info, "cell_id", None)
         self._cells = CellMap()  # filled in post: the cell's compiled name is known then
         stack = contextlib.ExitStack()
-        self._check = stack.enter_context(gradcheck(
-            force_eager=self.force_eager, max_steps=self.steps, cells=self._cells))
+        try:
+            self._check = stack.enter_context(gradcheck(
+                force_eager=self.force_eager, max_steps=self.steps, cells=self._cells))
+        except ImportError as error:  # no TensorFlow in this kernel: say it once, check nothing
+            self.shell.events.unregister("pre_run_cell", self.pre)
+            warnings.warn(f"tapemagic: cells are not checked: {error}", RuntimeWarning,
+                          stacklevel=1)
+            return
         self._stack = stack
 
     def post(self, result: Any) -> None:
