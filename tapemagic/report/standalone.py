@@ -36,11 +36,12 @@ body{font-family:system-ui,sans-serif;font-size:14px;line-height:1.45;margin:0;c
 header{padding:12px 24px;background:#fff;border-bottom:1px solid #e5e7eb}
 h1{font-size:18px;margin:0}
 .tm-meta{color:#4b5563;margin:4px 0 0}
-main{padding:12px 24px;max-width:1200px}
+main{padding:12px 24px;max-width:1400px}
 .tm-report{background:#fff;border:1px solid #e5e7eb;border-radius:6px;padding:12px 16px;
  margin:0 0 16px}
 .tm-report h2{font-size:15px;margin:0 0 6px;font-family:ui-monospace,monospace}
 .tm-headline{font-weight:600;margin:0 0 8px}
+.tm-graph svg.tm-fit{max-width:100%;height:auto}
 .tm-graph{overflow:auto;border:1px solid #f3f4f6;border-radius:4px;padding:4px;margin:8px 0}
 .tm-legend{display:flex;flex-wrap:wrap;gap:12px;font-size:12px;color:#4b5563;margin:4px 0}
 .tm-legend span{display:inline-flex;align-items:center;gap:4px}

@@ -36,6 +36,7 @@ _MAX_LABEL = 48
 _CHAR, _LINE, _PAD = 6.6, 14.0, 8.0  # px per character and per text line; box padding
 _COL_GAP, _ROW_GAP, _MARGIN = 90.0, 18.0, 12.0
 _SVG = "http://www.w3.org/2000/svg"
+_FIT_WIDTH = 1600.0
 
 
 def edge_look(edge: GraphEdge, finding_ids: set[str]) -> str:
@@ -122,7 +123,10 @@ def graph_svg(report: Report) -> ET.Element | None:
             y += size[i][1] + _ROW_GAP
         x += widths[c] + _COL_GAP
     width, height = x - _COL_GAP + _MARGIN, total_h + 2 * _MARGIN
-    svg = ET.Element("svg", {"xmlns": _SVG, "class": "tm-graph-svg", "role": "img",
+    # a drawing up to about 1.4x the page's width shrinks to fit; a wider one scrolls, so
+    # that its 11 px labels stay readable
+    fit = " tm-fit" if width <= _FIT_WIDTH else ""
+    svg = ET.Element("svg", {"xmlns": _SVG, "class": f"tm-graph-svg{fit}", "role": "img",
                              "width": f"{width:.0f}", "height": f"{height:.0f}",
                              "viewBox": f"0 0 {width:.0f} {height:.0f}"})
     ET.SubElement(svg, "title").text = "loss to weights graph"
