@@ -8,6 +8,7 @@ the rule's documentation behind *Explain*, and nothing from the report executing
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from tapemagic.report.standalone import render_standalone
@@ -61,7 +62,11 @@ def test_graph_cut_and_cards_render_offline(page, tmp_path: Path, shot) -> None:
 
 def test_report_strings_never_execute_or_become_markup(page, tmp_path: Path) -> None:
     report = nasty_report()
+    script = "<script>window.__pwned = 1</script>"
+    first = dataclasses.replace(report.findings[0], message=f"{script} {NASTY}")
+    report = dataclasses.replace(report, findings=(first,), headline=script)
     _, dialogs = _open(page, tmp_path, [(NASTY, report)], "nasty.html")
+    assert page.evaluate("() => window.__pwned") is None
     counts = page.evaluate("""() => ({
         scripts: document.scripts.length,
         images: document.images.length,
@@ -73,6 +78,8 @@ def test_report_strings_never_execute_or_become_markup(page, tmp_path: Path) -> 
     assert dialogs == []
     card = page.locator(".tm-card").first
     assert "<img src=x onerror=alert(1)>" in card.locator(".tm-message").inner_text()
+    assert script in card.locator(".tm-message").inner_text()
+    assert page.locator(".tm-headline").inner_text() == script
     assert "<img src=x onerror=alert(1)>" in page.locator("svg.tm-graph-svg").inner_html() \
         .replace("&lt;", "<").replace("&gt;", ">")
     assert page.locator("svg .tm-edge.tm-severed").count() == 1
