@@ -21,6 +21,7 @@ from typing import Any, Literal
 import keras
 
 from tapemagic.api import Check, GradcheckError, gradcheck
+from tapemagic.locations import CellMap
 from tapemagic.report.model import Report
 
 __all__ = ["GradientCheck"]
@@ -161,7 +162,7 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
         return checked_train_function
 
     def _start(self) -> None:
-        block = gradcheck(max_steps=self.steps)
+        block = gradcheck(max_steps=self.steps, cells=_notebook_cells())
         try:
             self._check = block.__enter__()
         except Exception as error:  # noqa: BLE001 - training goes on, unchecked
@@ -237,6 +238,22 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
 def is_cut(report: Report) -> bool:
     """Return True when a finding of ``report`` is a warning or an error (a cut to act on)."""
     return any(f.severity in _CUT_SEVERITIES for f in report.findings)
+
+
+def _notebook_cells() -> CellMap | None:
+    """Map IPython's compiled cell files to their ``In[N]`` (None outside IPython).
+
+    The report then places a cut at ``In[N] line L``, as ``%%gradcheck`` does, instead of at
+    the cell's temporary file name.
+    """
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None:
+        return None
+    cells = CellMap()
+    for name, number in getattr(getattr(shell, "compile", None), "_filename_map", {}).items():
+        cells.add(name, number, None)
+    return cells
 
 
 def _write_json(report: Report, path: str) -> None:

@@ -297,7 +297,7 @@ for cut in (False, True):
     report = check.report
     out["cut" if cut else "clean"] = {
         "codes": report.codes,
-        "verdicts": sorted({s.variable.split("/", 1)[-1] + ":" + s.verdict
+        "verdicts": sorted({"/".join(s.variable.split("/")[-2:]) + ":" + s.verdict
                             for c in report.gradient_calls for s in c.sources}),
     }
     print("=== end", "cut" if cut else "clean", file=sys.stderr, flush=True)
@@ -324,6 +324,7 @@ def test_mirrored_strategy(tmp_path: Path) -> None:
         f"{w}:connected" for w in ("a/kernel", "a/bias", "b/kernel", "b/bias"))
     # the cut: reported on stderr, the Dense `a` weights severed
     assert "tapemagic GradientCheck" in done.stderr.split("=== end clean")[1]
+    assert "TM401" in out["cut"]["codes"]  # the stop_gradient in the Lambda layer
     assert "a/kernel:severed" in out["cut"]["verdicts"]
     assert "b/kernel:connected" in out["cut"]["verdicts"]
 
@@ -346,3 +347,22 @@ def test_tapemagic_keras_loads_on_first_use_only() -> None:
 def test_bad_arguments_are_refused_at_once(kwargs: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match=next(iter(kwargs))):
         tapemagic.keras.GradientCheck(**kwargs)
+
+
+@pytest.mark.filterwarnings("ignore:Gradients do not exist:UserWarning")
+def test_in_a_notebook_cell_the_cut_is_placed_at_its_cell(run_cell: Any) -> None:
+    run = run_cell(textwrap.dedent("""\
+        from tapemagic.keras import GradientCheck
+        keras.utils.set_random_seed(0)
+        inputs = keras.Input((4,))
+        hidden = keras.layers.Lambda(lambda t: tf.stop_gradient(t))(keras.layers.Dense(3)(inputs))
+        model = keras.Model(inputs, keras.layers.Dense(1)(hidden))
+        model.compile(optimizer="sgd", loss="mse")
+        check = GradientCheck()
+        model.fit(np.ones((8, 4)), np.ones((8, 1)), epochs=2, batch_size=4, verbose=0,
+                  callbacks=[check])
+        """))
+    assert run.error is None, run.error
+    assert f"In[{run.count}] line 4" in run.stderr, run.stderr
+    assert "TM401" in run.stderr
+    # the run_cell fixture checks afterwards that no patch is left behind
