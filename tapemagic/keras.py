@@ -203,7 +203,12 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
         elif self.on_cut == "raise":
             count = sum(f.severity in _CUT_SEVERITIES for f in report.findings)
             raise GradcheckError(f"tapemagic GradientCheck: {count} finding(s) in the first "
-                                 f"{self.steps} train step(s): {report.headline}", report)
+                                 f"{self._checked()}: {report.headline}", report)
+
+    def _checked(self) -> str:
+        """Name the steps the check covered: ``steps``, or fewer when fit ended before."""
+        count = min(self.steps, self._steps_run) or 1
+        return "train step" if count == 1 else f"{count} train steps"
 
     def _emit_if_cut(self, writing_errors: Literal["warn", "raise"]) -> bool:
         """Write the JSON report; print or log the text one on a cut. Return True on a cut."""
@@ -222,8 +227,7 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
             return False
         from tapemagic.report.text import render_text
 
-        steps = "train step" if self.steps == 1 else f"{self.steps} train steps"
-        head = f"tapemagic GradientCheck: the gradient path is cut in the first {steps}"
+        head = f"tapemagic GradientCheck: the gradient path is cut in the first {self._checked()}"
         if self.on_cut == "stop":
             head += " (on_cut='stop': training stops after this step)"
         text = f"{head}\n{render_text(report)}"

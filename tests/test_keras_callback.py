@@ -142,12 +142,26 @@ def test_on_cut_raise_raises_gradcheck_error_with_the_report(
     model = _branch_model(cut=True)
     model.compile(optimizer="sgd", loss="mse")
     with pytest.warns(UserWarning, match="Gradients do not exist"), \
-            pytest.raises(tapemagic.GradcheckError, match="first 1 train step") as raised:
+            pytest.raises(tapemagic.GradcheckError, match="in the first train step:") as raised:
         model.fit(x, y, epochs=3, batch_size=4, verbose=0,
                   callbacks=[tapemagic.keras.GradientCheck(on_cut="raise")])
     assert raised.value.report is not None and "TM201" in raised.value.report.codes
     assert int(model.optimizer.iterations) == 1  # raised after the checked step
     assert "TM201" in capsys.readouterr().err
+    assert patch_state() == []
+
+
+def test_a_fit_shorter_than_steps_is_reported_when_it_ends(
+        patch_state: Callable[[], list[str]]) -> None:
+    x, y = _data()
+    model = _branch_model(cut=True)
+    model.compile(optimizer="sgd", loss="mse")
+    with pytest.warns(UserWarning, match="Gradients do not exist"), \
+            pytest.raises(tapemagic.GradcheckError, match="first 4 train steps") as raised:
+        model.fit(x, y, epochs=1, batch_size=4, verbose=0,
+                  callbacks=[tapemagic.keras.GradientCheck(steps=50, on_cut="raise")])
+    assert int(model.optimizer.iterations) == 4  # every step ran, then fit ended
+    assert raised.value.report is not None and "TM201" in raised.value.report.codes
     assert patch_state() == []
 
 
