@@ -133,10 +133,10 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
 
     def on_train_end(self, logs: Any = None) -> None:
         """End a check that ``fit`` ended before ``steps`` steps ran (short data, a stop)."""
+        self._restore()
         if self._block is not None:
             self._end(None)
-            self._act()
-        self._restore()
+            self._act(in_step=False)
 
     # -- the check ---------------------------------------------------------------------------
     def _wrap(self, inner: Callable[..., Any]) -> Callable[..., Any]:
@@ -148,15 +148,19 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
                 logs = inner(iterator)
             except BaseException as error:
                 # the user's exception goes on unchanged; the report says what cut the path
-                self._end(error)
                 self._restore()
-                self._emit_if_cut(writing_errors="warn")
+                try:
+                    self._end(error)
+                    self._emit_if_cut(failed=True)
+                except Exception as failure:  # noqa: BLE001 - the user's error comes first
+                    warnings.warn(f"tapemagic GradientCheck failed: {type(failure).__name__}: "
+                                  f"{failure}", RuntimeWarning, stacklevel=2)
                 raise
             self._steps_run += max(1, int(getattr(self.model, "steps_per_execution", 1) or 1))
             if self._steps_run >= self.steps:
-                self._end(None)
                 self._restore()
-                self._act()
+                self._end(None)
+                self._act(in_step=True)
             return logs
 
         return checked_train_function
@@ -192,9 +196,9 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
             model.train_function = original
         self._wrapped = None
 
-    def _act(self) -> None:
+    def _act(self, in_step: bool) -> None:
         """Report a cut, then warn, raise or stop as ``on_cut`` says."""
-        if not self._emit_if_cut(writing_errors="raise"):
+        if not self._emit_if_cut(failed=False, stopping=in_step and self.on_cut == "stop"):
             return
         report = self.report
         assert report is not None
@@ -210,8 +214,12 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
         count = min(self.steps, self._steps_run) or 1
         return "train step" if count == 1 else f"{count} train steps"
 
-    def _emit_if_cut(self, writing_errors: Literal["warn", "raise"]) -> bool:
-        """Write the JSON report; print or log the text one on a cut. Return True on a cut."""
+    def _emit_if_cut(self, failed: bool, stopping: bool = False) -> bool:
+        """Write the JSON report; print or log the text one on a cut. Return True on a cut.
+
+        ``failed``: fit raised in the checked step (an unwritable ``json_path`` then warns
+        instead of raising, so the user's exception stays the one fit raises).
+        """
         report = self.report
         if report is None:
             return False
@@ -219,7 +227,7 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
             try:
                 _write_json(report, self.json_path)
             except OSError as error:
-                if writing_errors == "raise":
+                if not failed:
                     raise
                 warnings.warn(f"tapemagic could not write the JSON report to "
                               f"{self.json_path}: {error}", RuntimeWarning, stacklevel=2)
@@ -228,7 +236,7 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
         from tapemagic.report.text import render_text
 
         head = f"tapemagic GradientCheck: the gradient path is cut in the first {self._checked()}"
-        if self.on_cut == "stop":
+        if stopping:
             head += " (on_cut='stop': training stops after this step)"
         text = f"{head}\n{render_text(report)}"
         if self.logger is not None:
