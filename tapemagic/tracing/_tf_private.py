@@ -8,6 +8,7 @@ them, this module is the only one to change, and the error names the supported r
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,16 @@ from tensorflow.python.framework import tensor as tensor_lib
 from tensorflow.python.ops import resource_variable_ops, script_ops
 from tensorflow.python.util import tf_stack
 
+try:  # tf.distribute's mirrored variables and replica threads
+    from tensorflow.python.distribute import mirrored_run
+    from tensorflow.python.distribute.values import DistributedVariable
+
+    _REPLICA_THREAD: Any = mirrored_run._MirroredReplicaThread  # noqa: SLF001
+    _CALL_FOR_EACH_REPLICA: Any = mirrored_run._call_for_each_replica.__code__  # noqa: SLF001
+except (ImportError, AttributeError):  # pragma: no cover - a changed private module
+    DistributedVariable = ()
+    _REPLICA_THREAD = _CALL_FOR_EACH_REPLICA = None
+
 #: The TensorFlow releases tapemagic is tested with (inclusive lower, exclusive upper bound).
 SUPPORTED = ((2, 16), (2, 22))
 
@@ -36,6 +47,46 @@ Function = polymorphic_function.Function
 run_functions_eagerly_module = eager_function_run  # tf.config.run_functions_eagerly lives here
 add_op_callback = op_callbacks.add_op_callback
 remove_op_callback = op_callbacks.remove_op_callback
+
+
+def is_variable(source: Any) -> bool:
+    """Return True for a ``tf.Variable``, also one a ``tf.distribute`` strategy mirrors.
+
+    A mirrored variable is no ``BaseResourceVariable``; its ``handle`` is the current replica's
+    component's (``DistributedVariable.handle``), the one the replica function's ops read, and
+    ``tape.gradient`` takes that handle too (``backprop._handle_or_self``).
+    """
+    return isinstance(source, (BaseResourceVariable, DistributedVariable))
+
+
+def replica_thread_of(ident: int) -> bool:
+    """Return True when the calling thread is a replica thread that thread ``ident`` waits on.
+
+    ``strategy.run`` (tensorflow/python/distribute/mirrored_run.py, ``_call_for_each_replica``)
+    starts one ``_MirroredReplicaThread`` per replica and waits, inside that function, while
+    each runs the replica function in turn. One frame walk of the waiting thread.
+    """
+    if _REPLICA_THREAD is None or not isinstance(threading.current_thread(), _REPLICA_THREAD):
+        return False
+    frame = sys._current_frames().get(ident)  # noqa: SLF001
+    while frame is not None:
+        if frame.f_code is _CALL_FOR_EACH_REPLICA:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def thread_has_op_callback(callback: Any) -> bool:
+    """Return True when ``callback`` (that very object) is an op callback of the calling thread.
+
+    Op callbacks live in ``context.context()._thread_local_data.op_callbacks``
+    (tensorflow/python/eager/context.py); threads TensorFlow starts to run user code on inherit
+    the list (tensorflow/python/distribute/mirrored_run.py), other threads start with none.
+    """
+    try:
+        return any(cb is callback for cb in context.context().op_callbacks)
+    except Exception:  # noqa: BLE001 - a changed private API: only the entering thread counts
+        return False
 script_ops_module = script_ops
 UnconnectedGradients = tf.UnconnectedGradients
 executing_eagerly = context.executing_eagerly

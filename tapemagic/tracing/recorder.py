@@ -70,34 +70,61 @@ class Recorder:
         # `_trainable`) also run in other threads, which must never reach this recorder.
         self.thread = threading.get_ident()
         self.attached = False  # the op callback is registered (see attach / detach)
+        # The one bound method registered as the op callback: a thread whose callback list
+        # holds this very object inherited it from the traced thread (see :meth:`mine`).
+        self._callback = self.on_op
+        self._threads: dict[int, int] = {}  # thread ident -> number (0 is self.thread)
 
     # -- attach / detach ------------------------------------------------------------------------
     def attach(self) -> None:
         """Register the op callback on this thread (ops are recorded from now on)."""
         if not self.attached:
-            tfp.add_op_callback(self.on_op)
+            tfp.add_op_callback(self._callback)
             self.attached = True
 
     def detach(self) -> None:
         """Unregister the op callback: ops run as without tapemagic (no Python call per op)."""
         if self.attached:
-            tfp.remove_op_callback(self.on_op)
+            tfp.remove_op_callback(self._callback)
             self.attached = False
             self.pending_reads.clear()
 
     def mine(self) -> bool:
-        """Return True when the calling thread is the traced one."""
-        return threading.get_ident() == self.thread
+        """Return True when the calling thread runs the traced code.
+
+        That is the thread that entered the session, and any thread TensorFlow started to run
+        the user's code for it: ``tf.distribute``'s replica threads take the op-callback list
+        of the thread that called ``strategy.run`` (the same list object,
+        ``mirrored_run._MirroredReplicaThread.restore_thread_local_eager_context_state``) and
+        run one at a time while that thread waits (``_call_for_each_replica``,
+        ``run_concurrently = False``), so the recorder never sees two of them at once. Once
+        detached (the list no longer holds the callback), a replica thread is told by the
+        frame the entering thread waits in, so its new tape can attach again. A thread the user
+        starts has its own, empty list: it never reaches the recorder.
+        """
+        return threading.get_ident() == self.thread or (
+            tfp.thread_has_op_callback(self._callback) if self.attached
+            else tfp.replica_thread_of(self.thread))
 
     def recording(self) -> bool:
         """Return True when a hook on the calling thread should record (attached, not busy)."""
-        return self.attached and not self.busy and threading.get_ident() == self.thread
+        return self.attached and not self.busy and (
+            threading.get_ident() == self.thread or tfp.thread_has_op_callback(self._callback))
 
     # -- sequence and tensors ---------------------------------------------------------------
     def next_seq(self) -> int:
         """Return the next event number (ops, host events and tape events share it)."""
         self.seq += 1
+        if threading.get_ident() != self.thread:
+            self.trace.seq_threads[self.seq] = self.thread_number()
         return self.seq
+
+    def thread_number(self) -> int:
+        """Return 0 on the entering thread, else the number of this replica thread."""
+        ident = threading.get_ident()
+        if ident == self.thread:
+            return 0
+        return self._threads.setdefault(ident, len(self._threads) + 1)
 
     def serial_of(self, tensor: Any) -> int | None:
         """Return the serial of a tensor seen before, or None.

@@ -79,7 +79,8 @@ class TapeHooks:
             record = TapeRecord(f"tape{len(self.rec.trace.tapes) + 1}", None,
                                 bool(getattr(tape, "_persistent", False)),
                                 bool(getattr(tape, "_watch_accessed_variables", True)),
-                                graph=self.rec.graphs.current_graph(), made_before=True)
+                                graph=self.rec.graphs.current_graph(), made_before=True,
+                                thread=self.rec.thread_number())
             self._tapes[tape] = record
             self.rec.trace.tapes.append(record)
         return record
@@ -302,6 +303,7 @@ class TapeHooks:
         first = self._site_calls.get(site)
         if first is not None:
             first.calls += 1  # the first record counts every run of its call site
+            first.threads.add(rec.thread_number())
         analysed = self._site_analysed.get(site, 0)
         if analysed >= self.max_steps:
             return None
@@ -331,7 +333,8 @@ class TapeHooks:
                 if source.kind == "tensor" and name:
                     source.name = name
         rec.trace.gradient_calls.append(call)
-        self._site_calls.setdefault(site, call)
+        if self._site_calls.setdefault(site, call) is call:
+            call.threads.add(rec.thread_number())
         rec.busy = True
         try:
             rec.note_trainable()
@@ -352,7 +355,7 @@ class TapeHooks:
                                 tuple(source.shape), bool(source.trainable),
                                 rec.handle_serial(inner.handle), None)
         handle = getattr(source, "handle", None)
-        if handle is not None and isinstance(source, tfp.BaseResourceVariable):
+        if handle is not None and tfp.is_variable(source):
             rec.variables_seen.setdefault(id(source), source)
             return SourceRecord(str(source.name).removesuffix(":0"), "variable",
                                 tfp.dtype_name(source.dtype), shape_of(source),
