@@ -319,7 +319,6 @@ print(json.dumps(out))
 """
 
 
-@pytest.mark.xfail(strict=True, reason="tf.distribute replica threads, fixed on main by the lead")
 def test_mirrored_strategy(tmp_path: Path) -> None:
     script = tmp_path / "mirrored.py"
     script.write_text(MIRRORED)
