@@ -156,7 +156,7 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
                     warnings.warn(f"tapemagic GradientCheck failed: {type(failure).__name__}: "
                                   f"{failure}", RuntimeWarning, stacklevel=2)
                 raise
-            self._steps_run += max(1, int(getattr(self.model, "steps_per_execution", 1) or 1))
+            self._steps_run += _steps_per_call(self.model)
             if self._steps_run >= self.steps:
                 self._restore()
                 self._end(None)
@@ -266,6 +266,14 @@ def _notebook_cells() -> CellMap | None:
     for name, number in getattr(getattr(shell, "compile", None), "_filename_map", {}).items():
         cells.add(name, number, None)
     return cells
+
+
+def _steps_per_call(model: Any) -> int:
+    """Return how many train steps one ``train_function`` call runs (``steps_per_execution``)."""
+    try:
+        return max(1, int(getattr(model, "steps_per_execution", 1) or 1))
+    except (TypeError, ValueError):  # not a number (a future "auto"): count calls
+        return 1
 
 
 def _write_json(report: Report, path: str) -> None:
