@@ -46,7 +46,9 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
     ends, all of it is undone and ``model.train_function`` is the function ``fit`` would have
     used; later steps cost a plain step. A ``fit`` whose train function was already traced
     (an earlier ``fit`` of the model) traces a fresh copy for the checked steps, once, because
-    graph mode analyses the ops TensorFlow reports while it traces.
+    graph mode analyses the ops TensorFlow reports while it traces. With ``steps`` > 1, a
+    check that Ctrl-C or another callback's exception interrupts between two checked steps is
+    closed when the IPython cell ends (in a script: at the next ``fit`` with this callback).
 
     On a cut (a finding of severity warning or error): the text report goes to stderr (or to
     ``logger``), the JSON report to ``json_path`` if given, then ``on_cut`` applies. When
@@ -106,6 +108,7 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
         # the model whose train_function is wrapped, and the function fit would have used
         self._wrapped: tuple[Any, Callable[..., Any]] | None = None
         self._steps_run = 0
+        self._unhook: Callable[[], None] | None = None
 
     # -- Keras hooks ------------------------------------------------------------------------
     def on_train_begin(self, logs: Any = None) -> None:
@@ -176,10 +179,39 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
             self._restore()
             return
         self._block = block
+        self._close_with_the_cell()
+
+    def _close_with_the_cell(self) -> None:
+        """In IPython, end a check the cell left open when the cell ends.
+
+        With ``steps`` > 1 the check spans several train steps; a Ctrl-C or another callback's
+        exception between two of them ends ``fit`` with no hook of this callback running. The
+        kernel lives on, so the check must not stay installed into the next cells.
+        """
+        ipython = sys.modules.get("IPython")
+        shell = ipython.get_ipython() if ipython is not None else None
+        if shell is None or self.steps == 1:  # one step: the step itself always ends it
+            return
+
+        def close(result: Any = None) -> None:
+            self._unhook = None
+            with contextlib.suppress(ValueError):
+                shell.events.unregister("post_run_cell", close)
+            if self._block is not None:
+                self._restore()
+                self._end(None)
+                self._emit_if_cut(failed=True)
+
+        shell.events.register("post_run_cell", close)
+        self._unhook = lambda: shell.events.unregister("post_run_cell", close)
 
     def _end(self, error: BaseException | None) -> None:
         """Leave the gradcheck block (every patch undone) and keep its report."""
         block, self._block = self._block, None
+        unhook, self._unhook = self._unhook, None
+        if unhook is not None:
+            with contextlib.suppress(ValueError):
+                unhook()
         if block is None:
             return
         if error is None:

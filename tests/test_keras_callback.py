@@ -379,3 +379,24 @@ def test_in_a_notebook_cell_the_cut_is_placed_at_its_cell(run_cell: Any) -> None
     assert f"In[{run.count}] line 4" in run.stderr, run.stderr
     assert "TM401" in run.stderr
     # the run_cell fixture checks afterwards that no patch is left behind
+
+
+def test_a_cell_interrupted_between_checked_steps_does_not_leave_the_check_installed(
+        run_cell: Any, patch_state: Callable[[], list[str]]) -> None:
+    run = run_cell(textwrap.dedent("""\
+        from tapemagic.keras import GradientCheck
+        keras.utils.set_random_seed(0)
+        model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse")
+        def boom(batch, logs):
+            raise RuntimeError("another callback failed")
+        check = GradientCheck(steps=3)
+        model.fit(np.ones((8, 4)), np.ones((8, 1)), epochs=1, batch_size=4, verbose=0,
+                  callbacks=[check, keras.callbacks.LambdaCallback(on_train_batch_end=boom)])
+        """))
+    assert isinstance(run.error, RuntimeError)  # the other callback's error, as without us
+    assert run.stderr == ""  # correct training: the closed check stays silent
+    assert patch_state() == []  # closed when the cell ended
+    report = run_cell("check.report").value
+    assert report is not None and {s.verdict for c in report.gradient_calls
+                                   for s in c.sources} == {"connected"}
