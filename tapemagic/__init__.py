@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.2.0"
+from tapemagic._version import __version__
 
 __all__ = [
     "Check",

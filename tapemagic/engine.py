@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from tapemagic import __version__
+from tapemagic._version import __version__
 from tapemagic.diagnosis import Diagnoser
 from tapemagic.graph.analysis import CallAnalysis, analyse
 from tapemagic.graph.collapse import collapse

@@ -16,7 +16,7 @@ import argparse
 import os
 import sys
 
-from tapemagic import __version__
+from tapemagic._version import __version__
 from tapemagic.api import FORCE_EAGER_DEFAULT
 
 __all__ = ["EXIT_STATUS", "main", "split_run_arguments"]

@@ -24,7 +24,7 @@ __all__ = ["OUTPUT_TAG", "CellChecks", "install"]
 OUTPUT_TAG = "tapemagic_notebook_run"
 
 
-def _has_own_check(raw: str) -> bool:
+def has_own_check(raw: str) -> bool:
     """Return True when the cell starts with ``%%gradcheck`` (IPython reads the first line)."""
     first = raw.lstrip("\n").split("\n", 1)[0].strip()
     return first == "%%gradcheck" or first.startswith("%%gradcheck ")
@@ -50,7 +50,7 @@ class CellChecks:
 
         self._close()
         raw = getattr(info, "raw_cell", "") or ""
-        if _has_own_check(raw):
+        if has_own_check(raw):
             return
         self._raw, self._cell_id = raw, getattr(info, "cell_id", None)
         self._cells = CellMap()  # filled in post: the cell's compiled name is known then

@@ -108,8 +108,9 @@ def collect(nb: Any, path: str) -> list[Unit]:
     A cell's report is the one the run's hook displayed; in a cell that starts with
     ``%%gradcheck`` (left to that magic), the last report the magic displayed.
     """
-    from tapemagic.cli.kernel import OUTPUT_TAG, _has_own_check
-    from tapemagic.report.model import MIME_TYPE, Report
+    from tapemagic.cli.kernel import OUTPUT_TAG, has_own_check
+    from tapemagic.report.mime import MIME_TYPE
+    from tapemagic.report.model import Report
 
     counts = {cell.get("execution_count"): number
               for number, cell in enumerate(nb.cells, start=1)
@@ -118,7 +119,7 @@ def collect(nb: Any, path: str) -> list[Unit]:
     for number, cell in enumerate(nb.cells, start=1):
         if cell.cell_type != "code":
             continue
-        own = _has_own_check(cell.source)
+        own = has_own_check(cell.source)
         found = [o for o in cell.get("outputs", [])
                  if MIME_TYPE in o.get("data", {})
                  and bool(o.get("metadata", {}).get(OUTPUT_TAG)) != own]
@@ -146,7 +147,7 @@ def _worth_showing(unit: Unit) -> bool:
 def strip_empty_reports(nb: Any) -> None:
     """Drop the run's reports of cells that computed no gradient (nothing to show there)."""
     from tapemagic.cli.kernel import OUTPUT_TAG
-    from tapemagic.report.model import MIME_TYPE
+    from tapemagic.report.mime import MIME_TYPE
 
     for cell in nb.cells:
         if cell.cell_type != "code":

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from tapemagic.fixes import dotted
-from tapemagic.fixes.statements import _bound, method_call_on, source_of
+from tapemagic.fixes.statements import bound_names, method_call_on, source_of
 from tapemagic.locations import SourceIndex
 from tapemagic.report.model import Edit
 
@@ -56,7 +56,7 @@ def assign_to_use(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] 
     target = call.func.value
     edits = [Edit(stmt.line, 0, stmt.end_line + 1, 0, "")]
     for later in stmt.block[stmt.index + 1:]:
-        if value in _bound(later):
+        if value in bound_names(later):
             return None
         for node in _equal_nodes(later, target):
             parent = src.parents.get(node)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import libcst as cst
 
 from tapemagic.fixes import dotted
-from tapemagic.fixes.statements import _Source, _Stmt, source_of
+from tapemagic.fixes.statements import Source, Stmt, source_of
 from tapemagic.locations import SourceIndex
 from tapemagic.report.model import Edit
 
@@ -67,7 +67,7 @@ def _assign_of(stmt: cst.CSTNode) -> tuple[str, str, str] | None:
 _Shape = tuple[Sequence[cst.CSTNode], str, list[int], str]
 
 
-def _assigns(src: _Source, stmt: _Stmt) -> _Shape | None:
+def _assigns(src: Source, stmt: Stmt) -> _Shape | None:
     first = _assign_of(stmt.node)
     if first is None:
         return None
@@ -87,7 +87,7 @@ def _assigns(src: _Source, stmt: _Stmt) -> _Shape | None:
     return stmt.block, model, writes, values
 
 
-def _update_loop(src: _Source, stmt: _Stmt) -> _Shape | None:
+def _update_loop(src: Source, stmt: Stmt) -> _Shape | None:
     block = src.parents.get(stmt.node)
     loop = src.parents.get(block) if block is not None else None
     if not isinstance(loop, cst.For) or not isinstance(loop.body, cst.IndentedBlock) \
@@ -113,7 +113,7 @@ def _update_loop(src: _Source, stmt: _Stmt) -> _Shape | None:
     return outer.block, first.value.value, [outer.index], values
 
 
-def _set_weights(src: _Source, stmt: _Stmt) -> _Shape | None:
+def _set_weights(src: Source, stmt: Stmt) -> _Shape | None:
     call = _call(stmt.node)
     if not (call is not None and isinstance(call.func, cst.Attribute)
             and call.func.attr.value == "set_weights" and len(call.args) == 1
@@ -128,7 +128,7 @@ def _set_weights(src: _Source, stmt: _Stmt) -> _Shape | None:
     return stmt.block, call.func.value.value, [stmt.index], f"{other}.trainable_variables"
 
 
-def _edits(src: _Source, block: Sequence[cst.CSTNode], model: str, indices: list[int],
+def _edits(src: Source, block: Sequence[cst.CSTNode], model: str, indices: list[int],
            values: str) -> tuple[Edit, ...] | None:
     non_trainable = f"{model}.non_trainable_variables"
     if values.endswith(".trainable_variables") and "[" not in values:

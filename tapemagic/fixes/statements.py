@@ -20,7 +20,9 @@ from tapemagic.report.model import Edit
 
 
 @dataclass(frozen=True)
-class _Stmt:
+class Stmt:
+    """A statement, the block that holds it, its index there and its first/last line and column."""
+
     node: cst.CSTNode
     block: Sequence[cst.CSTNode]
     index: int
@@ -29,7 +31,7 @@ class _Stmt:
     col: int
 
 
-class _Source:
+class Source:
     """One file parsed with LibCST, with the position and the block of every statement."""
 
     def __init__(self, text: str) -> None:
@@ -38,7 +40,7 @@ class _Source:
         self.parents = self.wrapper.resolve(ParentNodeProvider)
         self.lines = text.splitlines()
 
-    def statement(self, line: int) -> _Stmt | None:
+    def statement(self, line: int) -> Stmt | None:
         """Return the simple or compound statement that starts on ``line``."""
         for node, pos in self.positions.items():
             if pos.start.line == line and isinstance(
@@ -46,7 +48,7 @@ class _Source:
                 return self._stmt(node)
         return None
 
-    def _stmt(self, node: cst.CSTNode) -> _Stmt | None:
+    def _stmt(self, node: cst.CSTNode) -> Stmt | None:
         parent = self.parents.get(node)
         if isinstance(parent, (cst.IndentedBlock, cst.Module)):
             block = parent.body
@@ -54,9 +56,10 @@ class _Source:
             return None
         pos = self.positions[node]
         index = next(i for i, n in enumerate(block) if n is node)
-        return _Stmt(node, block, index, pos.start.line, pos.end.line, pos.start.column)
+        return Stmt(node, block, index, pos.start.line, pos.end.line, pos.start.column)
 
-    def code(self, stmt: _Stmt) -> str:
+    def code(self, stmt: Stmt) -> str:
+        """Return the source lines of ``stmt``, newline-terminated."""
         return "\n".join(self.lines[stmt.line - 1:stmt.end_line]) + "\n"
 
     def tape_with(self, node: cst.CSTNode) -> str | None:
@@ -70,25 +73,26 @@ class _Source:
                 return item.asname.name.value
         return None
 
-    def enclosing_with(self, stmt: _Stmt) -> cst.With | None:
+    def enclosing_with(self, stmt: Stmt) -> cst.With | None:
+        """Return the ``with`` statement whose body holds ``stmt``, if any."""
         parent = self.parents.get(stmt.node)
         owner = self.parents.get(parent) if parent is not None else None
         return owner if isinstance(owner, cst.With) else None
 
 
-def source_of(index: SourceIndex, file: str) -> _Source | None:
+def source_of(index: SourceIndex, file: str) -> Source | None:
     """Parse ``file`` as the source index holds it (None when unknown or not valid Python)."""
     text = "".join(index.lines(file))
     if not text:
         return None
     try:
-        return _Source(text)
+        return Source(text)
     except cst.ParserSyntaxError:
         return None
 
 
 def method_call_on(index: SourceIndex, file: str, line: int, method: str,
-                   ) -> tuple[_Source, _Stmt, cst.Call, str] | None:
+                   ) -> tuple[Source, Stmt, cst.Call, str] | None:
     """Return the statement ``X.method(NAME)`` on ``line``: its source, statement, call, NAME.
 
     None when the statement on ``line`` has another shape (NAME must be a plain name).
@@ -117,7 +121,7 @@ def move_into_tape(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...]
     if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine):
         return None
     names = _names(stmt.node)
-    bound = _bound(stmt.node)
+    bound = bound_names(stmt.node)
     for step in (1, -1):
         at = stmt.index + step
         while 0 <= at < len(stmt.block):
@@ -131,7 +135,7 @@ def move_into_tape(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...]
     return None
 
 
-def _move(src: _Source, stmt: _Stmt, with_node: cst.CSTNode, before: bool,
+def _move(src: Source, stmt: Stmt, with_node: cst.CSTNode, before: bool,
           adjacent: bool) -> tuple[Edit, ...]:
     assert isinstance(with_node, cst.With) and isinstance(with_node.body, cst.IndentedBlock)
     body = with_node.body.body
@@ -163,7 +167,7 @@ def add_watch(index: SourceIndex, file: str, line: int,
         return None
     body = stmt.node.body
     assert isinstance(body, cst.IndentedBlock)
-    inside = set().union(*(_bound(s) for s in body.body))
+    inside = set().union(*(bound_names(s) for s in body.body))
     if any(n in inside or not n.isidentifier() for n in names):
         return None
     first = src.positions[body.body[0]]
@@ -183,7 +187,7 @@ def watch_earlier(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] 
     src, stmt, call, name = found
     target = 0
     for at in range(stmt.index - 1, -1, -1):
-        if name in _bound(stmt.block[at]):
+        if name in bound_names(stmt.block[at]):
             target = at + 1
             break
     if target == 0 and src.enclosing_with(stmt) is None:
@@ -216,7 +220,7 @@ def hoist_target(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] |
         other = stmt.block[at]
         if src.tape_with(other) == tape:
             break
-        if reads & _bound(other):
+        if reads & bound_names(other):
             return None
     else:
         return None
@@ -270,7 +274,7 @@ def _names(node: cst.CSTNode) -> set[str]:
     return found
 
 
-def _bound(node: cst.CSTNode) -> set[str]:
+def bound_names(node: cst.CSTNode) -> set[str]:
     """Return the names a statement binds (assignment targets, for/with targets, defs, imports)."""
     found: set[str] = set()
 

@@ -18,12 +18,12 @@ from __future__ import annotations
 import libcst as cst
 
 from tapemagic.fixes import dotted
-from tapemagic.fixes.statements import _bound, _Source, source_of
+from tapemagic.fixes.statements import Source, bound_names, source_of
 from tapemagic.locations import SourceIndex
 from tapemagic.report.model import Edit
 
 
-def _watch(src: _Source, line: int) -> tuple[cst.CSTNode, str, cst.BaseExpression] | None:
+def _watch(src: Source, line: int) -> tuple[cst.CSTNode, str, cst.BaseExpression] | None:
     stmt = src.statement(line)
     node = stmt.node if stmt else None
     if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1
@@ -37,7 +37,7 @@ def _watch(src: _Source, line: int) -> tuple[cst.CSTNode, str, cst.BaseExpressio
     return None
 
 
-def _gradient_sources(src: _Source, tape: str, watched: cst.BaseExpression) -> list[Edit]:
+def _gradient_sources(src: Source, tape: str, watched: cst.BaseExpression) -> list[Edit]:
     """Edits for ``tape.gradient(t, WATCHED)``: where WATCHED is passed as the source."""
     found: list[cst.CSTNode] = []
 
@@ -97,7 +97,7 @@ def watch_model_input(index: SourceIndex, file: str, line: int) -> tuple[Edit, .
                 fed.append(call.args[0].value.value)
 
     block.body.visit(_Calls())
-    inside = set().union(*(_bound(s) for s in block.body.body))
+    inside = set().union(*(bound_names(s) for s in block.body.body))
     if len(set(fed)) != 1 or fed[0] in inside:
         return None
     batch = fed[0]
@@ -150,9 +150,9 @@ def inline_into_function(index: SourceIndex, file: str, line: int) -> tuple[Edit
                 reads.append(node)
 
     for later in stmt.block[stmt.index + 1:]:
-        if name in _bound(later) and not isinstance(later, cst.FunctionDef):
+        if name in bound_names(later) and not isinstance(later, cst.FunctionDef):
             break
-        if isinstance(later, cst.FunctionDef) and name in _bound(later.body):
+        if isinstance(later, cst.FunctionDef) and name in bound_names(later.body):
             return None
         later.visit(_Reads())
     if not reads:
@@ -189,7 +189,7 @@ def sources_direct(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...]
                                   pos.end.column, text))
 
     for later in stmt.block[stmt.index + 1:]:
-        if name in _bound(later):
+        if name in bound_names(later):
             return None
         later.visit(_Reads())
     return tuple(edits) or None

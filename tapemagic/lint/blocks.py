@@ -113,7 +113,7 @@ class Blocks:
         if symbolic:
             return Value(live=roots, cuts=assigned, kind="symbolic")
         if not self.recording:
-            return Value(cuts=assigned | {Cut("outside", _api(node), Site.of(node), roots, node)},
+            return Value(cuts=assigned | {Cut("outside", api_of(node), Site.of(node), roots, node)},
                          ghost=roots)
         if self.in_focus and not self.focus_watches and self.focus_call is not None:
             # The value stays live (the path exists and a watch would record it); the cut
@@ -168,7 +168,7 @@ class Blocks:
         """Return element ``index`` of ``value`` (a top_k result's element 1 is its indices)."""
         if value.kind == "topk" and index == 1:  # the cut is where top_k made the indices
             made = value.node if value.node is not None else node
-            return self.cut(made, "integer", _api(getattr(made, "func", made)),
+            return self.cut(made, "integer", api_of(getattr(made, "func", made)),
                             [replace(value, kind=None)])
         if value.kind == "topk":
             return replace(value, kind=None)
@@ -183,7 +183,7 @@ def weight_roots(roots: frozenset[str]) -> frozenset[str]:
     return frozenset(r for r in roots if not r.startswith("t:"))
 
 
-def _api(node: ast.AST) -> str:
+def api_of(node: ast.AST) -> str:
     """Return a short text for what the user wrote at ``node`` (at most 60 characters)."""
     text = ast.unparse(node)
     return text if len(text) <= 60 else text[:57] + "..."

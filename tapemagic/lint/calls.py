@@ -14,7 +14,7 @@ import builtins
 from dataclasses import replace
 
 from tapemagic.lint import names
-from tapemagic.lint.blocks import _api
+from tapemagic.lint.blocks import api_of
 from tapemagic.lint.members import Members
 from tapemagic.lint.values import EMPTY, Env, Value, join
 
@@ -229,7 +229,7 @@ class Calls(Members):
             live = any(a.live for a in [*args, *kwargs.values()])
             if (not self.recording and live) or self.depth >= _MAX_DEPTH \
                     or callee.node in self.active:  # recursion: once is enough
-                return self.op(node, _api(node.func), [*args, *kwargs.values()])
+                return self.op(node, api_of(node.func), [*args, *kwargs.values()])
             self.depth += 1
             self.call_stack.append(f"{node.lineno}:{node.col_offset}")
             self.active.add(callee.node)
@@ -248,5 +248,5 @@ class Calls(Members):
         if callee.kind in ("model", "instance", "loss", "object"):
             return self.call_model(node, callee, args, kwargs)
         operands = [self.operand(a, node) for a in [*args, *kwargs.values()]]
-        return self.op(node, _api(node.func), operands)
+        return self.op(node, api_of(node.func), operands)
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from tapemagic.report.dot import build_dot
 from tapemagic.report.html import render_html
-from tapemagic.report.mime import mimebundle
-from tapemagic.report.model import MIME_TYPE, SCHEMA_ID, Report
+from tapemagic.report.mime import MIME_TYPE, mimebundle
+from tapemagic.report.model import SCHEMA_ID, Report
 from tapemagic.report.text import render_text
 from tapemagic.report.validate import validate_report
 

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import graphviz
 
-from tapemagic.report.model import Finding, Graph, GraphEdge, GraphNode
+from tapemagic.report.text import SCISSORS
+
+if TYPE_CHECKING:
+    from tapemagic.report.model import Finding, Graph, GraphEdge, GraphNode
 
 __all__ = ["SCISSORS", "build_dot", "dot_text"]
-
-#: Marks a severed edge or step, in DOT labels and in the text report.
-SCISSORS = "\u2702"
 
 _SHAPES = {
     "loss": "doubleoctagon",

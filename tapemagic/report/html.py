@@ -16,12 +16,15 @@ import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import graphviz
 
-from tapemagic.report.dot import SCISSORS, build_dot
-from tapemagic.report.model import ErrorInfo, Finding, GradientCall, Location, Report
-from tapemagic.report.text import _fallback_headline, _fix_lines, format_chain
+from tapemagic.report.dot import build_dot
+from tapemagic.report.text import SCISSORS, fallback_headline, fix_lines, format_chain
+
+if TYPE_CHECKING:
+    from tapemagic.report.model import ErrorInfo, Finding, GradientCall, Location, Report
 
 __all__ = ["render_html", "render_svg"]
 
@@ -67,7 +70,7 @@ def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _code_spans(text: str) -> str:
+def code_spans(text: str) -> str:
     """Escape ``text`` and turn `backticked` parts into ``<code>`` elements."""
     parts = text.split("`")
     if len(parts) % 2 == 0:  # unbalanced backticks: keep them as text
@@ -151,7 +154,7 @@ def render_html(report: Report, *, svg: bool | None = None) -> str:
         If ``report`` is not a :class:`Report`.
     """
     out = [f'<div class="tapemagic-report"><style>{_STYLE}</style>']
-    out.append(f'<p class="tm-headline">{_e(report.headline or _fallback_headline(report))}</p>')
+    out.append(f'<p class="tm-headline">{_e(report.headline or fallback_headline(report))}</p>')
     if report.mode != "eager":
         out.append(f'<p class="tm-mode">Analysis mode: <code>{_e(report.mode)}</code></p>')
     rules = {f.id: f.rule for f in report.findings}
@@ -164,7 +167,7 @@ def render_html(report: Report, *, svg: bool | None = None) -> str:
         out.append(_error_html("Exception", report.exception))
     if report.notes:
         out.append('<ul class="tm-notes">')
-        out.extend(f"<li>{_code_spans(n)}</li>" for n in report.notes)
+        out.extend(f"<li>{code_spans(n)}</li>" for n in report.notes)
         out.append("</ul>")
     out.append("</div>")
     return "\n".join(out) + "\n"
@@ -221,14 +224,14 @@ def _finding_html(f: Finding, cell_ec: int | None) -> str:
         facts.append(("order", "secondary: the next cut on this path once the first is fixed"))
     if f.chain:
         facts.append(("path", _e(format_chain(f.chain, cell_ec))))
-    for line in _fix_lines(f):
+    for line in fix_lines(f):
         key, _, value = line.strip().partition(": ")
-        facts.append((key, _code_spans(value)))
+        facts.append((key, code_spans(value)))
     facts.append(("see", f"<code>%gradcheck --explain {_e(f.rule)}</code>"))
     severity = f.severity if f.severity in ("error", "warning", "info") else "info"
     return (
         f'<div class="tm-finding tm-{severity}"><div><strong>{_e(f.rule)} {_e(f.name)}</strong>: '
-        f"{_code_spans(f.message)}</div>{_dl(facts)}</div>"
+        f"{code_spans(f.message)}</div>{_dl(facts)}</div>"
     )
 
 
@@ -264,7 +267,7 @@ def _graph_html(report: Report, svg: bool | None) -> str:
 def _error_html(kind: str, err: ErrorInfo) -> str:
     facts = [("type", f"<code>{_e(err.type)}</code>"), ("message", f"<pre>{_e(err.message)}</pre>")]
     if err.explanation:
-        facts.append(("means", _code_spans(err.explanation)))
+        facts.append(("means", code_spans(err.explanation)))
     if err.location is not None:
         facts.append(("at", _e(_where(err.location)) + _source_html(err.location)))
     return f'<div class="tm-exception"><strong>{_e(kind)}</strong>{_dl(facts)}</div>'

@@ -8,13 +8,18 @@ never emits JavaScript.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tapemagic.report.html import render_html
-from tapemagic.report.model import MIME_TYPE, Report
 from tapemagic.report.text import render_text
 
-__all__ = ["mimebundle"]
+if TYPE_CHECKING:
+    from tapemagic.report.model import Report
+
+__all__ = ["MIME_TYPE", "mimebundle"]
+
+#: The MIME type of the report JSON in a display bundle (the lab extension renders it).
+MIME_TYPE = "application/vnd.tapemagic.report.v1+json"
 
 
 def mimebundle(report: Report) -> dict[str, Any]:

@@ -11,8 +11,11 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+# The display MIME type is the bundle's (report/mime.py); named here too for older imports.
+from tapemagic.report.mime import MIME_TYPE as MIME_TYPE
+from tapemagic.report.mime import mimebundle
+
 SCHEMA_ID = "tapemagic.report/1"
-MIME_TYPE = "application/vnd.tapemagic.report.v1+json"
 
 Severity = Literal["error", "warning", "info"]
 Verdict = Literal["connected", "severed", "zero", "unexplained"]
@@ -309,8 +312,6 @@ class Report:
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         """Return the IPython display bundle (report JSON, HTML and plain text)."""
-        from tapemagic.report.mime import mimebundle  # lazy: renderers import this module
-
         return mimebundle(self)
 
 

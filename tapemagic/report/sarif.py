@@ -108,7 +108,7 @@ def build_sarif(annotations: Iterable[Annotation], *, successful: bool = True) -
     KeyError
         If an annotation's severity is not error, warning, info or hint.
     """
-    from tapemagic import __version__
+    from tapemagic._version import __version__
 
     rules = _rules()
     index = {rule["id"]: i for i, rule in enumerate(rules)}

@@ -18,10 +18,10 @@ import html
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 
-from tapemagic.report.html import _code_spans
+from tapemagic.report.html import code_spans
 from tapemagic.report.model import Finding, GradientCall, Location, Report
 from tapemagic.report.svg import EDGE_STYLE, NODE_FILL, graph_svg
-from tapemagic.report.text import _fallback_headline, format_chain
+from tapemagic.report.text import fallback_headline, format_chain
 
 __all__ = ["CSP", "render_standalone"]
 
@@ -96,7 +96,7 @@ def render_standalone(items: Sequence[tuple[str, Report] | tuple[str, Report, Pl
     AttributeError
         If an item's report is not a :class:`~tapemagic.report.model.Report`.
     """
-    from tapemagic import __version__
+    from tapemagic._version import __version__
 
     sections = [_section(k, item) for k, item in enumerate(items)]
     errors = sum(f.severity == "error" for item in items for f in item[1].findings)
@@ -120,7 +120,7 @@ def _section(k: int, item: tuple[str, Report] | tuple[str, Report, Place]) -> st
     place: Place = item[2] if len(item) > 2 else (  # type: ignore[misc]
         lambda loc: loc.label if loc is not None else "")
     out = [f'<section class="tm-report" id="report-{k + 1}"><h2>{_e(title)}</h2>',
-           f'<p class="tm-headline">{_e(report.headline or _fallback_headline(report))}</p>']
+           f'<p class="tm-headline">{_e(report.headline or fallback_headline(report))}</p>']
     svg = graph_svg(report)
     if svg is not None:
         out.append(f'<div class="tm-graph">{_legend()}{ET.tostring(svg, encoding="unicode")}'
@@ -134,11 +134,11 @@ def _section(k: int, item: tuple[str, Report] | tuple[str, Report, Place]) -> st
         err = report.exception
         out.append(f'<div class="tm-exception"><strong>{_e(err.type)}</strong>: '
                    f"<code>{_e(err.message)}</code>"
-                   + (f"<div>{_code_spans(err.explanation)}</div>" if err.explanation else "")
+                   + (f"<div>{code_spans(err.explanation)}</div>" if err.explanation else "")
                    + "</div>")
     if report.notes:
         out.append('<ul class="tm-notes">'
-                   + "".join(f"<li>{_code_spans(n)}</li>" for n in report.notes) + "</ul>")
+                   + "".join(f"<li>{code_spans(n)}</li>" for n in report.notes) + "</ul>")
     out.append("</section>")
     return "\n".join(out)
 
@@ -165,7 +165,7 @@ def _card(f: Finding, place: Place, cell_ec: int | None) -> str:
             + ("" if f.primary else '<span class="tm-secondary">next cut</span>')
             + (f'<span class="tm-place">{_e(where)}</span>' if where else "") + "</div>")
     out = [f'<div class="tm-card tm-{severity}" data-rule="{_e(f.rule)}">', head,
-           f'<div class="tm-message">{_code_spans(f.message)}</div>']
+           f'<div class="tm-message">{code_spans(f.message)}</div>']
     loc = f.location
     if loc is not None and loc.source_line.strip():
         out.append(f'<pre class="tm-source"><span class="tm-lineno">{_e(loc.line)}</span>'
@@ -182,7 +182,7 @@ def _card(f: Finding, place: Place, cell_ec: int | None) -> str:
                    + "</div>")
     if f.fix is not None:
         state = {True: " · verified", False: " · not verified", None: ""}[f.fix.verified]
-        out.append(f'<div class="tm-fix"><strong>Fix:</strong> {_code_spans(f.fix.title)}'
+        out.append(f'<div class="tm-fix"><strong>Fix:</strong> {code_spans(f.fix.title)}'
                    f'<span class="tm-applicability">'
                    f"{_e(_APPLICABILITY.get(f.fix.applicability, f.fix.applicability))}"
                    f"{_e(state)}</span>"
@@ -203,10 +203,10 @@ def _explain(code: str) -> str:
         return (f'<details class="tm-explain"><summary>Explain</summary><p>Unknown rule '
                 f"{_e(code)}: update tapemagic.</p></details>")
     parts = [f"<p><strong>{_e(rule.code)} {_e(rule.name)}</strong>: {_e(rule.title)}</p>",
-             f"<p><em>What it does.</em> {_code_spans(rule.what)}</p>",
-             f"<p><em>Why.</em> {_code_spans(rule.why)}</p>"]
+             f"<p><em>What it does.</em> {code_spans(rule.what)}</p>",
+             f"<p><em>Why.</em> {code_spans(rule.why)}</p>"]
     if rule.known_problems:
-        parts.append(f"<p><em>Known problems.</em> {_code_spans(rule.known_problems)}</p>")
+        parts.append(f"<p><em>Known problems.</em> {code_spans(rule.known_problems)}</p>")
     if rule.example_bad:
         parts.append(f"<p><em>Example</em></p><pre>{_e(rule.example_bad)}</pre>")
     parts.append(f"<p><em>Use instead</em></p><pre>{_e(rule.example_good)}</pre>")

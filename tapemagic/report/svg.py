@@ -17,8 +17,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 
-from tapemagic.report.dot import SCISSORS
 from tapemagic.report.model import GraphEdge, Report
+from tapemagic.report.text import SCISSORS
 
 __all__ = ["EDGE_STYLE", "NODE_FILL", "edge_look", "graph_svg"]
 

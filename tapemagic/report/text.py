@@ -12,11 +12,22 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from tapemagic.report.dot import SCISSORS
-from tapemagic.report.model import ChainStep, ErrorInfo, Finding, GradientCall, Location, Report
+if TYPE_CHECKING:  # the renderers take the model's objects; they need its names for types only
+    from tapemagic.report.model import (
+        ChainStep,
+        ErrorInfo,
+        Finding,
+        GradientCall,
+        Location,
+        Report,
+    )
 
-__all__ = ["MAX_CHAIN", "MAX_WEIGHTS", "format_chain", "render_text"]
+__all__ = ["MAX_CHAIN", "MAX_WEIGHTS", "SCISSORS", "format_chain", "render_text"]
+
+#: Marks a severed edge or step, in the text report, DOT and SVG labels and the HTML.
+SCISSORS = "\u2702"
 
 #: Longest chain printed in full; longer ones keep the first step, every cut and the tail.
 MAX_CHAIN = 8
@@ -50,7 +61,7 @@ def render_text(report: Report) -> str:
         If ``report`` is not a :class:`Report` (a finding with an unknown rule code is fine: it
         is rendered without the catalog's fallback fix).
     """
-    out = [report.headline or _fallback_headline(report)]
+    out = [report.headline or fallback_headline(report)]
     if report.mode == "forced-eager":
         out.append("mode: forced-eager (tf.function and model.fit ran eagerly for the analysis)")
     elif report.mode == "graph":
@@ -93,7 +104,7 @@ def _continued(text: str, indent: str) -> list[str]:
     return [first, *(indent + line for line in rest)]
 
 
-def _fallback_headline(report: Report) -> str:
+def fallback_headline(report: Report) -> str:
     n = len(report.findings)
     if not n:
         return "tapemagic: no findings"
@@ -141,7 +152,7 @@ def _finding_block(f: Finding, cell_ec: int | None) -> list[str]:
         facts.append("order: secondary (the next cut on this path once the first one is fixed)")
     if f.chain:
         facts.append(f"path: {format_chain(f.chain, cell_ec)}")
-    facts.extend(_fix_lines(f))
+    facts.extend(fix_lines(f))
     facts.append(f"see: %gradcheck --explain {f.rule}")
     lines.extend(_INDENT + fact for fact in facts)
     return lines
@@ -211,7 +222,7 @@ def format_chain(chain: Sequence[ChainStep], cell_ec: int | None = None) -> str:
     return " -> ".join(parts)
 
 
-def _fix_lines(f: Finding) -> list[str]:
+def fix_lines(f: Finding) -> list[str]:
     fix = f.fix
     if fix is None:
         try:

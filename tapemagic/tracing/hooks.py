@@ -21,7 +21,7 @@ from tapemagic.tracing.recorder import Recorder
 
 _MISSING = object()
 # Library functions that hand the user a host value: their internal `.numpy()` calls count.
-_HOST_APIS: dict[tuple[str, str], str] = {
+HOST_APIS: dict[tuple[str, str], str] = {
     ("keras.src.legacy.backend", "eval"): "tf.keras.backend.eval",
     ("keras.src.legacy.backend", "get_value"): "tf.keras.backend.get_value",
     ("keras.src.legacy.backend", "batch_get_value"): "tf.keras.backend.batch_get_value",
@@ -103,7 +103,7 @@ class HostHooks:
         """Return (user location, host API label) for a conversion the user asked for, else None.
 
         A conversion counts when user code made it directly, or through a library function on
-        the ``_HOST_APIS`` list; TensorFlow's own `.numpy()` calls (shapes in gradient code)
+        the ``HOST_APIS`` list; TensorFlow's own `.numpy()` calls (shapes in gradient code)
         do not.
         """
         if not self.rec.recording() or self.rec.gradient_depth:
@@ -114,7 +114,7 @@ class HostHooks:
         api = None
         frame: Any = start
         while frame is not None and frames.is_library(frame):
-            label = _HOST_APIS.get((frames.frame_module(frame), frame.f_code.co_name))
+            label = HOST_APIS.get((frames.frame_module(frame), frame.f_code.co_name))
             if label is not None:
                 api = label
             frame = frame.f_back

@@ -28,7 +28,7 @@ from tapemagic.trace import (
 )
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import continuation, frames
-from tapemagic.tracing.hooks import _HOST_APIS
+from tapemagic.tracing.hooks import HOST_APIS
 from tapemagic.tracing.recorder import Recorder
 
 _GETATTR = tfp.TensorBase.__getattr__.__code__
@@ -291,7 +291,7 @@ def _user_caller(outer: list[tuple[FrameType, int]], kind: str,
             return loc, api or _called_name(loc) or "np.asarray()", frame
         module = frames.frame_module(frame)
         if kind == "numpy":
-            label = _HOST_APIS.get((module, frame.f_code.co_name))
+            label = HOST_APIS.get((module, frame.f_code.co_name))
             if label is not None:
                 api = label  # the outermost listed API wins (eval calls get_value)
             elif api is None and not module.startswith(_WRAPPERS):
