@@ -67,7 +67,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             env=env, stdout=out, stderr=subprocess.STDOUT, cwd=home)
     base = f"http://127.0.0.1:{port}/"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300  # a bound, not a measure: loaded machines are slow
         while True:
             try:
                 urllib.request.urlopen(f"{base}api/status?token={TOKEN}", timeout=2)

@@ -96,7 +96,7 @@ def _serve(home: Path, root: Path, module: str, app_class: str):
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300  # a bound, not a measure: loaded machines are slow
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(f"{module} exited: {(home / 'server.log').read_text()[-2000:]}")
