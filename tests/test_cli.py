@@ -215,6 +215,7 @@ def cli(cli_dir: Path) -> dict[str, Done]:
     return _run_all(commands, cli_dir)
 
 
+@pytest.mark.slow
 def test_clean_script_exits_0_and_runs_as_a_script(cli: dict[str, Done], cli_dir: Path) -> None:
     run = cli["clean"]
     assert run.returncode == 0, run.stderr
@@ -226,6 +227,7 @@ def test_clean_script_exits_0_and_runs_as_a_script(cli: dict[str, Done], cli_dir
     assert payload["findings"] == [] and payload["exception"] is None
 
 
+@pytest.mark.slow
 def test_runtime_configuration_before_the_first_op_still_works(cli: dict[str, Done]) -> None:
     # tapemagic starts no TensorFlow runtime of its own before the script's first op
     run = cli["runtime-config"]
@@ -233,6 +235,7 @@ def test_runtime_configuration_before_the_first_op_still_works(cli: dict[str, Do
     assert "config ok 1 4.0" in run.stdout
 
 
+@pytest.mark.slow
 def test_error_finding_exits_1_with_the_report(cli: dict[str, Done]) -> None:
     run = cli["rounded"]
     assert run.returncode == 1, run.stderr
@@ -241,6 +244,7 @@ def test_error_finding_exits_1_with_the_report(cli: dict[str, Done]) -> None:
     assert "Traceback" not in run.stderr
 
 
+@pytest.mark.slow
 def test_crashing_script_exits_1_with_traceback_and_report(cli: dict[str, Done]) -> None:
     run = cli["crash"]
     assert run.returncode == 1
@@ -250,6 +254,7 @@ def test_crashing_script_exits_1_with_traceback_and_report(cli: dict[str, Done])
     assert "TM201" in run.stdout  # the report of what ran before the crash
 
 
+@pytest.mark.slow
 def test_json_file_is_written_even_when_the_script_crashed(cli_dir: Path,
                                                            cli: dict[str, Done]) -> None:
     assert cli["crash"].returncode == 1
@@ -260,6 +265,7 @@ def test_json_file_is_written_even_when_the_script_crashed(cli_dir: Path,
     assert [f["rule"] for f in payload["findings"]] == ["TM201"]
 
 
+@pytest.mark.slow
 def test_json_stdout_is_valid_json_and_text_goes_to_stderr(cli: dict[str, Done]) -> None:
     run = cli["json-stdout"]
     assert run.returncode == 1
@@ -275,6 +281,7 @@ def test_json_stdout_is_valid_json_and_text_goes_to_stderr(cli: dict[str, Done])
     assert clean_payload["findings"] == []
 
 
+@pytest.mark.slow
 def test_json_stdout_stays_valid_when_the_script_prints(cli: dict[str, Done]) -> None:
     run = cli["json-stdout-printing"]
     assert run.returncode == 1
@@ -282,6 +289,7 @@ def test_json_stdout_stays_valid_when_the_script_prints(cli: dict[str, Done]) ->
     assert "gradients:" in run.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key, needle", [
     ("missing", "no such script"),
     ("bad-option", "unrecognized arguments: --bogus"),
@@ -297,6 +305,7 @@ def test_usage_errors_exit_2(cli: dict[str, Done], key: str, needle: str) -> Non
     assert run.stdout == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", ["explain", "explain-lower"])
 def test_explain_prints_the_rule_doc(cli: dict[str, Done], key: str) -> None:
     run = cli[key]
@@ -305,6 +314,7 @@ def test_explain_prints_the_rule_doc(cli: dict[str, Done], key: str) -> None:
     assert run.stdout.startswith("TM301 ")
 
 
+@pytest.mark.slow
 def test_script_exit_status_and_dashdash_args_are_the_scripts(cli: dict[str, Done],
                                                               cli_dir: Path) -> None:
     done, plain = cli["exit3"], cli["plain-exit3"]
@@ -314,6 +324,7 @@ def test_script_exit_status_and_dashdash_args_are_the_scripts(cli: dict[str, Don
     assert not (cli_dir / "mine.json").exists()
 
 
+@pytest.mark.slow
 def test_options_after_the_script_are_the_scripts(cli: dict[str, Done], cli_dir: Path) -> None:
     done, plain = cli["trailing-json"], cli["plain-clean"]
     assert done.returncode == 0, done.stderr
@@ -324,12 +335,14 @@ def test_options_after_the_script_are_the_scripts(cli: dict[str, Done], cli_dir:
     assert not (cli_dir / "theirs.json").exists()  # tapemagic wrote no report there
 
 
+@pytest.mark.slow
 def test_dashdash_before_the_script_ends_tapemagics_options(cli: dict[str, Done]) -> None:
     done = cli["dashdash-before"]
     assert done.returncode == 0, done.stderr
     assert "grad [2.0, 4.0] ['-x'] __main__" in done.stdout
 
 
+@pytest.mark.slow
 def test_sys_exit_0_with_an_error_finding_exits_1(cli: dict[str, Done]) -> None:
     done = cli["exit0-rounded"]
     assert done.returncode == 1, done.stderr
@@ -340,6 +353,7 @@ def test_sys_exit_0_with_an_error_finding_exits_1(cli: dict[str, Done]) -> None:
     assert "The weight gets a gradient" in clean.stdout
 
 
+@pytest.mark.slow
 def test_sys_exit_message_is_printed_and_exits_1(cli: dict[str, Done]) -> None:
     done = cli["exit-message"]
     assert done.returncode == 1
@@ -347,6 +361,7 @@ def test_sys_exit_message_is_printed_and_exits_1(cli: dict[str, Done]) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", ["json-unwritable", "json-is-a-dir"])
 def test_unwritable_json_destination_is_a_usage_error_before_running(cli: dict[str, Done],
                                                                      key: str) -> None:
@@ -357,6 +372,7 @@ def test_unwritable_json_destination_is_a_usage_error_before_running(cli: dict[s
     assert done.stdout == ""  # the script did not run
 
 
+@pytest.mark.slow
 def test_eager_and_graph_mode_flags(cli: dict[str, Done], cli_dir: Path) -> None:
     eager, graph = cli["eager"], cli["graph-mode"]
     assert eager.returncode == 1, eager.stderr
@@ -372,6 +388,7 @@ def test_eager_and_graph_mode_flags(cli: dict[str, Done], cli_dir: Path) -> None
     assert "not allowed with argument" in cli["both-modes"].stderr
 
 
+@pytest.mark.slow
 def test_latin1_script_with_a_coding_line_runs_as_under_python(cli: dict[str, Done],
                                                                cli_dir: Path) -> None:
     done, plain = cli["latin1"], cli["plain-latin1"]
@@ -386,6 +403,7 @@ def test_latin1_script_with_a_coding_line_runs_as_under_python(cli: dict[str, Do
     assert finding["location"]["source_line"].endswith("# arrondi: \u00e9t\u00e9")
 
 
+@pytest.mark.slow
 def test_utf8_bom_script_runs_as_under_python(cli: dict[str, Done]) -> None:
     done, plain = cli["bom"], cli["plain-bom"]
     assert plain.returncode == done.returncode == 0, done.stderr
@@ -393,6 +411,7 @@ def test_utf8_bom_script_runs_as_under_python(cli: dict[str, Done]) -> None:
     assert plain.stdout == "d\u00e9j\u00e0 vu __main__\n"
 
 
+@pytest.mark.slow
 def test_help_documents_the_exit_status_the_readme_promises(cli: dict[str, Done]) -> None:
     from tapemagic.__main__ import EXIT_STATUS
 

@@ -129,6 +129,7 @@ def test_sarif_keeps_hostile_strings_as_data() -> None:
 # ---------------------------------------------------------------- lint, TF-free
 
 
+@pytest.mark.slow
 def test_lint_github_format(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text(BROKEN_LINT)
     done = tapemagic("lint", "--format", "github", "train.py", cwd=tmp_path)
@@ -207,6 +208,7 @@ def test_run_usage_errors_exit_2_before_running(
 # ---------------------------------------------------------------- run, real TensorFlow
 
 
+@pytest.mark.slow
 @pytest.mark.tf
 def test_run_github_format_annotates_the_cut(tmp_path: Path) -> None:
     (tmp_path / "bad.py").write_text(BROKEN_RUN)
@@ -219,6 +221,7 @@ def test_run_github_format_annotates_the_cut(tmp_path: Path) -> None:
     assert "the script's own line" in done.stdout  # the text report and prints stay
 
 
+@pytest.mark.slow
 @pytest.mark.tf
 def test_run_sarif_format_is_stdout_alone_and_validates(tmp_path: Path) -> None:
     validator = sarif_validator()

@@ -170,6 +170,7 @@ def mirrored(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, d
     return {mode: _report(tmp, mode, process) for mode, process in running.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["graph", "eager"])
 def test_mirrored_custom_step_and_fit_are_checked(mirrored: dict, mode: str) -> None:
     status, report, out = mirrored[mode]
@@ -185,6 +186,7 @@ def test_mirrored_custom_step_and_fit_are_checked(mirrored: dict, mode: str) -> 
     assert "nothing to check" not in report["headline"]
 
 
+@pytest.mark.slow
 def test_tape_around_strategy_run_and_integer_source(tmp_path: Path) -> None:
     status, report, out = _report(tmp_path, "cross", _run(tmp_path, "cross", CROSS_REPLICA))
     assert status == 1, out
@@ -208,6 +210,7 @@ def _free_ports(count: int) -> list[int]:
     return ports
 
 
+@pytest.mark.slow
 def test_multi_worker_each_worker_finds_the_cut(tmp_path: Path) -> None:
     cluster = {"worker": [f"127.0.0.1:{port}" for port in _free_ports(2)]}
     workers = [

@@ -319,6 +319,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_mirrored_strategy(tmp_path: Path) -> None:
     script = tmp_path / "mirrored.py"
     script.write_text(MIRRORED)
@@ -344,6 +345,7 @@ def test_mirrored_strategy(tmp_path: Path) -> None:
 
 # -- the door itself ----------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_tapemagic_keras_loads_on_first_use_only() -> None:
     code = textwrap.dedent("""\
         import sys

@@ -44,6 +44,7 @@ def _tf_lines(stderr: str) -> list[str]:
             if not line.startswith(("tapemagic", "Traceback"))]
 
 
+@pytest.mark.slow
 def test_a_script_imports_tensorflow_itself(tmp_path: Path) -> None:
     script = tmp_path / "train.py"
     script.write_text(SCRIPT)
@@ -59,6 +60,7 @@ def test_a_script_imports_tensorflow_itself(tmp_path: Path) -> None:
     assert _tf_lines(traced.stderr) == _tf_lines(plain.stderr)
 
 
+@pytest.mark.slow
 def test_a_cell_imports_tensorflow_itself_and_a_cell_without_it_imports_nothing() -> None:
     program = textwrap.dedent('''
         import sys
@@ -84,6 +86,7 @@ def test_a_cell_imports_tensorflow_itself_and_a_cell_without_it_imports_nothing(
     assert "finders: []" in out
 
 
+@pytest.mark.slow
 def test_a_check_nested_in_a_waiting_check_is_nested_in_its_session() -> None:
     program = textwrap.dedent("""
         import sys
@@ -108,6 +111,7 @@ def test_a_check_nested_in_a_waiting_check_is_nested_in_its_session() -> None:
     assert "inner: ['TM201'] outer: ['TM201', 'TM202']" in proc.stdout, proc.stdout
     assert "finders: []" in proc.stdout
 
+@pytest.mark.slow
 def test_tensorflow_imported_first_on_another_thread_is_reported_not_called_untraced(
         tmp_path: Path) -> None:
     """The session starts on the block's thread only; a first import elsewhere is said."""

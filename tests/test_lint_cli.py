@@ -33,6 +33,7 @@ def lint(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_text_output_is_ruffs_and_exit_1(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text(BROKEN)
     done = lint("train.py", cwd=tmp_path)
@@ -42,12 +43,14 @@ def test_text_output_is_ruffs_and_exit_1(tmp_path: Path) -> None:
     assert "Found 1 hint" in done.stdout
 
 
+@pytest.mark.slow
 def test_clean_file_exits_0_silently(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text(FIXED)
     done = lint("train.py", cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
+@pytest.mark.slow
 def test_json_format(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text(BROKEN)
     done = lint("--format", "json", "train.py", cwd=tmp_path)
@@ -59,6 +62,7 @@ def test_json_format(tmp_path: Path) -> None:
     assert " may " in rows[0]["message"]
 
 
+@pytest.mark.slow
 def test_notebook_hints_name_the_cell(tmp_path: Path) -> None:
     nb = nbformat.v4.new_notebook()
     setup, step = BROKEN.split("with ")
@@ -74,6 +78,7 @@ def test_notebook_hints_name_the_cell(tmp_path: Path) -> None:
     assert [(r["cell"], r["line"], r["col"]) for r in rows] == [(3, 3, 11)]
 
 
+@pytest.mark.slow
 def test_folders_are_searched_and_hidden_ones_skipped(tmp_path: Path) -> None:
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "a.py").write_text(BROKEN)
@@ -86,11 +91,13 @@ def test_folders_are_searched_and_hidden_ones_skipped(tmp_path: Path) -> None:
     assert paths == [str(Path("pkg/a.py"))]
 
 
+@pytest.mark.slow
 def test_syntax_error_is_no_hint(tmp_path: Path) -> None:
     (tmp_path / "half.py").write_text("with tf.GradientTape() as tape:\n    loss = (\n")
     assert lint("half.py", cwd=tmp_path).returncode == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["missing.py"], ["--format", "xml", "x.py"], []])
 def test_usage_errors_exit_2(tmp_path: Path, args: list[str]) -> None:
     (tmp_path / "x.py").write_text(FIXED)
@@ -99,6 +106,7 @@ def test_usage_errors_exit_2(tmp_path: Path, args: list[str]) -> None:
     assert done.stderr.strip()
 
 
+@pytest.mark.slow
 def test_unreadable_notebook_exits_2(tmp_path: Path) -> None:
     (tmp_path / "nb.ipynb").write_text("{not json")
     done = lint("nb.ipynb", cwd=tmp_path)
@@ -106,6 +114,7 @@ def test_unreadable_notebook_exits_2(tmp_path: Path) -> None:
     assert "nb.ipynb" in done.stderr and "\n" not in done.stderr.strip()
 
 
+@pytest.mark.slow
 def test_help_documents_the_exit_status(tmp_path: Path) -> None:
     done = lint("--help", cwd=tmp_path)
     assert done.returncode == 0

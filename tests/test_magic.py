@@ -349,6 +349,7 @@ def test_tf_cell_without_a_tape_has_nothing_to_check(run_cell) -> None:
     assert single_report(traced).gradient_calls == ()
 
 
+@pytest.mark.slow
 def test_missing_tensorflow_gives_a_one_line_error(tmp_path) -> None:
     script = tmp_path / "no_tf.py"
     script.write_text(textwrap.dedent("""\
@@ -597,6 +598,7 @@ def test_float_times_keras_variable_after_a_step_works(run_cell, shell) -> None:
     assert shell.user_ns["rep"].codes == []
 
 
+@pytest.mark.slow
 def test_lazy_class_annotations_come_from_tensorflow_itself() -> None:
     # tests/conftest.py ignores a class's lazily created, empty `__annotations__`: this shows a
     # plain TensorFlow op creates it on BaseResourceVariable (typing.Protocol isinstance checks
@@ -885,6 +887,7 @@ def test_explain_prints_the_rule_doc(run_cell, code: str) -> None:
     assert run.stdout.startswith("TM301 ")
 
 
+@pytest.mark.slow
 def test_top_level_await_in_a_real_kernel(tmp_path) -> None:
     # ipykernel runs an awaiting cell on its own running loop (not IPython's loop_runner): the
     # input transformer must make the %%gradcheck cell awaitable there too.

@@ -34,6 +34,7 @@ PROGRAM = textwrap.dedent("""
     """)
 
 
+@pytest.mark.slow
 def test_an_inner_blocks_self_test_is_not_in_the_outer_report() -> None:
     proc = subprocess.run([sys.executable, "-c", PROGRAM], capture_output=True, text=True,
                           timeout=300)

@@ -177,6 +177,7 @@ def test_committed_notebook_runs_the_script_code(path: Path) -> None:
 # ---------------------------------------------------------------- fresh execution
 
 
+@pytest.mark.slow
 @pytest.mark.tf
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_executes_and_displays_the_reports(path: Path, tmp_path: Path) -> None:

@@ -89,12 +89,14 @@ def outcome(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, int]:
 pytestmark = pytest.mark.tf
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["test_connected", "test_frozen_allowed",
                                   "test_context_manager_passes_and_keeps_the_report"])
 def test_connected_tests_pass(outcome: tuple[str, int], name: str) -> None:
     assert f"PASSED test_model.py::{name}" in outcome[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["test_round_cuts", "test_fixture_fails",
                                   "test_no_gradient_call_fails", "test_own_error_wins"])
 def test_cut_tests_fail(outcome: tuple[str, int], name: str) -> None:
@@ -102,6 +104,7 @@ def test_cut_tests_fail(outcome: tuple[str, int], name: str) -> None:
     assert outcome[1] == 1
 
 
+@pytest.mark.slow
 def test_failures_carry_the_text_report(outcome: tuple[str, int]) -> None:
     text = outcome[0]
     assert "GradientsDisconnected: gradients not connected:" in text
@@ -112,6 +115,7 @@ def test_failures_carry_the_text_report(outcome: tuple[str, int]) -> None:
     assert "KeyError: \"the test's own\"" in text
 
 
+@pytest.mark.slow
 def test_the_marker_is_declared(tmp_path: Path) -> None:
     env = dict(os.environ, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)

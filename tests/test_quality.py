@@ -12,6 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_only_tracing_imports_tensorflow() -> None:
     code = (
         "import sys\n"
@@ -25,6 +26,7 @@ def test_only_tracing_imports_tensorflow() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("ruff") is None and not (ROOT / ".venv/bin/ruff").exists(),
                     reason="ruff is not installed")
 def test_ruff_is_clean() -> None:
@@ -34,6 +36,7 @@ def test_ruff_is_clean() -> None:
     assert done.returncode == 0, done.stdout
 
 
+@pytest.mark.slow
 def test_mypy_is_clean() -> None:
     pytest.importorskip("mypy")
     done = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True,

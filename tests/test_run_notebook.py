@@ -84,6 +84,7 @@ def clean(tmp_path_factory: pytest.TempPathFactory) -> Done:
     return _run(folder, "--format", "sarif", "--json", "reports.json", "clean.ipynb")
 
 
+@pytest.mark.slow
 def test_findings_are_printed_cell_by_cell_at_the_cause(broken: Done) -> None:
     assert broken.returncode == 1, broken.stderr
     out = broken.stdout
@@ -96,12 +97,14 @@ def test_findings_are_printed_cell_by_cell_at_the_cause(broken: Done) -> None:
     assert "ValueError: boom at the end" in broken.stderr
 
 
+@pytest.mark.slow
 def test_github_annotations_name_the_notebook_and_the_cell(broken: Done) -> None:
     lines = [line for line in broken.stdout.splitlines() if line.startswith("::")]
     assert lines and all(line.startswith("::error file=train.ipynb,title=TM") for line in lines)
     assert any("::cell 4:2:36: " in line for line in lines)
 
 
+@pytest.mark.slow
 def test_a_raising_cell_stops_the_run(broken: Done) -> None:
     nb = nbformat.read(broken.folder / "executed.ipynb", as_version=4)
     last = nb.cells[-1]
@@ -109,6 +112,7 @@ def test_a_raising_cell_stops_the_run(broken: Done) -> None:
     assert any(o.output_type == "error" and o.ename == "ValueError" for o in nb.cells[-2].outputs)
 
 
+@pytest.mark.slow
 def test_json_has_one_valid_report_per_cell_that_ran(broken: Done) -> None:
     rows = json.loads((broken.folder / "reports.json").read_text())
     assert [row["cell"] for row in rows] == [2, 3, 4, 5, 6, 7, 8]
@@ -121,6 +125,7 @@ def test_json_has_one_valid_report_per_cell_that_ran(broken: Done) -> None:
     assert codes[2] == codes[3] == codes[4] == codes[7] == []
 
 
+@pytest.mark.slow
 def test_executed_notebook_keeps_sources_outputs_and_carries_the_reports(broken: Done) -> None:
     nb = nbformat.read(broken.folder / "executed.ipynb", as_version=4)
     assert [c.source for c in nb.cells] == [src for _, src in BROKEN]
@@ -142,6 +147,7 @@ def test_executed_notebook_keeps_sources_outputs_and_carries_the_reports(broken:
     assert nb.cells[4].outputs[0].output_type == "execute_result"  # `grads`, the display hook
 
 
+@pytest.mark.slow
 def test_html_report_of_a_notebook_names_its_cells(broken: Done) -> None:
     page = (broken.folder / "report.html").read_text(encoding="utf-8")
     assert page.count('<section class="tm-report"') == 4
@@ -149,6 +155,7 @@ def test_html_report_of_a_notebook_names_its_cells(broken: Done) -> None:
     assert "<script" not in page.lower()
 
 
+@pytest.mark.slow
 def test_clean_notebook_exits_0_with_an_empty_sarif_log(clean: Done) -> None:
     assert clean.returncode == 0, clean.stderr
     log = json.loads(clean.stdout)

@@ -144,6 +144,7 @@ def test_seed004_fit_no_gradients_is_explained_and_reraised(ip) -> None:  # type
     assert "DenseToDenseSetOperation" in sets
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script,codes", [
     ("seed000_numpy_in_loss.py", {"TM301", "TM101", "TM303"}),
     ("seed002_hypernetwork_assign.py", {"TM402"}),

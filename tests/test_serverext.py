@@ -99,6 +99,7 @@ def _post(url: str, body: bytes, token: str | None = TOKEN) -> tuple[int, str]:
         return error.code, error.read().decode()
 
 
+@pytest.mark.slow
 def test_lint_endpoint_answers_hints_in_cell_coordinates(server: str) -> None:
     status, text = _post(server + "tapemagic/lint",
                          json.dumps({"source": BROKEN, "path": "nb.ipynb"}).encode())
@@ -112,6 +113,7 @@ def test_lint_endpoint_answers_hints_in_cell_coordinates(server: str) -> None:
                                      "text": "loss"}]
 
 
+@pytest.mark.slow
 def test_lint_endpoint_is_silent_on_correct_code(server: str) -> None:
     fixed = BROKEN.replace("    loss = tf.constant(loss.numpy())\n", "")
     status, text = _post(server + "tapemagic/lint", json.dumps({"source": fixed}).encode())
@@ -119,6 +121,7 @@ def test_lint_endpoint_is_silent_on_correct_code(server: str) -> None:
     assert json.loads(text) == {"hints": []}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("body", [b"{not json", b"[1, 2]", b'{"path": "x"}',
                                   b'{"source": 3}', b'{"source": "x = 1", "path": 7}'])
 def test_bad_body_is_a_400_with_one_line(server: str, body: bytes) -> None:
@@ -128,6 +131,7 @@ def test_bad_body_is_a_400_with_one_line(server: str, body: bytes) -> None:
     assert message and "\n" not in message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("token", [None, "not-the-token"])
 def test_endpoint_needs_authentication(server: str, token: str | None) -> None:
     status, _ = _post(server + "tapemagic/lint", b'{"source": "x = 1"}', token=token)

@@ -113,6 +113,7 @@ def _cli(script: Path, *options: str) -> tuple[subprocess.CompletedProcess[str],
     return done, payload
 
 
+@pytest.mark.slow
 @pytest.mark.tf
 def test_cli_verifies_a_fix_that_removes_the_cut(tmp_path: Path) -> None:
     script = tmp_path / "train.py"
@@ -129,6 +130,7 @@ def test_cli_verifies_a_fix_that_removes_the_cut(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json", "train.py"]
 
 
+@pytest.mark.slow
 @pytest.mark.tf
 def test_cli_says_what_is_still_cut_when_a_fix_does_not_verify(tmp_path: Path) -> None:
     script = tmp_path / "branch.py"
@@ -142,6 +144,7 @@ def test_cli_says_what_is_still_cut_when_a_fix_does_not_verify(tmp_path: Path) -
     assert f"not verified: {finding['id']} (TM303)." in " ".join(payload["notes"])
 
 
+@pytest.mark.slow
 @pytest.mark.tf
 def test_without_the_option_nothing_is_verified(tmp_path: Path) -> None:
     script = tmp_path / "train.py"
@@ -167,6 +170,7 @@ print("RESULT", json.dumps([f.fix.verified for f in check.report.findings]),
 """
 
 
+@pytest.mark.slow
 @pytest.mark.tf
 @pytest.mark.parametrize("child", [False, True], ids=["script", "inside-a-re-run"])
 def test_function_door_re_runs_the_main_script(tmp_path: Path, child: bool) -> None:
@@ -180,6 +184,7 @@ def test_function_door_re_runs_the_main_script(tmp_path: Path, child: bool) -> N
     assert verified == ([None] if child else [True])  # a re-run never verifies again
 
 
+@pytest.mark.slow
 @pytest.mark.tf
 def test_function_door_without_a_script_says_so() -> None:
     code = textwrap.dedent("""\

@@ -69,6 +69,7 @@ def _session(line: str) -> dict:
     return json.loads(found[0].removeprefix("SESSION "))
 
 
+@pytest.mark.slow
 def test_verify_fixes_leaves_weights_optimizer_and_output_unchanged() -> None:
     verified, plain = _session(" --verify-fixes"), _session("")
     assert verified["fixes"] == [[True, "every weight it named now gets a gradient: "
