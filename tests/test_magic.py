@@ -600,9 +600,9 @@ def test_float_times_keras_variable_after_a_step_works(run_cell, shell) -> None:
 
 @pytest.mark.slow
 def test_lazy_class_annotations_come_from_tensorflow_itself() -> None:
-    # tests/conftest.py ignores a class's lazily created, empty `__annotations__`: this shows a
-    # plain TensorFlow op creates it on BaseResourceVariable (typing.Protocol isinstance checks
-    # in TF's dispatch read `__annotations__` on every class of the MRO), not tapemagic.
+    # tests/conftest.py takes its baseline after one plain step because of this: a plain
+    # TensorFlow op creates an empty `__annotations__` on BaseResourceVariable (the subclass hook
+    # of a typing.Protocol in TF's dispatch reads it on every class of the MRO), not tapemagic.
     code = ("import tensorflow as tf\n"
             "from tensorflow.python.ops.resource_variable_ops import BaseResourceVariable as B\n"
             "before = '__annotations__' in B.__dict__\n"
