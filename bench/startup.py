@@ -29,7 +29,8 @@ grads = tape.gradient(loss, [w])
 """
 _LOAD_EXT = ("from IPython.core.interactiveshell import InteractiveShell\n"
              "InteractiveShell.instance().run_line_magic('load_ext', 'tapemagic')\n")
-_IPYTHON = "from IPython.core.interactiveshell import InteractiveShell\nInteractiveShell.instance()\n"
+_IPYTHON = ("from IPython.core.interactiveshell import InteractiveShell\n"
+            "InteractiveShell.instance()\n")
 
 
 def wall(argv: list[str], runs: int) -> list[float]:
