@@ -1,0 +1,146 @@
+"""Auto mode and realistic cold workloads for bench/overhead.py (run by hand, never by tests).
+
+``auto_mode`` runs a workload as auto mode (``%gradcheck on``) checks a cell: the extension's
+own ``pre_run_cell``/``post_run_cell`` hooks of a kernel-less IPython shell around it, so the
+column is the cost auto mode adds to the cell itself. ``plain_python_cell`` is the extra time of
+a cell of plain Python run through ``shell.run_cell`` with auto mode on. The cold workloads are
+a user's first run of a cell: the model is built and its first call traced inside each run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+keras = tf.keras
+RNG = np.random.default_rng(1)
+
+
+def _controller() -> Any:
+    """The auto-mode configurable of a kernel-less IPython shell, with auto mode on."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    if "gradcheck" not in shell.magics_manager.magics["cell"]:
+        shell.run_line_magic("load_ext", "tapemagic")
+    found = [c for c in shell.configurables if type(c).__name__ == "Gradcheck"]
+    found[0].auto = True
+    return found[0]
+
+
+@contextlib.contextmanager
+def auto_mode() -> Iterator[None]:
+    """Run the block as auto mode runs a cell: the extension's two event hooks around it."""
+    from IPython.core.interactiveshell import ExecutionInfo, ExecutionResult
+
+    mode = _controller()
+    info = ExecutionInfo("workload()", False, False, True, None)
+    mode.pre_run_cell(info)
+    result = ExecutionResult(info)
+    result.execution_count = 0
+    try:
+        yield
+    except BaseException as error:
+        result.error_in_exec = error
+        raise
+    finally:
+        mode.post_run_cell(result)
+
+
+def plain_python_cell(runs: int = 300) -> str:
+    """Return the extra time auto mode adds to ``x = 1 + 2`` run by ``shell.run_cell`` (ms)."""
+    mode = _controller()
+    shell = mode.shell
+    times: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(runs):
+        for on in (False, True):
+            mode.auto = on
+            start = time.perf_counter()
+            shell.run_cell("x = 1 + 2\n", store_history=False)
+            times[on].append(time.perf_counter() - start)
+    mode.auto = True
+    off, on = statistics.median(times[False]), statistics.median(times[True])
+    return (f"a cell of plain Python (`x = 1 + 2` through `shell.run_cell`, {runs} runs each): "
+            f"{off * 1e3:.2f} ms plain, {on * 1e3:.2f} ms with auto mode on: "
+            f"{(on - off) * 1e3:+.2f} ms (target ≤ 1 ms)")
+
+
+# -- cold workloads: each run builds its model and traces its first call ------------------------
+def _resnet() -> tuple[Any, Any, Any, Any]:
+    model = keras.applications.ResNet50(weights=None, input_shape=(64, 64, 3), classes=10)
+    x = tf.constant(RNG.normal(size=(4, 64, 64, 3)).astype("float32"))
+    y = tf.constant(RNG.integers(0, 10, size=(4,)))
+    loss_fn = keras.losses.SparseCategoricalCrossentropy()
+    return model, x, y, loss_fn
+
+
+def resnet_eager_step() -> None:
+    """ResNet50 (weights=None), batch 4 of 64×64, one custom eager train step."""
+    model, x, y, loss_fn = _resnet()
+    opt = keras.optimizers.SGD(0.01)
+    with tf.GradientTape() as tape:
+        loss = loss_fn(y, model(x, training=True))
+    grads = tape.gradient(loss, model.trainable_variables)
+    opt.apply_gradients(zip(grads, model.trainable_variables, strict=True))
+
+
+def resnet_function_step() -> None:
+    """ResNet50 (weights=None), batch 4 of 64×64, one ``@tf.function`` train step (traced)."""
+    model, x, y, loss_fn = _resnet()
+    opt = keras.optimizers.SGD(0.01)
+
+    @tf.function
+    def step() -> Any:
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, model(x, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables, strict=True))
+        return loss
+
+    step()
+
+
+TOKENS = RNG.integers(1, 1000, size=(256, 32))
+LABELS = RNG.integers(0, 2, size=(256,))
+
+
+def transformer_fit() -> None:
+    """A small Transformer encoder classifier: ``compile`` + ``fit`` (8 batches of 32)."""
+    inputs = keras.layers.Input((32,), dtype="int32")
+    h = keras.layers.Embedding(1000, 64)(inputs)
+    for _ in range(2):
+        attended = keras.layers.MultiHeadAttention(num_heads=4, key_dim=16)(h, h)
+        h = keras.layers.LayerNormalization()(h + attended)
+        ffn = keras.layers.Dense(64)(keras.layers.Dense(128, activation="relu")(h))
+        h = keras.layers.LayerNormalization()(h + ffn)
+    outputs = keras.layers.Dense(2)(keras.layers.GlobalAveragePooling1D()(h))
+    model = keras.Model(inputs, outputs)
+    model.compile(optimizer="adam",
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    model.fit(TOKENS, LABELS, batch_size=32, epochs=1, verbose=0)
+
+
+COLD = [("ResNet50 custom step, eager, cold", resnet_eager_step, 1.1),
+        ("ResNet50 custom step, @tf.function, cold", resnet_function_step, 1.1),
+        ("small Transformer compile + fit, cold", transformer_fit, 1.1)]
+
+
+def cold_rows(ratios: Callable[..., Any], modes: dict[str, Any], measured: tuple[str, ...],
+              cell_text: Callable[[list[float]], str], pairs: int) -> list[str]:
+    """Return the table rows of the cold workloads (``measured`` modes only, "–" elsewhere)."""
+    rows = []
+    for label, fn, target in COLD:
+        base, found = ratios(fn, pairs, {name: modes[name] for name in measured})
+        rows.append(f"| {label} | {base * 1e3:.0f} ms | "
+                    + " | ".join(cell_text(found[name]) if name in found else "–"
+                                 for name in modes) + f" | ≤ {target}× |")
+        print(rows[-1], flush=True)
+    return rows
