@@ -124,13 +124,11 @@ class Gradcheck(Configurable):  # type: ignore[misc]  # traitlets is untyped
             return
         info, block, check, cells = self._open
         self._open = None
-        error = None
         if result is not None:
-            error = result.error_before_exec or result.error_in_exec
-            check.error = error
-            count = result.execution_count
-            self._fill(cells, count)
-        block.__exit__(None, None, None)
+            # as %%gradcheck does: IPython showed the cell's exception; the report names it
+            check.error = result.error_before_exec or result.error_in_exec
+            self._fill(cells, result.execution_count)
+        block.__exit__(None, None, None)  # every patch undone; the report built (or skipped)
         report: Report | None = check.report
         if report is None or result is None:
             return

@@ -246,3 +246,24 @@ def test_kernel_config_turns_it_on_in_a_real_kernel(tmp_path: Path) -> None:
     assert payload["cell"]["execution_count"] == notebook.cells[2]["execution_count"]
     assert payload["cell"]["source"] == ROUND_CELL  # no magic line: the editor's lines
     assert all(MIME_TYPE not in o.get("data", {}) for o in timed)
+
+
+def test_unload_removes_the_hooks_and_the_configurable() -> None:
+    code = textwrap.dedent("""\
+        from IPython.core.interactiveshell import InteractiveShell
+        shell = InteractiveShell.instance()
+        hooks = {e: list(shell.events.callbacks[e]) for e in ("pre_run_cell", "post_run_cell")}
+        shell.run_line_magic("load_ext", "tapemagic")
+        shell.run_line_magic("gradcheck", "on")
+        assert any(type(c).__name__ == "Gradcheck" for c in shell.configurables)
+        shell.run_cell("x = 1", store_history=True)
+        shell.run_line_magic("unload_ext", "tapemagic")
+        assert not any(type(c).__name__ == "Gradcheck" for c in shell.configurables)
+        assert {e: list(shell.events.callbacks[e]) for e in hooks} == hooks
+        shell.run_line_magic("load_ext", "tapemagic")
+        shell.run_line_magic("gradcheck", "off")
+        """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "gradcheck: auto mode off"
