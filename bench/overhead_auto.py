@@ -27,8 +27,11 @@ RNG = np.random.default_rng(1)
 def _controller() -> Any:
     """The auto-mode configurable of a kernel-less IPython shell, with auto mode on."""
     from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
 
-    shell = InteractiveShell.instance()
+    config = Config()
+    config.HistoryManager.enabled = False  # no history database: nothing to save at exit
+    shell = InteractiveShell.instance(config=config)
     if "gradcheck" not in shell.magics_manager.magics["cell"]:
         shell.run_line_magic("load_ext", "tapemagic")
     found = [c for c in shell.configurables if type(c).__name__ == "Gradcheck"]
