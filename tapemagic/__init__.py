@@ -2,7 +2,9 @@
 
 ``%load_ext tapemagic`` registers ``%%gradcheck``; ``with tapemagic.gradcheck() as check:``
 is the same engine for scripts and tests; ``python -m tapemagic run script.py`` for terminals
-and CI. Importing this package does not import TensorFlow; tracing does, when a check starts.
+and CI; ``tapemagic.keras.GradientCheck()`` is a Keras callback for ``fit``. Importing this
+package does not import TensorFlow; tracing does, when a check starts (and ``tapemagic.keras``,
+loaded on first use).
 """
 
 from __future__ import annotations
@@ -25,6 +27,15 @@ __all__ = [
 from tapemagic.api import Check, GradcheckError, gradcheck  # noqa: E402
 from tapemagic.report.model import Report  # noqa: E402
 from tapemagic.testing import assert_gradients_connected  # noqa: E402
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``tapemagic.keras`` on first use: it imports Keras, and so TensorFlow."""
+    if name == "keras":
+        import importlib
+
+        return importlib.import_module("tapemagic.keras")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -28,7 +28,15 @@ FORCE_EAGER_DEFAULT = False
 
 
 class GradcheckError(RuntimeError):
-    """Raised by ``strict`` checks when the report has at least one error finding."""
+    """Raised by ``strict`` checks when the report has at least one error finding.
+
+    Also raised out of ``fit`` by ``tapemagic.keras.GradientCheck(on_cut="raise")`` on a cut.
+    ``report`` holds the :class:`~tapemagic.report.model.Report` (None when not given).
+    """
+
+    def __init__(self, message: str, report: Report | None = None) -> None:
+        super().__init__(message)
+        self.report = report
 
 
 class Check:
@@ -173,7 +181,8 @@ def gradcheck(
     if strict and result.error is None and result.report is not None \
             and result.report.has_errors:
         count = sum(f.severity == "error" for f in result.report.findings)
-        raise GradcheckError(f"gradcheck: {count} error finding(s): {result.report.headline}")
+        raise GradcheckError(f"gradcheck: {count} error finding(s): {result.report.headline}",
+                             result.report)
 
 
 def _main_script(force_eager: bool, steps: int) -> Runner | str:

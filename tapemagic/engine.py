@@ -176,7 +176,13 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
             where = loc.label if loc else "?"
             done = analysed_per_site.get(call.site, 1)
             first = "the first run was" if done == 1 else f"the first {done} runs were"
-            if call.in_function:  # a retrace (new input shapes or types): a new graph
+            replicas = len(call.threads)
+            if replicas > 1:  # tf.distribute: one run per replica
+                each = call.calls // replicas
+                notes.append(f"The {call.method} call at {where} ran on each of {replicas} "
+                             f"replicas (`strategy.run`)"
+                             f"{f', {each} times each' if each > 1 else ''}; {first} analysed.")
+            elif call.in_function:  # a retrace (new input shapes or types): a new graph
                 notes.append(f"The {call.method} call at {where} was traced {call.calls} times "
                              f"(the function was retraced); {first} analysed.")
             else:
