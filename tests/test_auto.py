@@ -267,3 +267,30 @@ def test_unload_removes_the_hooks_and_the_configurable() -> None:
                           timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "gradcheck: auto mode off"
+
+
+def test_a_notebook_run_in_a_kernel_configured_for_auto_mode_checks_each_cell_once() -> None:
+    # `python -m tapemagic run nb.ipynb` checks every cell itself (tapemagic.cli.kernel): a
+    # kernel config with c.Gradcheck.auto = True must not add a second check and report
+    code = textwrap.dedent(f"""\
+        from traitlets.config import Config
+        from IPython.core.interactiveshell import InteractiveShell
+        from tapemagic.cli import kernel
+        config = Config()
+        config.Gradcheck.auto = True
+        shell = InteractiveShell.instance(config=config)
+        shell.run_line_magic("load_ext", "tapemagic")
+        kernel.install(shell, False, 1)
+        shown = []
+        publish = shell.display_pub.publish
+        shell.display_pub.publish = lambda data, *a, **k: (shown.append(data), publish(data, *a, **k))
+        shell.run_cell("import tensorflow as tf", store_history=True)
+        shown.clear()
+        shell.run_cell({ROUND_CELL!r}, store_history=True)
+        print("reports:", sum({MIME_TYPE!r} in data for data in shown))
+        """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"},
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "reports: 1"
