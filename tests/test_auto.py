@@ -283,7 +283,10 @@ def test_a_notebook_run_in_a_kernel_configured_for_auto_mode_checks_each_cell_on
         kernel.install(shell, False, 1)
         shown = []
         publish = shell.display_pub.publish
-        shell.display_pub.publish = lambda data, *a, **k: (shown.append(data), publish(data, *a, **k))
+        def record(data, *args, **kwargs):
+            shown.append(data)
+            return publish(data, *args, **kwargs)
+        shell.display_pub.publish = record
         shell.run_cell("import tensorflow as tf", store_history=True)
         shown.clear()
         shell.run_cell({ROUND_CELL!r}, store_history=True)
