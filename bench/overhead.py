@@ -6,10 +6,8 @@ Each workload runs plain and traced alternately in this one process (``--pairs``
 5): ``tapemagic.gradcheck(force_eager=True)`` (forced eager) and ``force_eager=False`` (the
 cell's own graph mode), plus three anchors on the same workload: a bare no-op op callback,
 ``tf.debugging.experimental.enable_dump_debug_info(dir, tensor_debug_mode="NO_TENSOR")`` and
-``tf.config.run_functions_eagerly(True)`` alone; and auto mode (``%gradcheck on``: the
-extension's cell hooks around the workload, bench/overhead_auto.py). Cold rows (a ResNet50 step
-and a Transformer ``fit``, model built and first call traced in each run) are measured for the
-graph-mode check and auto mode only. A traced run includes the report (analysis,
+``tf.config.run_functions_eagerly(True)`` alone; and auto mode and the cold rows (graph mode
+and auto only), from bench/overhead_auto.py. A traced run includes the report (analysis,
 findings, graph, DOT), as the user waits for it. Each cell of the table is the median of the
 per-pair ratios (traced / the plain run just before it), with their min and max. The fixed cost
 of the first check in a fresh process and the extra peak memory are measured in subprocesses.
@@ -347,8 +345,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer workloads (smoke test)")
     parser.add_argument("--only", action="append", metavar="LABEL", help="only the workloads "
                         "whose label contains LABEL (repeatable; no subprocess figures)")
-    parser.add_argument("--no-cold", action="store_true", help="skip the cold ResNet50 and "
-                        "Transformer rows")
+    parser.add_argument("--no-cold", action="store_true", help="skip the cold rows")
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "OVERHEAD.md"))
     args = parser.parse_args()
     pairs = max(args.pairs, 1 if args.quick else 5)
@@ -390,8 +387,7 @@ def main() -> None:
         "",
         split_step(pairs),
         "",
-        f"- {overhead_auto.plain_python_cell()}",
-        "",
+        *overhead_auto.summary(workloads, MODES["traced, graph mode"], pairs * 2),
     ]
     if not args.quick and not args.only:
         lines += [f"- fixed cost of the first check in a process: {first_check_cost()} "

@@ -147,3 +147,33 @@ def cold_rows(ratios: Callable[..., Any], modes: dict[str, Any], measured: tuple
                                  for name in modes) + f" | ≤ {target}× |")
         print(rows[-1], flush=True)
     return rows
+
+
+def auto_against_cell(fn: Callable[[], None], cell: Callable[[], Any], pairs: int) -> str:
+    """Return auto mode's time over the per-cell check's, alternating the two (median, range).
+
+    The direct comparison: both ratios to a plain run swing with the machine's load, the two
+    checks run the same tracing, so this is what auto mode adds (or saves) per cell.
+    """
+    for mode in (cell, auto_mode):  # warm-up
+        with mode():
+            fn()
+    found = []
+    for _ in range(pairs):
+        times = []
+        for mode in (cell, auto_mode):
+            start = time.perf_counter()
+            with mode():
+                fn()
+            times.append(time.perf_counter() - start)
+        found.append(times[1] / times[0])
+    return (f"{statistics.median(found):.3f}× ({min(found):.3f}–{max(found):.3f}, "
+            f"{pairs} pairs)")
+
+
+def summary(workloads: list[tuple[str, Callable[[], None]]], cell: Callable[[], Any],
+            pairs: int) -> list[str]:
+    """Return the Markdown lines under the table: the plain-Python cell, auto / per cell."""
+    return [f"- {plain_python_cell()}",
+            *(f"- auto mode / per-cell check (graph mode), {label}: "
+              f"{auto_against_cell(fn, cell, pairs)}" for label, fn in workloads), ""]
