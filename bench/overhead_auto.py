@@ -171,9 +171,46 @@ def auto_against_cell(fn: Callable[[], None], cell: Callable[[], Any], pairs: in
             f"{pairs} pairs)")
 
 
+_W: list[Any] = []
+
+
+def _tiny_step() -> None:
+    if not _W:
+        _W.append(tf.Variable([1.0, 2.0]))
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(_W[0] * _W[0])
+    tape.gradient(loss, _W)
+
+
+def _no_gradient() -> None:
+    sum(range(10))
+
+
+def fixed_cost(cell: Callable[[], Any], runs: int = 200) -> list[str]:
+    """Return what auto mode adds to the per-cell check on tiny cells (median ms of ``runs``).
+
+    Precise where the workload rows are not: the difference is a fixed cost per cell (the
+    hooks, the report's cell info), so a tiny cell shows it without a workload's noise.
+    """
+    lines = []
+    for label, fn in (("one small gradient call", _tiny_step), ("no gradient call", _no_gradient)):
+        found: dict[str, list[float]] = {"cell": [], "auto": []}
+        for index in range(runs + 5):
+            for name, mode in (("cell", cell), ("auto", auto_mode)):
+                start = time.perf_counter()
+                with mode():
+                    fn()
+                if index >= 5:  # warm-up
+                    found[name].append(time.perf_counter() - start)
+        cell_ms, auto_ms = (statistics.median(found[k]) * 1e3 for k in ("cell", "auto"))
+        lines.append(f"- a cell with {label}: per-cell check {cell_ms:.2f} ms, auto mode "
+                     f"{auto_ms:.2f} ms ({auto_ms - cell_ms:+.2f} ms; {runs} runs each)")
+    return lines
+
+
 def summary(workloads: list[tuple[str, Callable[[], None]]], cell: Callable[[], Any],
             pairs: int) -> list[str]:
     """Return the Markdown lines under the table: the plain-Python cell, auto / per cell."""
-    return [f"- {plain_python_cell()}",
+    return [f"- {plain_python_cell()}", *fixed_cost(cell),
             *(f"- auto mode / per-cell check (graph mode), {label}: "
               f"{auto_against_cell(fn, cell, pairs)}" for label, fn in workloads), ""]
