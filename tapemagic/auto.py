@@ -83,6 +83,12 @@ class Gradcheck(Configurable):  # type: ignore[misc]  # traitlets is untyped
         self.verbose = bool(args.verbose)
         self.auto = args.state == "on"
         if self.auto:
+            from tapemagic.tracing.lazy import tensorflow_available
+
+            if not tensorflow_available():  # every cell would run unchecked: say it now
+                print("gradcheck: auto mode on, but TensorFlow 2.16-2.21 is not installed, so "
+                      "no cell is checked: pip install 'tapemagic[cpu]' (or tensorflow)")
+                return
             print("gradcheck: auto mode on: every cell is checked; a cell with a cut shows "
                   "its report (%gradcheck off to stop)")
         else:

@@ -297,3 +297,21 @@ def test_a_notebook_run_in_a_kernel_configured_for_auto_mode_checks_each_cell_on
                           check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "reports: 1"
+
+
+def test_without_tensorflow_auto_mode_says_so_and_cells_run_plain() -> None:
+    code = textwrap.dedent("""\
+        import sys
+        sys.modules["tensorflow"] = None  # TensorFlow is not installed
+        from IPython.core.interactiveshell import InteractiveShell
+        shell = InteractiveShell.instance()
+        shell.run_line_magic("load_ext", "tapemagic")
+        shell.run_line_magic("gradcheck", "on")
+        result = shell.run_cell("x = 41\\nx + 1", store_history=True)
+        assert result.error_in_exec is None and result.result == 42, result
+        """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "TensorFlow 2.16-2.21 is not installed" in done.stdout
+    assert done.stderr == ""
