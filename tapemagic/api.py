@@ -74,6 +74,7 @@ def gradcheck(
     cell: CellInfo | None = None,
     verify_fixes: bool = False,
     runner: Runner | None = None,
+    skip_empty: bool = False,
 ) -> Iterator[Check]:
     """Trace the block and explain every gradient that comes back None or zero.
 
@@ -106,6 +107,9 @@ def gradcheck(
         Without ``runner``, the code re-run is the ``__main__`` script (``sys.argv`` kept).
     runner : tapemagic.verify.Runner, optional
         How to re-run the code (the magic replays the notebook history, the CLI the script).
+    skip_empty : bool
+        Build no report (``report`` stays None) when the block ran no gradient call and
+        ended without an exception: auto mode checks every cell, and most run none.
 
     Yields
     ------
@@ -170,6 +174,9 @@ def gradcheck(
         raise
     # a door whose runner shows the code's exception itself (the magic, through IPython's
     # run_code) records it in `error` before the block ends: the report still carries it
+    if skip_empty and result.error is None and session.start_error is None and (
+            session.trace is None or not session.trace.gradient_calls):
+        return
     _finish(result, session, cells, cell, result.error, problems, verify)
     if strict and result.error is None and result.report is not None \
             and result.report.has_errors:

@@ -171,7 +171,10 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
         analysed_per_site[analysis.call.site] = analysed_per_site.get(analysis.call.site, 0) + 1
     for analysis in analyses:
         call = analysis.call
-        if call.calls > 1 and not (call.keras_fit and trace.fit_resumed_graph):
+        # Keras traces its own train function again at will (a last partial batch, a new
+        # epoch iterator): a fit's retrace is none of the user's business
+        if call.calls > 1 and not (call.keras_fit and (trace.fit_resumed_graph
+                                                       or call.in_function)):
             loc = cells.location(call.loc)
             where = loc.label if loc else "?"
             done = analysed_per_site.get(call.site, 1)

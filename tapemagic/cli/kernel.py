@@ -105,6 +105,10 @@ class CellChecks:
 def install(shell: Any, force_eager: bool, steps: int) -> CellChecks:
     """Load the extension (``%%gradcheck`` cells keep working) and check every later cell."""
     shell.extension_manager.load_extension("tapemagic")
+    magics = shell.magics_manager.registry.get("GradcheckMagics")
+    auto = getattr(magics, "auto_mode", None)
+    if auto is not None:  # c.Gradcheck.auto in the kernel's config: this run checks every cell
+        auto.auto = False
     checks = CellChecks(shell, force_eager, steps)
     shell.events.register("pre_run_cell", checks.pre)
     shell.events.register("post_run_cell", checks.post)

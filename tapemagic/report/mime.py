@@ -10,9 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tapemagic.report.html import render_html
-from tapemagic.report.text import render_text
-
 if TYPE_CHECKING:
     from tapemagic.report.model import Report
 
@@ -33,6 +30,10 @@ def mimebundle(report: Report) -> dict[str, Any]:
     AttributeError
         If ``report`` is not a :class:`Report`.
     """
+    # here, not at the top: the model names MIME_TYPE, and importing it stays cheap
+    from tapemagic.report.html import render_html
+    from tapemagic.report.text import render_text
+
     return {
         MIME_TYPE: report.to_json(),
         "text/html": render_html(report),

@@ -13,7 +13,6 @@ from typing import Any, Literal
 
 # The display MIME type is the bundle's (report/mime.py); named here too for older imports.
 from tapemagic.report.mime import MIME_TYPE as MIME_TYPE
-from tapemagic.report.mime import mimebundle
 
 SCHEMA_ID = "tapemagic.report/1"
 
@@ -312,6 +311,8 @@ class Report:
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         """Return the IPython display bundle (report JSON, HTML and plain text)."""
+        from tapemagic.report.mime import mimebundle
+
         return mimebundle(self)
 
 

@@ -39,7 +39,7 @@ def _uri(path: str) -> str:
 
 
 def _rules() -> list[dict[str, Any]]:
-    from tapemagic.rules import load_catalog  # lazy: the catalog loads jsonschema
+    from tapemagic.rules import load_catalog  # lazy: only SARIF output needs the catalog
 
     return [{
         "id": rule.code,
