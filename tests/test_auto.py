@@ -197,6 +197,7 @@ def test_patches_are_active_only_while_the_cell_runs(auto, run_cell, patch_state
     assert patch_state() == []
 
 
+@pytest.mark.slow
 def test_config_file_setting_in_a_fresh_shell(tmp_path: Path) -> None:
     # c.Gradcheck.auto = True read by the configurable when the extension loads
     code = textwrap.dedent(f"""\
@@ -216,6 +217,7 @@ def test_config_file_setting_in_a_fresh_shell(tmp_path: Path) -> None:
     assert "TM201" in done.stdout
 
 
+@pytest.mark.slow
 def test_kernel_config_turns_it_on_in_a_real_kernel(tmp_path: Path) -> None:
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
@@ -248,6 +250,7 @@ def test_kernel_config_turns_it_on_in_a_real_kernel(tmp_path: Path) -> None:
     assert all(MIME_TYPE not in o.get("data", {}) for o in timed)
 
 
+@pytest.mark.slow
 def test_unload_removes_the_hooks_and_the_configurable() -> None:
     code = textwrap.dedent("""\
         from IPython.core.interactiveshell import InteractiveShell
@@ -269,6 +272,7 @@ def test_unload_removes_the_hooks_and_the_configurable() -> None:
     assert done.stdout.splitlines()[-1] == "gradcheck: auto mode off"
 
 
+@pytest.mark.slow
 def test_a_notebook_run_in_a_kernel_configured_for_auto_mode_checks_each_cell_once() -> None:
     # `python -m tapemagic run nb.ipynb` checks every cell itself (tapemagic.cli.kernel): a
     # kernel config with c.Gradcheck.auto = True must not add a second check and report
@@ -299,6 +303,7 @@ def test_a_notebook_run_in_a_kernel_configured_for_auto_mode_checks_each_cell_on
     assert done.stdout.splitlines()[-1] == "reports: 1"
 
 
+@pytest.mark.slow
 def test_without_tensorflow_auto_mode_says_so_and_cells_run_plain() -> None:
     code = textwrap.dedent("""\
         import sys

@@ -12,7 +12,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.slow
 def test_only_tracing_imports_tensorflow() -> None:
     code = (
         "import sys\n"
@@ -26,7 +25,6 @@ def test_only_tracing_imports_tensorflow() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("ruff") is None and not (ROOT / ".venv/bin/ruff").exists(),
                     reason="ruff is not installed")
 def test_ruff_is_clean() -> None:
