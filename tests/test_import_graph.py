@@ -10,6 +10,7 @@ not counted (it would tie every module to ``tapemagic/__init__.py``).
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tapemagic"
@@ -77,6 +78,7 @@ def edges_of(module: str, path: Path, modules: dict[str, Path]):
                 yield base, alias.name, node.lineno
 
 
+@functools.cache  # one walk for all the tests (in a full run, allocation can wake the GC)
 def import_graph() -> tuple[dict[str, set[str]], list[str]]:
     modules = all_modules()
     graph: dict[str, set[str]] = {m: set() for m in modules}
