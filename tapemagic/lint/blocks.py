@@ -45,6 +45,9 @@ class Blocks:
         self.focus_call: ast.expr | None = None
         self.assigned: dict[str, frozenset[Cut]] = {}
         self.compiles: list[tuple[Value, Value, ast.Call]] = []
+        #: What ``layer.add_loss(...)`` added, by the layer's root, with the state it was
+        #: added in (recording, not, symbolic): ``model.losses`` reads it back.
+        self.added_losses: dict[str, tuple[object, Value]] = {}
 
     # -- the other halves provide these -----------------------------------------------------------
     def run_function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, env: Env,

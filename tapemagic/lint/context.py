@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from tapemagic.lint.interp import GradientCall, Interpreter
 from tapemagic.lint.names import GRADIENT_TAPE, VARIABLE, Imports
-from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value
+from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, join
 from tapemagic.report.model import Edit
 
 
@@ -237,6 +237,8 @@ def _compiles(interp: Interpreter) -> None:
                 target = prediction
                 if fn.kind in ("function", "loss", "model", "object", "class"):
                     target = interp.call_value(node, fn, [EMPTY, prediction], {})
+                # fit adds the losses the model's layers added (``add_loss``) to the loss
+                target = join(target, interp.added_loss(model, node))
                 interp.record(node, target, Value(weights=model.weights), None)
         finally:
             interp.recording = False

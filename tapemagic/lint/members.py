@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from tapemagic.lint import names
+from tapemagic.lint import names, patterns
 from tapemagic.lint.objects import Objects
 from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, join
 
@@ -47,6 +47,10 @@ class Members(Objects):
             return EMPTY
         if dotted == "tensorflow.function":
             return args[0] if args else Value(kind="decorator")
+        if dotted in patterns.CUSTOM_GRADIENT and args and args[0].kind == "function":
+            return replace(args[0], text="custom-gradient")  # f = tf.custom_gradient(g)
+        if dotted == "tensorflow.grad_pass_through":
+            return Value(kind="pass-through")  # its forward's gradient is the identity
         if dotted in names.HOST or dotted.startswith("numpy."):
             return self.cut(node, "host", api, operands + keyword_operands)
         if dotted in names.NON_DIFFERENTIABLE:
@@ -117,6 +121,9 @@ class Members(Objects):
                                              base.weights, node)}))
         if attr == "set_weights":
             return self.assign(node, replace(base, kind="variable"), args[0] if args else EMPTY)
+        if attr == "add_loss":
+            self.add_loss(base, self.operand(args[0], node) if args else EMPTY)
+            return EMPTY
         if attr == "compile":
             loss = kwargs.get("loss") or (args[1] if len(args) > 1 else EMPTY)
             self.compiles.append((base, loss, node))
@@ -133,6 +140,29 @@ class Members(Objects):
                 self.built |= base.weights
             return EMPTY
         return self.op(node, f".{attr}()", [self.operand(a, node) for a in args])
+
+    def add_loss(self, layer: Value, loss: Value) -> None:
+        """Record ``layer.add_loss(loss)``: ``model.losses`` (and ``fit``) read it back.
+
+        Keras clears a layer's losses when it is called again: a loss added in another state
+        (outside the tape, or while a functional model was built) is replaced, not joined.
+        """
+        state = "symbolic" if loss.kind == "symbolic" else self.recording
+        for root in layer.weights:
+            old = self.added_losses.get(root)
+            kept = join(old[1], loss) if old is not None and old[0] == state else loss
+            self.added_losses[root] = (state, kept)
+
+    def added_loss(self, model: Value, node: ast.AST) -> Value:
+        """Return what ``model.losses`` holds: the losses its layers added (read here)."""
+        inside = self.roots.expand(model.weights)
+        found = [value for root, (_state, value) in self.added_losses.items()
+                 if self.roots.overlap(frozenset({root}), inside)]
+        if not found:
+            return EMPTY
+        value = join(*found)
+        cuts = frozenset(c for c in value.cuts if c.kind != "outside")
+        return join(self.read(value.live, node), Value(cuts=cuts, ghost=value.ghost))
 
     def tape_method(self, node: ast.Call, tape: Value, attr: str, args: list[Value],
                     kwargs: dict[str, Value], env: Env) -> Value:

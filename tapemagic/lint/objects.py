@@ -173,6 +173,8 @@ class Objects(Blocks):
             found = self.self_member(base, attr)
             if found is not None:
                 return found
+        if attr == "losses":
+            return self.added_loss(base, node)
         if attr in _WEIGHT_MEMBERS:
             root = f"{next(iter(sorted(base.weights)), '?')}.{attr}"
             for parent in base.weights:
@@ -180,6 +182,10 @@ class Objects(Blocks):
             return Value(kind="variable", weights=frozenset({root}),
                          text="keras" if self.is_keras(base) else "")
         return EMPTY
+
+    def added_loss(self, model: Value, node: ast.AST) -> Value:
+        """Return what ``model.losses`` holds (:mod:`tapemagic.lint.members` implements it)."""
+        raise NotImplementedError
 
     def is_keras(self, model: Value) -> bool:
         """Whether a model value is a Keras object (its variables are Keras 3 Variables)."""
