@@ -34,6 +34,8 @@ class Blocks:
         self.active: set[ast.AST] = set()  # the user's functions being interpreted now
         self.failed_watches: list[Cut] = []
         self.failed_roots: set[str] = set()
+        #: ``tape.watch(ids)`` of integer tensors on the focus (token ids for a saliency map).
+        self.integer_watches: list[Cut] = []
         #: Where each tensor root (``t:...``, a name bound to a tensor) was made / watched.
         self.made: dict[str, Site] = {}
         self.built: set[str] = set()  # models whose weights exist (called, built, shaped)

@@ -135,7 +135,8 @@ class Calls(Members):
             return self.element(base)
         if base.kind in ("model", "variable"):
             return base
-        return self.op(node, "[]", [self.operand(base, node.value), self.expr(index, env)])
+        value = self.op(node, "[]", [self.operand(base, node.value), self.expr(index, env)])
+        return replace(value, text="int") if base.text == "int" else value  # ids[None, :]
 
     def attribute(self, node: ast.Attribute, env: Env) -> Value:
         """Return ``base.attr``: a dtype name, a member of a model, or the tensor itself."""
@@ -265,6 +266,8 @@ class Calls(Members):
             return result
         if callee.kind == "class":
             return self.instantiate(node, callee)
+        if callee.kind == "tokenizer":  # tokenizer(text): token ids, integers
+            return Value(text="int")
         if callee.kind == "pass-through":  # tf.grad_pass_through(f)(x): identity backward
             return self.op(node, _api(node.func), [self.operand(a, node) for a in args])
         if callee.kind == "api" and isinstance(callee.node, ast.expr):

@@ -206,7 +206,7 @@ class Interpreter(Calls):
         """Bind ``value`` to an assignment target (names, tuples, attributes of ``self``)."""
         if isinstance(target, ast.Name):
             if value.kind is None and not (value.live or value.weights or value.items
-                                           or value.text):
+                                           or value.text not in ("", "int")):
                 # a plain tensor (or number) gets a root, so that it can be a gradient
                 # source: TM102 when the tape never watched it before the loss used it
                 root = "t:" + self.fresh(target)

@@ -60,8 +60,14 @@ class Members(Objects):
         if dotted in names.CASTS:
             dtype = kwargs.get("dtype") or (args[1] if len(args) > 1 else EMPTY)
             if dtype.text in names.INTEGER_DTYPES:
-                return self.cut(node, "integer", api, operands[:1])
+                return replace(self.cut(node, "integer", api, operands[:1]), text="int")
             return self.op(node, api, operands[:1])
+        if dotted in names.TENSOR_MAKERS or dotted in names.DTYPE_KEEPING:
+            made = self.op(node, api, operands + keyword_operands)
+            return replace(made, text="int") if _integer_tensor(dotted, node, args, kwargs) \
+                else made
+        if names.tokenizer_factory(dotted):
+            return Value(kind="tokenizer")
         if dotted in names.NUMPY_FUNCTION:
             inputs = kwargs.get("inp") or (args[1] if len(args) > 1 else EMPTY)
             return self.cut(node, "numpy-function", api, [self.operand(inputs, node)])
@@ -83,6 +89,8 @@ class Members(Objects):
         """Return the value of ``base.attr(...)``."""
         if base.kind in ("tape", "tape-new"):
             return self.tape_method(node, base, attr, args, kwargs, env)
+        if base.kind == "tokenizer":
+            return Value(text="int") if attr in names.TOKENIZER_METHODS else EMPTY
         if base.kind == "instance" or (base.kind == "model" and isinstance(base.node,
                                                                            ast.ClassDef)):
             found = self.find_method(base, attr)
@@ -181,7 +189,14 @@ class Members(Objects):
                 (k.value for k in node.keywords if k.arg == "sources"), None)
             if attr == "gradient" and tape.node is self.focus and self.focus is not None:
                 self.record(node, target, sources, node_sources)
-            return Value(live=target.live | sources.live, cuts=target.cuts)
+            value = Value(live=target.live | sources.live, cuts=target.cuts, ghost=target.ghost)
+            if tape.node is self.focus and self.focus is not None and not self.recording \
+                    and value.live:
+                # a persistent tape's gradient taken after its block: the tape does not
+                # record it, nor the ops on it (each is a line to move into the block)
+                cut = Cut("outside", _short(node.func), Site.of(node), value.live, node)
+                return replace(value, cuts=value.cuts | {cut})
+            return value
         return EMPTY
 
     def watch(self, value: Value, arg: ast.expr, env: Env) -> None:
@@ -198,6 +213,13 @@ class Members(Objects):
             self.failed_roots |= value.weights
             return
         self.watched |= value.weights | value.live
+        parts = arg.elts if isinstance(arg, (ast.List, ast.Tuple)) and \
+            len(arg.elts) == len(value.items) else [arg]
+        for part, held in zip(parts, value.items if len(parts) > 1 or parts[0] is not arg
+                              else (value,), strict=False):
+            if held.text == "int" and held.kind is None:  # token ids: no gradient reaches them
+                self.integer_watches.append(Cut("integer", f"tape.watch({_short(part)})",
+                                                Site.of(part), frozenset(), part))
         for name in arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]:
             held = env.get(name.id) if isinstance(name, ast.Name) else None
             if held is None or held.kind == "variable" or not isinstance(name, ast.Name):
@@ -267,6 +289,33 @@ def _short(node: ast.AST) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+
+
+def _integer_tensor(dotted: str, node: ast.Call, args: list[Value],
+                    kwargs: dict[str, Value]) -> bool:
+    """Whether a tensor maker or dtype-keeping op gives an integer tensor.
+
+    ``tf.constant([[3, 14]])`` (int literals, no dtype), ``tf.constant(x, dtype=tf.int32)``,
+    ``tf.expand_dims(ids, 0)`` of integer ``ids``, token ids from a tokenizer.
+    """
+    if dotted in names.TENSOR_MAKERS:
+        dtype = kwargs.get("dtype") or (args[1] if len(args) > 1 else None)
+        if dtype is not None:
+            return dtype.text in names.INTEGER_DTYPES
+        return bool(node.args) and (_int_literals(node.args[0]) or _ints(args[0]))
+    return bool(args) and _ints(args[0])
+
+
+def _ints(value: Value) -> bool:
+    if value.kind == "seq":
+        return bool(value.items) and all(_ints(i) for i in value.items)
+    return value.text == "int"
+
+
+def _int_literals(node: ast.expr) -> bool:
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return bool(node.elts) and all(_int_literals(e) for e in node.elts)
+    return isinstance(node, ast.Constant) and type(node.value) is int
 
 
 def _integer_literal(node: ast.Call, imports: names.Imports) -> bool:

@@ -52,6 +52,20 @@ METADATA = frozenset(
     f"{module}.{name}" for module in ("tensorflow", "keras.ops", "keras.backend")
     for name in ("shape", "size", "rank", "zeros_like", "ones_like", "shape_n", "int_shape")
 )
+#: Calls that make a tensor from their first argument, of a ``dtype`` given or inferred.
+TENSOR_MAKERS = frozenset({"tensorflow.constant", "tensorflow.convert_to_tensor",
+                           "keras.ops.convert_to_tensor"})
+#: Ops whose result keeps the dtype of their first argument (an integer stays integer).
+DTYPE_KEEPING = frozenset(
+    f"{module}.{name}" for module in ("tensorflow", "keras.ops")
+    for name in ("expand_dims", "reshape", "squeeze", "identity", "tile", "concat",
+                 "stack", "transpose")
+)
+#: Keras layers that use their input as indices (an Embedding casts it to an integer).
+INDEX_LAYERS = frozenset({"Embedding"})
+#: Tokenizer methods that give token ids (integers).
+TOKENIZER_METHODS = frozenset({"__call__", "encode", "encode_plus", "batch_encode_plus",
+                               "convert_tokens_to_ids"})
 GRADIENT_TAPE = frozenset({"tensorflow.GradientTape", "tensorflow.autodiff.GradientTape"})
 VARIABLE = frozenset({"tensorflow.Variable", "keras.Variable", "keras.backend.Variable"})
 #: Keras base classes a user's class may extend to be a layer, model or loss.
@@ -73,6 +87,13 @@ _COMPARISONS = {ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<=", ast.Eq: 
 def comparison_api(op: ast.cmpop) -> str | None:
     """Return the operator text of a comparison on tensors (no gradient), or None."""
     return _COMPARISONS.get(type(op))
+
+
+def tokenizer_factory(dotted: str) -> bool:
+    """Whether ``dotted`` loads a text tokenizer (``AutoTokenizer.from_pretrained``)."""
+    head, _, last = dotted.rpartition(".")
+    return last == "from_pretrained" and head.rsplit(".", 1)[-1].endswith(
+        ("Tokenizer", "TokenizerFast"))
 
 
 def normalise(name: str) -> str:

@@ -152,6 +152,8 @@ class Objects(Blocks):
             return self.bound(node, method, model, args, kwargs)
         if model.kind in ("loss", "object"):
             return self.op(node, ast.unparse(node.func), operands)
+        if model.text in names.INDEX_LAYERS:  # an Embedding's input is indices: no gradient
+            inputs = self.cut(node, "integer", ast.unparse(node.func), [inputs])
         weights = self.read(model.weights, node, symbolic)
         if symbolic:
             return replace(join(weights, inputs), kind="symbolic")
