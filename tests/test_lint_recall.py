@@ -30,6 +30,29 @@ def hints(body: str) -> list[tuple[str, int]]:
     return [(h.code, h.line - OFFSET) for h in check_source(source)]
 
 
+CAM = """
+cnn = keras.Sequential([keras.Input((8, 8, 1)), keras.layers.Conv2D(2, 3, name="conv"),
+                        keras.layers.GlobalAveragePooling2D(), keras.layers.Dense(5)])
+img = tf.ones((1, 8, 8, 1))
+grad_model = keras.Model(cnn.inputs, [cnn.get_layer("conv").output, cnn.output])
+"""
+ACTORS = """
+def make_actor():
+    return keras.Sequential([keras.Input((3,)), keras.layers.Dense(8, activation="relu"),
+                             keras.layers.Dense(1, activation="tanh")])
+def make_critic():
+    s = keras.Input((3,))
+    a = keras.Input((1,))
+    h = keras.layers.Concatenate()([s, a])
+    return keras.Model([s, a], keras.layers.Dense(1)(keras.layers.Dense(8)(h)))
+actor = make_actor()
+target_actor = make_actor()
+critic = make_critic()
+target_critic = make_critic()
+opt = keras.optimizers.Adam()
+states = tf.ones((4, 3))
+"""
+
 EMBED = """
 emb = keras.layers.Embedding(100, 8)
 head = keras.layers.Dense(2)
@@ -77,6 +100,41 @@ BAD = {
         """), [("TM202", 7)]),
 }
 
+
+BAD.update({
+    "grad-cam: the score from a second pass outside the tape": (CAM + textwrap.dedent("""
+        with tf.GradientTape() as tape:
+            conv_out, preds = grad_model(img)
+        preds = cnn(img)
+        score = preds[:, 2]
+        grads = tape.gradient(score, conv_out)
+        """), [("TM104", 9)]),
+    "grad-cam: the score from a second model inside the tape": (CAM + textwrap.dedent("""
+        conv_model = keras.Model(cnn.inputs, cnn.get_layer("conv").output)
+        with tf.GradientTape() as tape:
+            conv_out = conv_model(img)
+            score = cnn(img)[:, 2]
+        grads = tape.gradient(score, conv_out)
+        """), [("TM104", 10)]),
+    "ddpg: the actor's loss differentiated by the target actor's weights": (ACTORS + textwrap.dedent("""
+        @tf.function
+        def update(batch):
+            with tf.GradientTape() as tape:
+                actions = actor(batch, training=True)
+                actor_loss = -tf.reduce_mean(critic([batch, actions], training=True))
+            grads = tape.gradient(actor_loss, target_actor.trainable_variables)
+            opt.apply_gradients(zip(grads, actor.trainable_variables))
+        update(states)
+        """), [("TM104", 22)]),
+    "a variable source nothing reads": ("""
+        w = tf.Variable([1.0, 2.0])
+        b = tf.Variable(0.5)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w * 2.0)
+        grads = tape.gradient(loss, [w, b])
+        """, [("TM104", 3)]),
+})
+
 GOOD = {
     "persistent tape: inner gradient inside the block": """
         with tf.GradientTape(persistent=True) as tape:
@@ -119,6 +177,61 @@ GOOD = {
             loss = tf.reduce_sum(head(tf.reduce_mean(emb(ids), axis=1)))
         g = tape.gradient(loss, emb.trainable_variables + head.trainable_variables)
         """),
+    "grad-cam from one pass (keras-io)": CAM + textwrap.dedent("""
+        with tf.GradientTape() as tape:
+            conv_out, preds = grad_model(img)
+            index = tf.argmax(preds[0])
+            score = preds[:, index]
+        grads = tape.gradient(score, conv_out)
+        pooled = tf.reduce_mean(grads, axis=(0, 1, 2))
+        heatmap = tf.squeeze(conv_out[0] @ pooled[..., tf.newaxis])
+        preds_again = cnn(img)
+        """),
+    "grad-cam by hand: the head applied to the conv output": CAM + textwrap.dedent("""
+        head = keras.Sequential([keras.layers.GlobalAveragePooling2D(), keras.layers.Dense(5)])
+        conv_model = keras.Model(cnn.inputs, cnn.get_layer("conv").output)
+        with tf.GradientTape() as tape:
+            conv_out = conv_model(img)
+            tape.watch(conv_out)
+            score = head(conv_out)[:, 2]
+        grads = tape.gradient(score, conv_out)
+        """),
+    "ddpg done right, target networks outside the tape": ACTORS + textwrap.dedent("""
+        @tf.function
+        def update(batch, rewards, next_batch):
+            target = rewards + 0.99 * target_critic([next_batch, target_actor(next_batch)])
+            with tf.GradientTape() as tape:
+                q = critic([batch, tf.ones((4, 1))], training=True)
+                critic_loss = tf.reduce_mean((target - q) ** 2)
+            grads = tape.gradient(critic_loss, critic.trainable_variables)
+            opt.apply_gradients(zip(grads, critic.trainable_variables))
+            with tf.GradientTape() as tape:
+                actor_loss = -tf.reduce_mean(critic([batch, actor(batch)]))
+            grads = tape.gradient(actor_loss, actor.trainable_variables)
+            opt.apply_gradients(zip(grads, actor.trainable_variables))
+            for a, b in zip(target_actor.variables, actor.variables):
+                a.assign(0.995 * a + 0.005 * b)
+        update(states, tf.ones((4, 1)), states)
+        """),
+    "twin critics, each trained on its own loss": ACTORS + textwrap.dedent("""
+        critic2 = make_critic()
+        with tf.GradientTape(persistent=True) as tape:
+            a = tf.ones((4, 1))
+            q1 = critic([states, a])
+            q2 = critic2([states, a])
+            l1 = tf.reduce_mean(q1 ** 2)
+            l2 = tf.reduce_mean(q2 ** 2)
+        g1 = tape.gradient(l1, critic.trainable_variables)
+        g2 = tape.gradient(l2, critic2.trainable_variables)
+        """),
+    "a variable read through a list of parameters": """
+        w = tf.Variable([1.0, 2.0])
+        b = tf.Variable(0.5)
+        params = [w, b]
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(params[0] * 2.0 + params[1])
+        grads = tape.gradient(loss, [w, b])
+        """,
     "float features watched (not ids)": """
         feats = tf.constant([[3.0, 14.0]])
         with tf.GradientTape() as tape:

@@ -34,6 +34,11 @@ class Blocks:
         self.active: set[ast.AST] = set()  # the user's functions being interpreted now
         self.failed_watches: list[Cut] = []
         self.failed_roots: set[str] = set()
+        #: Model calls seen while a focus exists: marker root -> (call, model's weights).
+        self.model_calls: dict[str, tuple[ast.Call, frozenset[str]]] = {}
+        #: Tensors computed in the tape from weights and passed as gradient sources: their
+        #: identity root -> (the weights they were computed from, the expression).
+        self.computed: dict[str, tuple[frozenset[str], ast.expr]] = {}
         #: ``tape.watch(ids)`` of integer tensors on the focus (token ids for a saliency map).
         self.integer_watches: list[Cut] = []
         #: Where each tensor root (``t:...``, a name bound to a tensor) was made / watched.

@@ -133,6 +133,74 @@ class LintContext:
                 if cut.node is not None and ast.unparse(cut.node) in asked:
                     yield cut.site
 
+    def second_passes(self) -> Iterator[tuple[ast.Call, str]]:
+        """Yield (model call, source text) where the target comes from a second forward pass.
+
+        A tensor computed in the tape from weights is a gradient source (``conv_out``), the
+        target does not descend from the statement that computed it, and a model call on the
+        same weights that the target does descend from is the second, independent pass.
+        """
+        for call, run in self.calls:
+            asked = [r for r in sorted(call.sources) if r in run.computed]
+            reached = call.target.live | call.target.ghost
+            if not asked or any(r in reached for r in asked):
+                continue
+            weights = frozenset().union(*(run.computed[r][0] for r in asked))
+            made = [run.computed[r][1] for r in asked]
+            source = ", ".join(self.text(node) for value, node in self.source_items(call)
+                               if node is not None and value.weights & set(asked))
+            for marker in sorted(m for m in call.target.ghost if m in run.model_calls):
+                node, read = run.model_calls[marker]
+                if any(node is m or node in ast.walk(m) for m in made):
+                    continue
+                if run.roots.overlap(read, run.roots.expand(weights)):
+                    yield node, source
+
+    def twin_sources(self) -> Iterator[GradientCall]:
+        """Yield gradient calls asking for the weights of a copy of the model the loss reads.
+
+        Both models are made by the same code (one factory called twice: the same
+        constructor site, another call chain), the target reads one of them and nothing of
+        the other, not even through a cut: ``tape.gradient(actor_loss,
+        target_actor.trainable_variables)``.
+        """
+        for call, run in self.calls:
+            asked = frozenset(r for r in call.sources if not r.startswith(("t:", "?")))
+            reached = frozenset(r for r in _reached(call) if not r.startswith("t:"))
+            if not asked or len(asked) != len(call.sources) or not call.target.live or \
+                    call.sources_node is None or run.roots.overlap(asked, reached):
+                continue
+            inside = run.roots.expand(asked)
+            if any(_twins(a, b) for a in inside for b in reached):
+                yield call
+
+    def unread_variables(self) -> Iterator[tuple[GradientCall, ast.Name]]:
+        """Yield (call, name) for a ``tf.Variable`` source nothing in the source ever reads.
+
+        Its only uses are as a gradient source or in ``apply_gradients``: no op reads it, so
+        no target depends on it.
+        """
+        for call, run in self.calls:
+            reached = _reached(call)
+            for value, node in self.source_items(call):
+                if value.kind != "variable" or not isinstance(node, ast.Name) or \
+                        not value.weights or not all(r in run.made for r in value.weights) \
+                        or run.roots.overlap(value.weights, reached):
+                    continue
+                if not any(self._read(n) for n in ast.walk(self.tree) if isinstance(n, ast.Name)
+                           and n.id == node.id and isinstance(n.ctx, ast.Load)):
+                    yield call, node
+
+    def _read(self, name: ast.Name) -> bool:
+        """Whether a load of a name may read it (not only pass it as a gradient source)."""
+        node: ast.AST | None = self.parents.get(name)
+        while node is not None and not isinstance(node, ast.stmt):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr in _NOT_READING and name not in ast.walk(node.func):
+                return False
+            node = self.parents.get(node)
+        return True
+
     def watch_site(self, found: Counted) -> Site | None:
         """Return where the tensor sources a cut severs were watched (all of them), if so."""
         roots = found.severed
@@ -194,6 +262,25 @@ class LintContext:
     def text(self, node: ast.AST) -> str:
         """Return the source text of ``node`` ('' when it spans nothing)."""
         return ast.get_source_segment("\n".join(self.lines), node) or ""
+
+
+#: Calls whose arguments are weights handed over, not read: ``tape.gradient(loss, [w, b])``.
+_NOT_READING = frozenset({"gradient", "jacobian", "apply_gradients"})
+
+
+def _reached(call: GradientCall) -> frozenset[str]:
+    """Return the roots a target reads, would read (ghost), or lost at a cut."""
+    target = call.target
+    return target.live | target.ghost | frozenset(r for c in target.cuts for r in c.roots)
+
+
+def _twins(a: str, b: str) -> bool:
+    """Whether roots ``a`` and ``b`` were made by the same constructor in other call chains."""
+    if "<" not in a or "<" not in b:
+        return False
+    site_a, chain_a = a.split("<", 1)
+    site_b, chain_b = b.split("<", 1)
+    return site_a.split(".", 1)[0] == site_b.split(".", 1)[0] and chain_a != chain_b
 
 
 #: Keras layers with non-trainable weights (moving statistics, adapted means).

@@ -128,7 +128,22 @@ class Objects(Blocks):
 
     def call_model(self, node: ast.Call, model: Value, args: list[Value],
                    kwargs: dict[str, Value]) -> Value:
-        """Return the output of calling a model or layer on ``args``."""
+        """Return the output of calling a model or layer on ``args``.
+
+        The output's ghost carries a marker of this call (``t:call@line:col``): which forward
+        passes a gradient target was computed from (a Grad-CAM score from a second pass).
+        """
+        value = self.run_model(node, model, args, kwargs)
+        if self.focus is None or not model.weights or value.kind not in (None, "symbolic"):
+            return value
+        marker = f"t:call@{node.lineno}:{node.col_offset}"
+        known = self.model_calls.get(marker)
+        self.model_calls[marker] = (node, model.weights | (known[1] if known else frozenset()))
+        return replace(value, ghost=value.ghost | {marker})
+
+    def run_model(self, node: ast.Call, model: Value, args: list[Value],
+                  kwargs: dict[str, Value]) -> Value:
+        """Return the output of calling a model or layer on ``args`` (see ``call_model``)."""
         self.built |= model.weights
         operands = [self.operand(a, node) for a in args]
         symbolic = any(a.kind == "symbolic" for a in args)
@@ -166,6 +181,9 @@ class Objects(Blocks):
             return Value(kind="variable", weights=base.weights, items=(base,), node=node,
                          text="keras:unbuilt" if unbuilt else
                          "keras" if self.is_keras(base) else "")
+        if attr in ("outputs", "output") and base.kind == "model" and base.weights:
+            # a functional model built on them reads these weights (Grad-CAM's grad_model)
+            return Value(kind="symbolic", live=base.weights)
         if attr in ("inputs", "outputs", "input", "output") and self.is_keras(base):
             return Value(kind="keras-tensor")
         if attr == "layers":

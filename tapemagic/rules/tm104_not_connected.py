@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from tapemagic.lint.context import LintContext, LintMatch
+from tapemagic.lint.values import Site
 from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
@@ -50,6 +52,27 @@ class NotConnected(RuleModule):
                     raw = ctx.index.assignment(call.loc, argument.id) or raw
             yield Match((place(raw),), raw, hit.cause.primary,
                         {"target": call.target_label}, hit)
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        # a Grad-CAM score from a second forward pass: that pass is the line to change
+        for node, source in ctx.second_passes():
+            yield LintMatch(self.code, Site.of(node), {
+                "detail": f"`{ctx.text(node.func)}(...)` may be a second forward pass the "
+                          "target is computed from", "source": source})
+        # the loss of one model differentiated with respect to its copy's weights
+        for call in ctx.twin_sources():
+            node = call.sources_node
+            assert node is not None
+            yield LintMatch(self.code, Site.of(node), {
+                "detail": "The loss may be computed from another model made by the same code",
+                "source": ctx.text(node)})
+        # a tf.Variable source nothing reads: where it was made, as the run says
+        for call, name in ctx.unread_variables():
+            run = next(r for c, r in ctx.calls if c is call)
+            value = next(v for v, n in ctx.source_items(call) if n is name)
+            for root in sorted(value.weights):
+                yield LintMatch(self.code, run.made[root], {
+                    "detail": f"`{name.id}` may never be read by any op", "source": name.id})
 
 
 def _constant_target(ctx: RuleContext, hit: Hit) -> bool:
