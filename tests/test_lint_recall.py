@@ -126,6 +126,12 @@ BAD.update({
             opt.apply_gradients(zip(grads, actor.trainable_variables))
         update(states)
         """), [("TM104", 22)]),
+    "a listed model nothing in the tape reads (unconnected_gradients=ZERO)": (ACTORS + """
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(actor(states))
+variables = [actor.trainable_variables, critic.trainable_variables]
+grads = tape.gradient(loss, variables, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+""", [("TM104", 20)]),
     "a variable source nothing reads": ("""
         w = tf.Variable([1.0, 2.0])
         b = tf.Variable(0.5)
@@ -223,6 +229,12 @@ GOOD = {
             l2 = tf.reduce_mean(q2 ** 2)
         g1 = tape.gradient(l1, critic.trainable_variables)
         g2 = tape.gradient(l2, critic2.trainable_variables)
+        """),
+    "a model handed to a library function in the tape": ACTORS + textwrap.dedent("""
+        from mylib import policy_loss
+        with tf.GradientTape() as tape:
+            loss = policy_loss(target_actor, states) + tf.reduce_mean(actor(states))
+        grads = tape.gradient(loss, target_actor.trainable_variables)
         """),
     "a variable read through a list of parameters": """
         w = tf.Variable([1.0, 2.0])

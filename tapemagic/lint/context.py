@@ -156,23 +156,55 @@ class LintContext:
                 if run.roots.overlap(read, run.roots.expand(weights)):
                     yield node, source
 
-    def twin_sources(self) -> Iterator[GradientCall]:
-        """Yield gradient calls asking for the weights of a copy of the model the loss reads.
+    def unread_models(self) -> Iterator[tuple[GradientCall, ast.expr, bool]]:
+        """Yield (call, source expression, twin) for a model's weights the target never reads.
 
-        Both models are made by the same code (one factory called twice: the same
-        constructor site, another call chain), the target reads one of them and nothing of
-        the other, not even through a cut: ``tape.gradient(actor_loss,
+        The target reads weights (``live``), and nothing of this source, not even through a
+        cut; and the source is certainly unread: no name in its expression is used inside the
+        tape's block (a library function handed the model could read it unseen). ``twin``:
+        the target reads a copy made by the same code (one factory called twice: the same
+        constructor site, another call chain), as in ``tape.gradient(actor_loss,
         target_actor.trainable_variables)``.
         """
         for call, run in self.calls:
-            asked = frozenset(r for r in call.sources if not r.startswith(("t:", "?")))
-            reached = frozenset(r for r in _reached(call) if not r.startswith("t:"))
-            if not asked or len(asked) != len(call.sources) or not call.target.live or \
-                    call.sources_node is None or run.roots.overlap(asked, reached):
+            if not call.target.live or not isinstance(call.tape, ast.expr):
                 continue
-            inside = run.roots.expand(asked)
-            if any(_twins(a, b) for a in inside for b in reached):
-                yield call
+            block = self._block(call.tape)
+            reached = frozenset(r for r in _reached(call) if not r.startswith("t:"))
+            items = self.source_items(call)
+            if len(items) == 1 and isinstance(items[0][1], ast.Name):
+                items = self._listed(items[0][0], items[0][1]) or items
+            for value, node in items:
+                asked = frozenset(r for r in value.weights if not r.startswith(("t:", "?")))
+                if node is None or value.kind != "variable" or not asked or \
+                        len(asked) != len(value.weights) or run.roots.overlap(asked, reached) \
+                        or asked <= run.made.keys():  # a tf.Variable: unread_variables
+                    continue
+                if block is None or self._mentioned(node, block):
+                    continue
+                inside = run.roots.expand(asked)
+                yield call, node, any(_twins(a, b) for a in inside for b in reached)
+
+    def _block(self, tape: ast.expr) -> ast.With | None:
+        node = self.parents.get(tape)
+        while node is not None and not isinstance(node, (ast.With, ast.AsyncWith)):
+            node = self.parents.get(node)
+        return node if isinstance(node, ast.With) else None
+
+    def _listed(self, value: Value, name: ast.Name) -> list[tuple[Value, ast.expr | None]]:
+        """Return the items of a source list bound by one ``name = [a, b]`` statement."""
+        made = [n.value for n in ast.walk(self.tree) if isinstance(n, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == name.id for t in n.targets)]
+        if len(made) != 1 or not isinstance(made[0], (ast.List, ast.Tuple)) or \
+                len(made[0].elts) != len(value.items):
+            return []
+        return list(zip(value.items, made[0].elts, strict=True))
+
+    def _mentioned(self, source: ast.expr, block: ast.With) -> bool:
+        """Whether a name of the source expression is used in the tape's block."""
+        wanted = {n.id for n in ast.walk(source) if isinstance(n, ast.Name)}
+        return any(isinstance(n, ast.Name) and n.id in wanted for stmt in block.body
+                   for n in ast.walk(stmt))
 
     def unread_variables(self) -> Iterator[tuple[GradientCall, ast.Name]]:
         """Yield (call, name) for a ``tf.Variable`` source nothing in the source ever reads.

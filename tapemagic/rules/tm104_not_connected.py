@@ -59,13 +59,13 @@ class NotConnected(RuleModule):
             yield LintMatch(self.code, Site.of(node), {
                 "detail": f"`{ctx.text(node.func)}(...)` may be a second forward pass the "
                           "target is computed from", "source": source})
-        # the loss of one model differentiated with respect to its copy's weights
-        for call in ctx.twin_sources():
-            node = call.sources_node
-            assert node is not None
-            yield LintMatch(self.code, Site.of(node), {
-                "detail": "The loss may be computed from another model made by the same code",
-                "source": ctx.text(node)})
+        # weights of a model the loss never reads (its copy, in DDPG), at the gradient call
+        for call, node, twin in ctx.unread_models():
+            detail = "The loss may be computed from another model made by the same code" \
+                if twin else "Nothing in the tape may read these weights"
+            at = call.sources_node if call.sources_node is not None else node
+            yield LintMatch(self.code, Site.of(at), {"detail": detail,
+                                                     "source": ctx.text(node)})
         # a tf.Variable source nothing reads: where it was made, as the run says
         for call, name in ctx.unread_variables():
             run = next(r for c, r in ctx.calls if c is call)
