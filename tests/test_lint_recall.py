@@ -236,6 +236,33 @@ GOOD = {
             loss = policy_loss(target_actor, states) + tf.reduce_mean(actor(states))
         grads = tape.gradient(loss, target_actor.trainable_variables)
         """),
+    "a model called through self.layers from a loss closure": textwrap.dedent("""
+        class Stack(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.blocks = [keras.layers.Dense(4) for _ in range(3)]
+            def call(self, h):
+                for layer in self.layers:
+                    h = layer(h)
+                return h
+        disc = Stack()
+        z = tf.ones((4, 1))
+        def d_loss_fn():
+            return tf.reduce_mean(disc(net(z)))
+        with tf.GradientTape() as tape:
+            loss = d_loss_fn()
+        grads = tape.gradient(loss, disc.trainable_variables)
+        """),
+    "a model called by name in a way the checker cannot follow": textwrap.dedent("""
+        other = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+        nets = {"other": other}
+        def loss_fn():
+            return tf.reduce_mean(getattr(nets["other"], "__call__")(x)) + tf.reduce_mean(net(x))
+        probe = other(x)
+        with tf.GradientTape() as tape:
+            loss = loss_fn()
+        grads = tape.gradient(loss, other.trainable_variables)
+        """),
     "a variable read through a list of parameters": """
         w = tf.Variable([1.0, 2.0])
         b = tf.Variable(0.5)

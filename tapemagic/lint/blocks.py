@@ -166,6 +166,8 @@ class Blocks:
             return self.sequence([self.element(v) for v in value.items])
         if value.kind == "variable":
             return replace(value, items=())
+        if value.kind == "layers" and not value.items:  # `for layer in self.layers` of a class
+            return replace(value, kind="model")
         if value.items:
             out = value.items[0]
             for item in value.items[1:]:

@@ -183,7 +183,11 @@ class LintContext:
                 if block is None or self._mentioned(node, block):
                     continue
                 inside = run.roots.expand(asked)
-                yield call, node, any(_twins(a, b) for a in inside for b in reached)
+                twin = any(_twins(a, b) for a in inside for b in reached)
+                # not a copy: only when nothing anywhere calls the model or hands it over
+                # (a model called in a way the checker cannot follow stays silent)
+                if twin or not self._called(node):
+                    yield call, node, twin
 
     def _block(self, tape: ast.expr) -> ast.With | None:
         node = self.parents.get(tape)
@@ -199,6 +203,21 @@ class LintContext:
                 len(made[0].elts) != len(value.items):
             return []
         return list(zip(value.items, made[0].elts, strict=True))
+
+    def _called(self, source: ast.expr) -> bool:
+        """Whether a name of the source is called or passed to a call anywhere in the file."""
+        wanted = {n.id for n in ast.walk(source) if isinstance(n, ast.Name)}
+        for call in ast.walk(self.tree):
+            if not isinstance(call, ast.Call) or (isinstance(call.func, ast.Attribute)
+                                                  and call.func.attr in _NOT_READING):
+                continue
+            head = call.func
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            passed = [*call.args, *(k.value for k in call.keywords)]
+            if any(isinstance(n, ast.Name) and n.id in wanted for n in [head, *passed]):
+                return True
+        return False
 
     def _mentioned(self, source: ast.expr, block: ast.With) -> bool:
         """Whether a name of the source expression is used in the tape's block."""
