@@ -51,7 +51,10 @@ class Members(Objects):
             return replace(args[0], text="custom-gradient")  # f = tf.custom_gradient(g)
         if dotted == "tensorflow.grad_pass_through":
             return Value(kind="pass-through")  # its forward's gradient is the identity
-        if dotted in names.HOST or dotted.startswith("numpy."):
+        if dotted == "functools.partial" and args and args[0].kind == "function" and \
+                len(args) == 1:  # partial(loss, w=2.0): the loss, its keywords bound
+            return args[0]
+        if dotted in names.HOST or dotted.startswith(names.HOST_MODULES):
             return self.cut(node, "host", api, operands + keyword_operands)
         if dotted in names.NON_DIFFERENTIABLE:
             return self.cut(node, "non-differentiable", api, operands[:1])

@@ -20,7 +20,10 @@ _PREFIXES = (("tensorflow.keras.", "keras."), ("tf_keras.", "keras."),
 HOST = frozenset({
     "float", "int", "keras.backend.eval", "keras.backend.get_value",
     "keras.ops.convert_to_numpy", "keras.backend.convert_to_numpy",
+    "tensorflow.get_static_value", "tensorflow.make_ndarray", "keras.utils.to_categorical",
 })
+#: Python's ``math`` module: its functions turn a tensor into a Python float first.
+HOST_MODULES = ("numpy.", "math.")
 #: Methods that turn a tensor into a host value (``x.numpy()``); ``predict`` is Model.predict.
 HOST_METHODS = frozenset({"numpy", "item", "tolist", "predict", "predict_on_batch"})
 #: Ops without a usable gradient (registered as not differentiable, or returning None).
@@ -28,12 +31,13 @@ NON_DIFFERENTIABLE = frozenset(
     f"{module}.{name}" for module in ("tensorflow", "keras.ops", "keras.backend")
     for name in ("argmax", "argmin", "round", "floor", "ceil", "rint", "unique", "equal",
                  "not_equal", "greater", "greater_equal", "less", "less_equal",
-                 "floordiv", "floor_div", "logical_and", "logical_or", "logical_not")
+                 "floordiv", "floor_div", "floor_divide", "logical_and", "logical_or",
+                 "logical_not")
 )
 #: Ops whose result is integer-typed whatever their input (indices).
 INTEGER_RESULT = frozenset(
     f"{module}.{name}" for module in ("tensorflow", "keras.ops")
-    for name in ("argsort", "searchsorted", "histogram_fixed_width")
+    for name in ("argsort", "searchsorted", "histogram_fixed_width", "digitize", "bincount")
 )
 #: Casts: a cut when the target dtype is an integer or boolean one.
 CASTS = frozenset({"tensorflow.cast", "tensorflow.saturate_cast", "keras.ops.cast",

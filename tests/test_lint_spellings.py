@@ -1,0 +1,111 @@
+"""Other spellings of the cuts the checker knows, and correct code of the same shapes.
+
+TF-free: sources are parsed, never run. Python's ``math`` functions, ``tf.get_static_value``
+and ``keras.utils.to_categorical`` take a host value; ``keras.ops.floor_divide`` has no
+gradient; ``keras.ops.digitize`` / ``tf.math.bincount`` give integers; a
+``functools.partial`` of a loss in the file is that loss.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tapemagic.lint import check_source
+
+HEAD = """\
+import functools
+import math
+import numpy as np
+import tensorflow as tf
+import keras
+model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3)])
+x = tf.ones((2, 4))
+y = tf.zeros((2, 3))
+labels = tf.constant([0, 2])
+"""
+OFFSET = HEAD.count("\n")
+
+
+def hints(body: str) -> list[tuple[str, int]]:
+    source = HEAD + textwrap.dedent(body)
+    compile(source, "<test>", "exec")  # a test source that does not parse would pass silently
+    return [(h.code, h.line - OFFSET) for h in check_source(source)]
+
+
+BAD = {
+    "math.exp of the loss": ("""
+        with tf.GradientTape() as tape:
+            loss = math.exp(tf.reduce_mean(model(x)))
+        g = tape.gradient(loss, model.trainable_variables)
+        """, [("TM301", 3)]),
+    "tf.get_static_value of the loss": ("""
+        with tf.GradientTape() as tape:
+            loss = tf.get_static_value(tf.reduce_mean(model(x)))
+        g = tape.gradient(loss, model.trainable_variables)
+        """, [("TM301", 3)]),
+    "to_categorical of the prediction": ("""
+        with tf.GradientTape() as tape:
+            soft = tf.nn.softmax(model(x))
+            loss = tf.reduce_mean(keras.utils.to_categorical(soft))
+        g = tape.gradient(loss, model.trainable_variables)
+        """, [("TM301", 4)]),
+    "keras.ops.floor_divide": ("""
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(keras.ops.floor_divide(model(x), 2.0))
+        g = tape.gradient(loss, model.trainable_variables)
+        """, [("TM201", 3)]),
+    "keras.ops.digitize": ("""
+        with tf.GradientTape() as tape:
+            bins = keras.ops.digitize(model(x), [0.0, 1.0])
+            loss = tf.reduce_mean(tf.cast(bins, tf.float32))
+        g = tape.gradient(loss, model.trainable_variables)
+        """, [("TM202", 3)]),
+    "a functools.partial loss passed to compile": ("""
+        def weighted(y_true, y_pred, w=1.0):
+            return tf.reduce_mean(tf.cast(y_pred > 0.5, tf.float32) * w)
+        model.compile(optimizer="adam", loss=functools.partial(weighted, w=2.0))
+        """, [("TM201", 3)]),
+}
+
+GOOD = {
+    "math on Python numbers in a loss": """
+        d_model = 64
+        with tf.GradientTape() as tape:
+            scale = math.sqrt(d_model) * math.log(2.0)
+            loss = tf.reduce_mean(model(x)) * scale
+        g = tape.gradient(loss, model.trainable_variables)
+        print(math.exp(float(loss)))
+        """,
+    "get_static_value of a shape, to_categorical of labels": """
+        n = tf.get_static_value(tf.shape(x)[0])
+        targets = keras.utils.to_categorical(np.array([0, 2]), 3)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((model(x) - targets) ** 2) / n
+        g = tape.gradient(loss, model.trainable_variables)
+        """,
+    "floor_divide and digitize on data": """
+        half = keras.ops.floor_divide(tf.shape(x)[0], 2)
+        buckets = keras.ops.digitize(x, [0.0, 1.0])
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(model(x)[:half]) + tf.reduce_mean(tf.cast(buckets, tf.float32))
+        g = tape.gradient(loss, model.trainable_variables)
+        """,
+    "a functools.partial of a correct loss": """
+        def weighted(y_true, y_pred, w=1.0):
+            return tf.reduce_mean(tf.square(y_true - y_pred)) * w
+        model.compile(optimizer="adam", loss=functools.partial(weighted, w=2.0))
+        """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_other_spellings_are_hinted(name: str) -> None:
+    body, expected = BAD[name]
+    assert hints(body) == expected
+
+
+@pytest.mark.parametrize("name", sorted(GOOD))
+def test_the_same_shapes_correct_get_no_hint(name: str) -> None:
+    assert hints(GOOD[name]) == []
