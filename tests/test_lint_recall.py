@@ -132,6 +132,12 @@ with tf.GradientTape() as tape:
 variables = [actor.trainable_variables, critic.trainable_variables]
 grads = tape.gradient(loss, variables, unconnected_gradients=tf.UnconnectedGradients.ZERO)
 """, [("TM104", 20)]),
+    "tape.watch of a model's symbolic output (it raises)": ("""
+        with tf.GradientTape() as tape:
+            tape.watch(net.output)
+            loss = tf.reduce_sum(net(x))
+        g = tape.gradient(loss, net.trainable_variables)
+        """, [("TM108", 3)]),
     "a variable source nothing reads": ("""
         w = tf.Variable([1.0, 2.0])
         b = tf.Variable(0.5)

@@ -209,7 +209,7 @@ class Members(Objects):
         raise ``ValueError`` (verified on TF 2.21 / Keras 3.15; ``tf.Variable`` is fine): such a
         watch is kept as a failed watch and watches nothing.
         """
-        if value.kind == "keras-tensor" or (value.kind == "variable"
+        if value.kind in ("keras-tensor", "symbolic") or (value.kind == "variable"
                                             and value.text.startswith("keras")):
             self.failed_watches.append(Cut("failed-watch", _short(arg), Site.of(arg),
                                            value.weights, arg))
