@@ -62,6 +62,18 @@ BAD = {
             loss = tf.reduce_mean(tf.cast(bins, tf.float32))
         g = tape.gradient(loss, model.trainable_variables)
         """, [("TM202", 3)]),
+    "tf.experimental.numpy.round": ("""
+        import tensorflow.experimental.numpy as tnp
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tnp.round(model(x)))
+        g = tape.gradient(loss, model.trainable_variables)
+        """, [("TM201", 4)]),
+    "keras.ops.numpy.argmax": ("""
+        with tf.GradientTape() as tape:
+            idx = keras.ops.numpy.argmax(model(x), axis=1)
+            loss = tf.reduce_mean(tf.cast(idx, tf.float32))
+        g = tape.gradient(loss, model.trainable_variables)
+        """, [("TM201", 3)]),
     "a functools.partial loss passed to compile": ("""
         def weighted(y_true, y_pred, w=1.0):
             return tf.reduce_mean(tf.cast(y_pred > 0.5, tf.float32) * w)
@@ -90,6 +102,15 @@ GOOD = {
         buckets = keras.ops.digitize(x, [0.0, 1.0])
         with tf.GradientTape() as tape:
             loss = tf.reduce_mean(model(x)[:half]) + tf.reduce_mean(tf.cast(buckets, tf.float32))
+        g = tape.gradient(loss, model.trainable_variables)
+        """,
+    "tnp and keras.ops.numpy on data": """
+        import tensorflow.experimental.numpy as tnp
+        ticks = tnp.round(x * 10.0)
+        top = keras.ops.numpy.argmax(x, axis=1)
+        with tf.GradientTape() as tape:
+            logits = model(x + ticks)
+            loss = tf.reduce_mean(tf.gather(logits, top, batch_dims=1))
         g = tape.gradient(loss, model.trainable_variables)
         """,
     "a functools.partial of a correct loss": """

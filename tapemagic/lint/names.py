@@ -14,7 +14,10 @@ import ast
 
 _PREFIXES = (("tensorflow.keras.", "keras."), ("tf_keras.", "keras."),
              ("tensorflow.math.", "tensorflow."), ("tensorflow.dtypes.", "tensorflow."),
-             ("keras.src.", "keras."), ("keras.api.", "keras."))
+             ("keras.src.", "keras."), ("keras.api.", "keras."),
+             ("keras.ops.numpy.", "keras.ops."), ("keras.ops.nn.", "keras.ops."),
+             ("keras.ops.math.", "keras.ops."), ("keras.ops.core.", "keras.ops."),
+             ("tensorflow.experimental.numpy.", "tensorflow."))
 
 #: Calls that turn a tensor into a host (Python or NumPy) value, by dotted name.
 HOST = frozenset({
