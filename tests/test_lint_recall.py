@@ -116,6 +116,19 @@ BAD.update({
             score = cnn(img)[:, 2]
         grads = tape.gradient(score, conv_out)
         """), [("TM104", 10)]),
+    "grad-cam: the score from a copy of the model made by the same factory": ("""
+        def build():
+            return keras.Sequential([keras.Input((8, 8, 1)), keras.layers.Conv2D(2, 3),
+                                     keras.layers.GlobalAveragePooling2D(), keras.layers.Dense(5)])
+        cnn = build()
+        cnn2 = build()
+        img = tf.ones((1, 8, 8, 1))
+        grad_model = keras.Model(cnn.inputs, [cnn.layers[0].output, cnn.output])
+        with tf.GradientTape() as tape:
+            conv_out, preds = grad_model(img)
+            score = cnn2(img)[:, 1]
+        grads = tape.gradient(score, conv_out)
+        """, [("TM104", 11)]),
     "ddpg: the actor's loss differentiated by the target actor's weights": (ACTORS + textwrap.dedent("""
         @tf.function
         def update(batch):

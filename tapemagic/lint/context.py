@@ -153,8 +153,10 @@ class LintContext:
                 node, read = run.model_calls[marker]
                 if any(node is m or node in ast.walk(m) for m in made):
                     continue
-                if run.roots.overlap(read, run.roots.expand(weights)):
-                    yield node, source
+                inside = run.roots.expand(weights)
+                if run.roots.overlap(read, inside) or any(
+                        _twins(a, b) for a in run.roots.expand(read) for b in inside):
+                    yield node, source  # the same model again, or a copy made by its code
 
     def unread_models(self) -> Iterator[tuple[GradientCall, ast.expr, bool]]:
         """Yield (call, source expression, twin) for a model's weights the target never reads.
