@@ -212,6 +212,14 @@ GOOD = {
         heatmap = tf.squeeze(conv_out[0] @ pooled[..., tf.newaxis])
         preds_again = cnn(img)
         """),
+    "grad-cam, the outputs taken by index from one pass": CAM + textwrap.dedent("""
+        with tf.GradientTape() as tape:
+            out = grad_model(img)
+            conv_out = out[0]
+            preds = out[1]
+            score = preds[:, 2]
+        grads = tape.gradient(score, conv_out)
+        """),
     "grad-cam by hand: the head applied to the conv output": CAM + textwrap.dedent("""
         head = keras.Sequential([keras.layers.GlobalAveragePooling2D(), keras.layers.Dense(5)])
         conv_model = keras.Model(cnn.inputs, cnn.get_layer("conv").output)

@@ -37,8 +37,9 @@ class Blocks:
         #: Model calls seen while a focus exists: marker root -> (call, model's weights).
         self.model_calls: dict[str, tuple[ast.Call, frozenset[str]]] = {}
         #: Tensors computed in the tape from weights and passed as gradient sources: their
-        #: identity root -> (the weights they were computed from, the expression).
-        self.computed: dict[str, tuple[frozenset[str], ast.expr]] = {}
+        #: identity root -> (the weights they were computed from, the expression, the
+        #: markers of the model calls it came from).
+        self.computed: dict[str, tuple[frozenset[str], ast.expr, frozenset[str]]] = {}
         #: ``tape.watch(ids)`` of integer tensors on the focus (token ids for a saliency map).
         self.integer_watches: list[Cut] = []
         #: Where each tensor root (``t:...``, a name bound to a tensor) was made / watched.

@@ -147,11 +147,12 @@ class LintContext:
                 continue
             weights = frozenset().union(*(run.computed[r][0] for r in asked))
             made = [run.computed[r][1] for r in asked]
+            own = frozenset().union(*(run.computed[r][2] for r in asked))
             source = ", ".join(self.text(node) for value, node in self.source_items(call)
                                if node is not None and value.weights & set(asked))
             for marker in sorted(m for m in call.target.ghost if m in run.model_calls):
                 node, read = run.model_calls[marker]
-                if any(node is m or node in ast.walk(m) for m in made):
+                if marker in own or any(node is m or node in ast.walk(m) for m in made):
                     continue
                 inside = run.roots.expand(weights)
                 if run.roots.overlap(read, inside) or any(

@@ -216,7 +216,9 @@ class Interpreter(Calls):
             return value
         root = "t:" + self.fresh(node.value)
         self.made.setdefault(root, Site.of(node.targets[0]))
-        self.computed.setdefault(root, (value.live, node.value))
+        # the forward passes it came from (markers of model calls) are its own pass
+        passes = frozenset(r for r in value.ghost if r.startswith("t:call@"))
+        self.computed.setdefault(root, (value.live, node.value, passes))
         mark = {root}
         items = tuple(replace(i, live=i.live | mark, weights=i.weights | mark)
                       for i in value.items)
