@@ -129,7 +129,8 @@ BAD.update({
             score = cnn2(img)[:, 1]
         grads = tape.gradient(score, conv_out)
         """, [("TM104", 11)]),
-    "ddpg: the actor's loss differentiated by the target actor's weights": (ACTORS + textwrap.dedent("""
+    "ddpg: the actor's loss differentiated by the target actor's weights": (
+        ACTORS + textwrap.dedent("""
         @tf.function
         def update(batch):
             with tf.GradientTape() as tape:

@@ -218,9 +218,9 @@ class Members(Objects):
         self.watched |= value.weights | value.live
         parts = arg.elts if isinstance(arg, (ast.List, ast.Tuple)) and \
             len(arg.elts) == len(value.items) else [arg]
-        for part, held in zip(parts, value.items if len(parts) > 1 or parts[0] is not arg
-                              else (value,), strict=False):
-            if held.text == "int" and held.kind is None:  # token ids: no gradient reaches them
+        for part, given in zip(parts, value.items if len(parts) > 1 or parts[0] is not arg
+                               else (value,), strict=False):
+            if given.text == "int" and given.kind is None:  # token ids: no gradient reaches them
                 self.integer_watches.append(Cut("integer", f"tape.watch({_short(part)})",
                                                 Site.of(part), frozenset(), part))
         for name in arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from tapemagic.lint.connections import second_passes, unread_models, unread_variables
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
 from tapemagic.rules.base import Hit, Match, RuleModule, register
@@ -55,19 +56,19 @@ class NotConnected(RuleModule):
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         # a Grad-CAM score from a second forward pass: that pass is the line to change
-        for node, source in ctx.second_passes():
-            yield LintMatch(self.code, Site.of(node), {
-                "detail": f"`{ctx.text(node.func)}(...)` may be a second forward pass the "
+        for second, source in second_passes(ctx):
+            yield LintMatch(self.code, Site.of(second), {
+                "detail": f"`{ctx.text(second.func)}(...)` may be a second forward pass the "
                           "target is computed from", "source": source})
         # weights of a model the loss never reads (its copy, in DDPG), at the gradient call
-        for call, node, twin in ctx.unread_models():
+        for call, expr, twin in unread_models(ctx):
             detail = "The loss may be computed from another model made by the same code" \
                 if twin else "Nothing in the tape may read these weights"
-            at = call.sources_node if call.sources_node is not None else node
+            at = call.sources_node if call.sources_node is not None else expr
             yield LintMatch(self.code, Site.of(at), {"detail": detail,
-                                                     "source": ctx.text(node)})
+                                                     "source": ctx.text(expr)})
         # a tf.Variable source nothing reads: where it was made, as the run says
-        for call, name in ctx.unread_variables():
+        for call, name in unread_variables(ctx):
             run = next(r for c, r in ctx.calls if c is call)
             value = next(v for v, n in ctx.source_items(call) if n is name)
             for root in sorted(value.weights):
