@@ -74,6 +74,24 @@ BAD = {
             loss = tf.reduce_mean(tf.cast(idx, tf.float32))
         g = tape.gradient(loss, model.trainable_variables)
         """, [("TM201", 3)]),
+    "tf.map_fn of a function with argmax": ("""
+        with tf.GradientTape() as tape:
+            h = model(x)
+            r = tf.map_fn(lambda row: tf.cast(tf.argmax(row), tf.float32), h)
+            loss = tf.reduce_sum(r)
+        g = tape.gradient(loss, model.trainable_variables)
+        """, [("TM201", 4)]),
+    "tf.while_loop body that rounds": ("""
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                h = model(x)
+                def body(i, acc):
+                    return i + 1, acc + tf.round(h)
+                _, acc = tf.while_loop(lambda i, a: i < 3, body, [0, tf.zeros_like(h)])
+                loss = tf.reduce_sum(acc)
+            return tape.gradient(loss, model.trainable_variables)
+        """, [("TM201", 7)]),
     "a functools.partial loss passed to compile": ("""
         def weighted(y_true, y_pred, w=1.0):
             return tf.reduce_mean(tf.cast(y_pred > 0.5, tf.float32) * w)
@@ -112,6 +130,19 @@ GOOD = {
             logits = model(x + ticks)
             loss = tf.reduce_mean(tf.gather(logits, top, batch_dims=1))
         g = tape.gradient(loss, model.trainable_variables)
+        """,
+    "map_fn, while_loop and cond of differentiable functions": """
+        with tf.GradientTape() as tape:
+            h = model(x)
+            squares = tf.map_fn(lambda row: tf.reduce_sum(row ** 2), h)
+            top = tf.map_fn(lambda row: tf.argmax(row), h, fn_output_signature=tf.int64)
+            def body(i, acc):
+                return i + 1, acc + h * 0.5
+            _, acc = tf.while_loop(lambda i, a: i < 3, body, [0, tf.zeros_like(h)])
+            picked = tf.cond(tf.reduce_sum(h) > 0, lambda: acc, lambda: -acc)
+            loss = tf.reduce_sum(squares) + tf.reduce_sum(picked)
+        g = tape.gradient(loss, model.trainable_variables)
+        print(top)
         """,
     "a functools.partial of a correct loss": """
         def weighted(y_true, y_pred, w=1.0):

@@ -71,6 +71,10 @@ class Members(Objects):
                 else made
         if names.tokenizer_factory(dotted):
             return Value(kind="tokenizer")
+        if dotted in names.MAP_OPS | names.WHILE_OPS | names.COND_OPS:
+            called = self.higher_order(node, dotted, args, kwargs)
+            if called is not None:
+                return called
         if dotted in names.NUMPY_FUNCTION:
             inputs = kwargs.get("inp") or (args[1] if len(args) > 1 else EMPTY)
             return self.cut(node, "numpy-function", api, [self.operand(inputs, node)])
@@ -151,6 +155,38 @@ class Members(Objects):
                 self.built |= base.weights
             return EMPTY
         return self.op(node, f".{attr}()", [self.operand(a, node) for a in args])
+
+    def higher_order(self, node: ast.Call, dotted: str, args: list[Value],
+                     kwargs: dict[str, Value]) -> Value | None:
+        """Return ``tf.map_fn`` / ``tf.while_loop`` / ``tf.cond`` with their functions run.
+
+        TensorFlow records the ops of the functions they call (so a cut in the body cuts);
+        None when a function is not one of the source's own (then it is a plain op).
+        """
+        def fn(index: int, *keys: str) -> Value:
+            found = next((kwargs[k] for k in keys if k in kwargs), None)
+            return found if found is not None else args[index] if len(args) > index else EMPTY
+
+        if dotted in names.MAP_OPS:
+            body, elems = fn(0, "fn", "f", "function"), fn(1, "elems", "xs")
+            if body.kind != "function":
+                return None
+            return self.call_value(node, body, [self.element(self.operand(elems, node))], {})
+        if dotted in names.COND_OPS:
+            true_fn, false_fn = fn(1, "true_fn"), fn(2, "false_fn")
+            if true_fn.kind != "function" or false_fn.kind != "function":
+                return None
+            return join(self.call_value(node, true_fn, [], {}),
+                        self.call_value(node, false_fn, [], {}))
+        body, state = fn(1, "body", "body_fun"), fn(2, "loop_vars", "init_val")
+        if body.kind != "function":
+            return None
+        items = list(state.items) if state.kind == "seq" else [state]
+        result = self.call_value(node, body, items, {})
+        after = list(result.items) if result.kind == "seq" else [result]
+        if len(after) != len(items):
+            return join(state, result)
+        return self.sequence([join(a, b) for a, b in zip(items, after, strict=True)])
 
     def add_loss(self, layer: Value, loss: Value) -> None:
         """Record ``layer.add_loss(loss)``: ``model.losses`` (and ``fit``) read it back.

@@ -73,6 +73,11 @@ INDEX_LAYERS = frozenset({"Embedding"})
 #: Tokenizer methods that give token ids (integers).
 TOKENIZER_METHODS = frozenset({"__call__", "encode", "encode_plus", "batch_encode_plus",
                                "convert_tokens_to_ids"})
+#: Ops that call a function of the user's on their tensors (its ops are recorded).
+MAP_OPS = frozenset({"tensorflow.map_fn", "tensorflow.vectorized_map", "keras.ops.map",
+                     "keras.ops.vectorized_map"})
+WHILE_OPS = frozenset({"tensorflow.while_loop", "keras.ops.while_loop"})
+COND_OPS = frozenset({"tensorflow.cond", "keras.ops.cond"})
 GRADIENT_TAPE = frozenset({"tensorflow.GradientTape", "tensorflow.autodiff.GradientTape"})
 VARIABLE = frozenset({"tensorflow.Variable", "keras.Variable", "keras.backend.Variable"})
 #: Keras base classes a user's class may extend to be a layer, model or loss.
