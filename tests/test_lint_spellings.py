@@ -92,6 +92,17 @@ BAD = {
                 loss = tf.reduce_sum(acc)
             return tape.gradient(loss, model.trainable_variables)
         """, [("TM201", 7)]),
+    "strategy.run of a step that gets the model as an argument": ("""
+        strategy = tf.distribute.MirroredStrategy()
+        def train_step(net, batch):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(net(batch).numpy())
+            return tape.gradient(loss, net.trainable_variables)
+        @tf.function
+        def dist_step(batch):
+            return strategy.run(train_step, args=(model, batch))
+        dist_step(x)
+        """, [("TM301", 5)]),
     "a functools.partial loss passed to compile": ("""
         def weighted(y_true, y_pred, w=1.0):
             return tf.reduce_mean(tf.cast(y_pred > 0.5, tf.float32) * w)
@@ -143,6 +154,18 @@ GOOD = {
             loss = tf.reduce_sum(squares) + tf.reduce_sum(picked)
         g = tape.gradient(loss, model.trainable_variables)
         print(top)
+        """,
+    "strategy.run of a correct step": """
+        strategy = tf.distribute.MirroredStrategy()
+        def train_step(net, batch):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(net(batch))
+            grads = tape.gradient(loss, net.trainable_variables)
+            return loss, [g.numpy() for g in grads]
+        @tf.function
+        def dist_step(batch):
+            return strategy.run(train_step, args=(model, batch))
+        dist_step(x)
         """,
     "a functools.partial of a correct loss": """
         def weighted(y_true, y_pred, w=1.0):

@@ -122,6 +122,11 @@ class Members(Objects):
             return self.model_method(node, base, attr, args, kwargs)
         if attr == "minimize" and args:
             return self.minimize(node, args, kwargs)
+        if attr in ("run", "experimental_run_v2") and args and args[0].kind == "function":
+            # strategy.run(step, args=(model, batch)): the step runs on these arguments
+            given = kwargs.get("args") or (args[1] if len(args) > 1 else EMPTY)
+            items = list(given.items) if given.kind == "seq" else [given]
+            return self.call_value(node, args[0], items, {})
         return self.op(node, f".{attr}()", [operand, *(self.operand(a, node) for a in args),
                                             *kwargs.values()])
 
