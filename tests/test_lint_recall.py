@@ -152,6 +152,13 @@ grads = tape.gradient(loss, variables, unconnected_gradients=tf.UnconnectedGradi
             loss = tf.reduce_sum(net(x))
         g = tape.gradient(loss, net.trainable_variables)
         """, [("TM108", 3)]),
+    "grad-cam: the score pasted in as a constant": (CAM + textwrap.dedent("""
+        with tf.GradientTape() as tape:
+            tape.watch(img)
+            preds = cnn(img)
+            score = tf.constant([4.43])
+        grads = tape.gradient(score, img)
+        """), [("TM104", 10)]),
     "a variable source nothing reads": ("""
         w = tf.Variable([1.0, 2.0])
         b = tf.Variable(0.5)
@@ -291,6 +298,13 @@ GOOD = {
             loss = loss_fn()
         grads = tape.gradient(loss, other.trainable_variables)
         """),
+    "a loss started from a constant and accumulated": """
+        with tf.GradientTape() as tape:
+            loss = tf.constant(0.0)
+            for _ in range(3):
+                loss += tf.reduce_mean(net(x))
+        grads = tape.gradient(loss, net.trainable_variables)
+        """,
     "a variable read through a list of parameters": """
         w = tf.Variable([1.0, 2.0])
         b = tf.Variable(0.5)

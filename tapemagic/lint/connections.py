@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from tapemagic.lint import names
 from tapemagic.lint.context import LintContext
 from tapemagic.lint.interp import GradientCall
 from tapemagic.lint.values import Value
@@ -116,6 +117,48 @@ def _mentioned(ctx: LintContext, source: ast.expr, block: ast.With) -> bool:
     wanted = {n.id for n in ast.walk(source) if isinstance(n, ast.Name)}
     return any(isinstance(n, ast.Name) and n.id in wanted for stmt in block.body
                for n in ast.walk(stmt))
+
+
+def constant_targets(ctx: LintContext) -> Iterator[tuple[ast.Assign, str, str]]:
+    """Yield (assignment, name, sources) where the target is a constant of Python literals.
+
+    ``class_channel = tf.constant([4.43])`` in the tape, then ``tape.gradient(class_channel,
+    image)``: nothing recorded made it, so it depends on no source.
+    """
+    for call, _run in ctx.calls:
+        node = call.node
+        if not isinstance(node, ast.Call) or not node.args or \
+                not isinstance(node.args[0], ast.Name) or call.sources_node is None:
+            continue
+        target = call.target
+        if target.live or target.cuts or not all(r.startswith("t:") for r in target.ghost):
+            continue
+        name = node.args[0].id
+        block = _block(ctx, call.tape) if isinstance(call.tape, ast.expr) else None
+        made = [stmt for stmt in (block.body if block is not None else [])
+                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == name]
+        stores = [n for stmt in (block.body if block is not None else [])
+                  for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id == name
+                  and isinstance(n.ctx, ast.Store)]
+        augmented = any(isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)
+                        and n.target.id == name for stmt in (block.body if block else [])
+                        for n in ast.walk(stmt))
+        if len(made) == 1 and len(stores) == 1 and not augmented and \
+                _literal_tensor(ctx, made[0].value):
+            yield made[0], name, ctx.text(call.sources_node)
+
+
+def _literal_tensor(ctx: LintContext, node: ast.expr) -> bool:
+    """Whether ``node`` is ``tf.constant(<Python literals>)`` (or convert_to_tensor)."""
+    if not isinstance(node, ast.Call) or not node.args or \
+            (ctx.imports.dotted(node.func) or "") not in names.TENSOR_MAKERS:
+        return False
+    try:
+        ast.literal_eval(node.args[0])
+    except ValueError:
+        return False
+    return True
 
 
 def unread_variables(ctx: LintContext) -> Iterator[tuple[GradientCall, ast.Name]]:

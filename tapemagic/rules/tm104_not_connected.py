@@ -15,7 +15,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from tapemagic.lint.connections import second_passes, unread_models, unread_variables
+from tapemagic.lint.connections import (constant_targets, second_passes, unread_models,
+                                        unread_variables)
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
 from tapemagic.rules.base import Hit, Match, RuleModule, register
@@ -60,6 +61,11 @@ class NotConnected(RuleModule):
             yield LintMatch(self.code, Site.of(second), {
                 "detail": f"`{ctx.text(second.func)}(...)` may be a second forward pass the "
                           "target is computed from", "source": source})
+        # a target pasted in as a constant (a Grad-CAM score typed in): where it was made
+        for stmt, name, sources in constant_targets(ctx):
+            yield LintMatch(self.code, Site.of(stmt), {
+                "detail": f"`{name}` may be a constant made from Python values",
+                "source": sources})
         # weights of a model the loss never reads (its copy, in DDPG), at the gradient call
         for call, expr, twin in unread_models(ctx):
             detail = "The loss may be computed from another model made by the same code" \
