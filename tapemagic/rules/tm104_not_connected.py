@@ -15,8 +15,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from tapemagic.lint.connections import (constant_targets, second_passes, unread_models,
-                                        unread_variables)
+from tapemagic.lint.connections import (
+    constant_targets,
+    second_passes,
+    unread_models,
+    unread_variables,
+)
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
 from tapemagic.rules.base import Hit, Match, RuleModule, register
@@ -62,9 +66,9 @@ class NotConnected(RuleModule):
                 "detail": f"`{ctx.text(second.func)}(...)` may be a second forward pass the "
                           "target is computed from", "source": source})
         # a target pasted in as a constant (a Grad-CAM score typed in): where it was made
-        for stmt, name, sources in constant_targets(ctx):
+        for stmt, constant, sources in constant_targets(ctx):
             yield LintMatch(self.code, Site.of(stmt), {
-                "detail": f"`{name}` may be a constant made from Python values",
+                "detail": f"`{constant}` may be a constant made from Python values",
                 "source": sources})
         # weights of a model the loss never reads (its copy, in DDPG), at the gradient call
         for call, expr, twin in unread_models(ctx):
