@@ -159,6 +159,15 @@ grads = tape.gradient(loss, variables, unconnected_gradients=tf.UnconnectedGradi
             score = tf.constant([4.43])
         grads = tape.gradient(score, img)
         """), [("TM104", 10)]),
+    "gan: the generator's loss scored on real images": ("""
+        gen = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+        noise = tf.ones((4, 2))
+        with tf.GradientTape() as tape:
+            fake = gen(noise, training=True)
+            scores = net(x, training=True)
+            g_loss = tf.reduce_mean(keras.losses.binary_crossentropy(tf.ones_like(scores), scores))
+        grads = tape.gradient(g_loss, gen.trainable_variables)
+        """, [("TM104", 6)]),
     "a variable source nothing reads": ("""
         w = tf.Variable([1.0, 2.0])
         b = tf.Variable(0.5)
@@ -304,6 +313,25 @@ GOOD = {
             for _ in range(3):
                 loss += tf.reduce_mean(net(x))
         grads = tape.gradient(loss, net.trainable_variables)
+        """,
+    "gan: the generator's loss scored on its output": """
+        gen = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+        noise = tf.ones((4, 2))
+        with tf.GradientTape() as tape:
+            fake = gen(noise, training=True)
+            scores = net(fake, training=True)
+            g_loss = tf.reduce_mean(keras.losses.binary_crossentropy(tf.ones_like(scores), scores))
+        grads = tape.gradient(g_loss, gen.trainable_variables)
+        """,
+    "gan: the generator handed to a helper the checker cannot see into": """
+        from mylib import adversarial_loss
+        gen = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+        noise = tf.ones((4, 2))
+        with tf.GradientTape() as tape:
+            fake = gen(noise, training=True)
+            scores = net(x, training=True)
+            g_loss = adversarial_loss(gen, scores)
+        grads = tape.gradient(g_loss, gen.trainable_variables)
         """,
     "a variable read through a list of parameters": """
         w = tf.Variable([1.0, 2.0])

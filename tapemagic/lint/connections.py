@@ -78,6 +78,39 @@ def unread_models(ctx: LintContext) -> Iterator[tuple[GradientCall, ast.expr, bo
                 yield call, node, twin
 
 
+def dangling_passes(ctx: LintContext) -> Iterator[tuple[ast.Call, str]]:
+    """Yield (model call, source text): the loss comes from this pass, not the asked model's.
+
+    ``fake = generator(noise)`` in the tape, then ``scores = discriminator(images)`` and
+    ``tape.gradient(g_loss, generator.trainable_variables)``: the target reads nothing of
+    the generator, whose name the block uses only to call it (its output dangles), and the
+    target comes from exactly one other forward pass: that pass is the line to change.
+    """
+    for call, run in ctx.calls:
+        if not call.target.live or not isinstance(call.tape, ast.expr):
+            continue
+        block = _block(ctx, call.tape)
+        source = call.sources_node
+        if block is None or not isinstance(source, ast.Attribute) or \
+                not isinstance(source.value, ast.Name):
+            continue
+        asked = frozenset(r for r in call.sources if not r.startswith(("t:", "?")))
+        reached = frozenset(r for r in _reached(call) if not r.startswith("t:"))
+        if not asked or len(asked) != len(call.sources) or run.roots.overlap(asked, reached):
+            continue
+        name = source.value.id
+        uses = [n for stmt in block.body for n in ast.walk(stmt)
+                if isinstance(n, ast.Name) and n.id == name]
+        calls = {id(c.func) for stmt in block.body for c in ast.walk(stmt)
+                 if isinstance(c, ast.Call)}
+        if not uses or any(id(n) not in calls for n in uses):
+            continue  # used otherwise than called (handed to a function): not certain
+        passes = {marker: node for marker, (node, _read) in run.model_calls.items()
+                  if marker in call.target.ghost}
+        if len(passes) == 1:
+            yield next(iter(passes.values())), ctx.text(source)
+
+
 def _block(ctx: LintContext, tape: ast.expr) -> ast.With | None:
     node = ctx.parents.get(tape)
     while node is not None and not isinstance(node, (ast.With, ast.AsyncWith)):

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from tapemagic.lint.connections import (
     constant_targets,
+    dangling_passes,
     second_passes,
     unread_models,
     unread_variables,
@@ -65,6 +66,12 @@ class NotConnected(RuleModule):
             yield LintMatch(self.code, Site.of(second), {
                 "detail": f"`{ctx.text(second.func)}(...)` may be a second forward pass the "
                           "target is computed from", "source": source})
+        # the asked model's output dangles; the loss comes from one other pass: that pass
+        for other, source in dangling_passes(ctx):
+            yield LintMatch(self.code, Site.of(other), {
+                "detail": f"The loss may be computed from `{ctx.text(other.func)}(...)` "
+                          "instead of from the output of the model asked for",
+                "source": source})
         # a target pasted in as a constant (a Grad-CAM score typed in): where it was made
         for stmt, constant, sources in constant_targets(ctx):
             yield LintMatch(self.code, Site.of(stmt), {
