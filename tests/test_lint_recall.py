@@ -168,6 +168,19 @@ grads = tape.gradient(loss, variables, unconnected_gradients=tf.UnconnectedGradi
             g_loss = tf.reduce_mean(keras.losses.binary_crossentropy(tf.ones_like(scores), scores))
         grads = tape.gradient(g_loss, gen.trainable_variables)
         """, [("TM104", 6)]),
+    "a weight the model makes and never reads": ("""
+        class TwoHead(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.body = keras.layers.Dense(8)
+                self.temp = self.add_weight(name="temp", shape=(), initializer="zeros")
+            def call(self, h):
+                return self.body(h)
+        m = TwoHead()
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(m(x))
+        grads = tape.gradient(loss, m.trainable_variables)
+        """, [("TM104", 6)]),
     "a variable source nothing reads": ("""
         w = tf.Variable([1.0, 2.0])
         b = tf.Variable(0.5)
@@ -332,6 +345,29 @@ GOOD = {
             scores = net(x, training=True)
             g_loss = adversarial_loss(gen, scores)
         grads = tape.gradient(g_loss, gen.trainable_variables)
+        """,
+    "weights a model makes and reads (by name, by list, in a helper, frozen)": """
+        class Scaled(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.body = keras.layers.Dense(8)
+                self.temp = self.add_weight(name="temp", shape=(), initializer="zeros")
+                self.steps = self.add_weight(name="steps", shape=(), trainable=False)
+            def scale(self, h):
+                return h * tf.exp(self.temp)
+            def call(self, h):
+                return self.scale(self.body(h))
+        class Listed(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.body = keras.layers.Dense(8)
+                self.extra = self.add_weight(name="extra", shape=(), initializer="zeros")
+            def call(self, h):
+                return self.body(h) + sum(tf.reduce_sum(w) for w in self.trainable_weights)
+        a, b = Scaled(), Listed()
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(a(x)) + tf.reduce_mean(b(x))
+        grads = tape.gradient(loss, a.trainable_variables + b.trainable_variables)
         """,
     "a variable read through a list of parameters": """
         w = tf.Variable([1.0, 2.0])

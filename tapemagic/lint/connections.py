@@ -111,6 +111,57 @@ def dangling_passes(ctx: LintContext) -> Iterator[tuple[ast.Call, str]]:
             yield next(iter(passes.values())), ctx.text(source)
 
 
+def unread_members(ctx: LintContext) -> Iterator[tuple[ast.Assign, str]]:
+    """Yield (assignment, name) for a weight a model class makes and no code ever reads.
+
+    ``self.t = self.add_weight(...)`` (or ``tf.Variable``) in a class whose weights a
+    gradient call asks for while its target reads the model: ``.t`` is read nowhere in the
+    file, and the class never reads its weights generically (``self.weights``, ``getattr``).
+    """
+    seen: set[int] = set()
+    for call, run in ctx.calls:
+        for value, _node in ctx.source_items(call):
+            for model in value.items if value.kind == "variable" else ():
+                cls = model.node
+                if not isinstance(cls, ast.ClassDef) or id(cls) in seen or \
+                        not run.roots.overlap(model.weights, call.target.live):
+                    continue
+                seen.add(id(cls))
+                if _generic(cls):
+                    continue
+                for stmt, attr in _made_weights(ctx, cls):
+                    if not any(isinstance(n, ast.Attribute) and n.attr == attr
+                               and isinstance(n.ctx, ast.Load) for n in ast.walk(ctx.tree)):
+                        yield stmt, attr
+
+
+def _made_weights(ctx: LintContext, cls: ast.ClassDef) -> Iterator[tuple[ast.Assign, str]]:
+    for stmt in ast.walk(cls):
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Attribute)
+                and isinstance(stmt.targets[0].value, ast.Name)
+                and stmt.targets[0].value.id == "self" and isinstance(stmt.value, ast.Call)):
+            continue
+        func = stmt.value.func
+        made = (isinstance(func, ast.Attribute) and func.attr in ("add_weight", "add_variable")) \
+            or (ctx.imports.dotted(func) or "") in names.VARIABLE
+        trainable = not any(k.arg == "trainable" and isinstance(k.value, ast.Constant)
+                            and k.value.value is False for k in stmt.value.keywords)
+        if made and trainable:
+            yield stmt, stmt.targets[0].attr
+
+
+def _generic(cls: ast.ClassDef) -> bool:
+    """Whether a class may read its weights without naming them (weight lists, getattr)."""
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Attribute) and node.attr in names.WEIGHT_LISTS | {
+                "__dict__", "_trainable_weights", "get_weights"}:
+            return True
+        if isinstance(node, ast.Name) and node.id in ("getattr", "vars", "setattr"):
+            return True
+    return False
+
+
 def _block(ctx: LintContext, tape: ast.expr) -> ast.With | None:
     node = ctx.parents.get(tape)
     while node is not None and not isinstance(node, (ast.With, ast.AsyncWith)):

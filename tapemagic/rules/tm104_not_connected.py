@@ -19,6 +19,7 @@ from tapemagic.lint.connections import (
     constant_targets,
     dangling_passes,
     second_passes,
+    unread_members,
     unread_models,
     unread_variables,
 )
@@ -84,6 +85,11 @@ class NotConnected(RuleModule):
             at = call.sources_node if call.sources_node is not None else expr
             yield LintMatch(self.code, Site.of(at), {"detail": detail,
                                                      "source": ctx.text(expr)})
+        # a weight a model class makes and nothing reads: where it is made
+        for stmt, attr in unread_members(ctx):
+            yield LintMatch(self.code, Site.of(stmt), {
+                "detail": f"`self.{attr}` may never be read (not in `call`, nor anywhere)",
+                "source": f"self.{attr}"})
         # a tf.Variable source nothing reads: where it was made, as the run says
         for call, name in unread_variables(ctx):
             run = next(r for c, r in ctx.calls if c is call)
