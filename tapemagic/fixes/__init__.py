@@ -32,6 +32,21 @@ _UNWRAP_CALLS = ("tf.keras.backend.eval", "tf.keras.backend.get_value", "tf.stop
                  "keras.ops.convert_to_numpy", "K.eval", "K.get_value")
 
 
+class NoEdit(tuple):  # type: ignore[type-arg]
+    """A ``fix()`` result with no edit, and ``why`` no fix shape can be right.
+
+    An empty tuple (so it is read as "no edits" everywhere); the finding's fix shows ``why``
+    as its ``verification`` instead of an edit that could not verify.
+    """
+
+    why: str
+
+    def __new__(cls, why: str) -> NoEdit:
+        made = super().__new__(cls, ())
+        made.why = why
+        return made
+
+
 def rewrite(location: Location, index: SourceIndex, transform: Transform) -> Edit | None:
     """Return the edit replacing the one-line expression at ``location`` by ``transform``'s.
 
@@ -53,6 +68,36 @@ def rewrite(location: Location, index: SourceIndex, transform: Transform) -> Edi
         return None
     assert location.col is not None and location.end_col is not None
     return Edit(location.line, location.col, location.line, location.end_col, code)
+
+
+def rewrite_outer(location: Location, index: SourceIndex, transform: Transform) -> Edit | None:
+    """Return the edit replacing the call whose first argument is the expression at ``location``.
+
+    For a cut op whose fix rewrites the call around it (``tf.one_hot(tf.argmax(x, -1), n)``
+    located at the ``tf.argmax``): the enclosing call, on the same line, is handed to
+    ``transform``. None when there is no such call or the transform does not apply.
+    """
+    from tapemagic.fixes.statements import source_of
+
+    if location.col is None or location.end_col is None \
+            or location.end_line not in (None, location.line):
+        return None
+    src = source_of(index, location.file)
+    if src is None:
+        return None
+    for node, pos in src.positions.items():
+        if not (isinstance(node, cst.Call) and node.args and pos.start.line == location.line
+                and pos.end.line == location.line):
+            continue
+        inner = src.positions[node.args[0].value]
+        if (inner.start.line, inner.start.column, inner.end.column) == \
+                (location.line, location.col, location.end_col):
+            new = transform(node)
+            if new is None:
+                return None
+            return Edit(pos.start.line, pos.start.column, pos.end.line, pos.end.column,
+                        cst.Module([]).code_for_node(new))
+    return None
 
 
 def numpy_link_edits(links: Sequence[Link], index: SourceIndex, file: str,

@@ -27,8 +27,9 @@ class NonDifferentiableOp(EdgeRule):
         return matchers.cut_matches(ctx, self.code, "non-differentiable")
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
-        # a documented differentiable surrogate (straight-through, soft argmax, soft compare)
-        edit = fixes.rewrite(location, ctx.index, surrogates.surrogate)
+        # one_hot(argmax(x)) as a pair: the softmax replaces both (at either op's finding)
+        edit = (fixes.rewrite_outer(location, ctx.index, surrogates.one_hot_softmax)
+                or fixes.rewrite(location, ctx.index, surrogates.surrogate))
         if edit is None:
             return ()
         # a soft argmax is a float: an integer argmax it is combined with is cast to match
