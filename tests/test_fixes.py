@@ -136,6 +136,9 @@ def test_late_watch_moves_up_to_where_the_tensor_is_made() -> None:
      "tf.nn.softmax(model(x), axis=1)"),
     ("TM201", "keras.ops.one_hot(keras.ops.argmax(y_pred, axis=-1), 4)",
      "keras.ops.softmax(y_pred)"),
+    ("TM201", "tf.cast(tf.equal(p, tf.reduce_max(p, axis=-1, keepdims=True)), tf.float32)",
+     "tf.nn.softmax(p)"),
+    ("TM201", "tf.cast(tf.reduce_max(p, -1, True) == p, p.dtype)", "tf.nn.softmax(p)"),
     ("TM201", "pred // 10.0", "pred / 10.0 + tf.stop_gradient(pred // 10.0 - pred / 10.0)"),
     ("TM201", "tf.math.floordiv(y[:, 0], step)",
      "y[:, 0] / step + tf.stop_gradient(tf.math.floordiv(y[:, 0], step) - y[:, 0] / step)"),
@@ -163,6 +166,8 @@ def test_expression_rewrites(code: str, before: str, after: str) -> None:
     ("TM201", "tf.one_hot(tf.argmax(logits, -1), 3, 5.0, -1.0)"),  # on/off values
     ("TM201", "keras.ops.one_hot(keras.ops.argmax(y_pred), 4)"),  # argmax of the flat tensor
     ("TM201", "model(x) // 10.0"),  # writing the argument twice would run the model twice
+    ("TM201", "tf.cast(tf.equal(p, tf.reduce_max(p, axis=0, keepdims=True)), tf.float32)"),
+    ("TM201", "tf.cast(tf.equal(p, tf.reduce_max(q, axis=-1, keepdims=True)), tf.float32)"),
     ("TM202", "tf.cast(score, tf.float32)"),  # not an integer cast
     ("TM302", "tf.numpy_function(np.argsort, [x], tf.int64)"),  # no TF twin
     ("TM301", "model.predict_on_batch(x)"),
@@ -435,3 +440,19 @@ def test_numpy_function_of_numpy_maths_calls_a_tensorflow_copy() -> None:
     assert "p = np_softmax_tf(logits)\n" in fixed
     _, edits = fix("TM302", source, "tf.numpy_function(ranks, [p], tf.float32)")
     assert edits == () and "`np.argsort` is piecewise constant" in edits.why  # type: ignore
+
+
+def test_a_value_used_only_as_an_index_gets_a_reason_not_a_surrogate() -> None:
+    source = """\
+        def loss_fn(pred, table):
+            bucket = pred // 10.0
+            picked = tf.gather(table, tf.cast(bucket, tf.int32))
+            return tf.reduce_mean(picked) + tf.reduce_sum(tf.one_hot(tf.cast(bucket, tf.int32), 5))
+        """
+    _, edits = fix("TM201", source, "pred // 10.0")
+    assert edits == () and "only used as an integer index (`tf.gather` at line 3, " \
+        "`tf.one_hot` at line 4)" in edits.why  # type: ignore[attr-defined]
+    # one use as a value: the straight-through surrogate serves that use
+    fixed, _ = fix("TM201", source.replace("tf.reduce_mean(picked)", "tf.reduce_mean(bucket)"),
+                   "pred // 10.0")
+    assert "bucket = pred / 10.0 + tf.stop_gradient(" in fixed

@@ -42,6 +42,7 @@ class NoEdit(tuple):  # type: ignore[type-arg]
     why: str
 
     def __new__(cls, why: str) -> NoEdit:
+        """Return an empty result carrying ``why``."""
         made = super().__new__(cls, ())
         made.why = why
         return made
@@ -235,3 +236,66 @@ def argmax_partners(index: SourceIndex, file: str, line: int) -> list[Edit]:
                                   other.end_col_offset or 0,
                                   f"tf.cast({ast.unparse(other)}, {dtype})"))
     return edits
+
+
+# calls that read an argument as integer positions: name → (position, keyword) of that argument
+_INDEX_ARGS = {"tf.one_hot": (0, "indices"), "keras.ops.one_hot": (0, "x"),
+               "tf.gather": (1, "indices"), "tf.gather_nd": (1, "indices"),
+               "tf.nn.embedding_lookup": (1, "ids"), "keras.ops.take": (1, "indices")}
+
+
+def index_only(location: Location, index: SourceIndex) -> str | None:
+    """Say why no surrogate can help when the value at ``location`` is only used as an index.
+
+    The value (or the name it is assigned to, in the function around it; maybe through a
+    ``tf.cast``) must reach nothing but index arguments: ``tf.one_hot``'s indices,
+    ``tf.gather``'s, a subscript. A float surrogate cannot stand where an integer index goes,
+    and an index has no gradient in any form. None when some use is not an index (the usual
+    case: then a surrogate may connect that use).
+    """
+    tree = index.tree(location.file)
+    if tree is None or location.col is None:
+        return None
+    scope = enclosing_function(tree, location.line)
+    parents = {child: node for node in ast.walk(scope) for child in ast.iter_child_nodes(node)}
+    found = next((n for n in ast.walk(scope) if isinstance(n, ast.expr)
+                  and (n.lineno, n.col_offset, n.end_col_offset)
+                  == (location.line, location.col, location.end_col)), None)
+    if found is None:
+        return None
+    uses: list[ast.AST] = [found]
+    holder = parents.get(found)
+    if isinstance(holder, ast.Assign) and len(holder.targets) == 1 \
+            and isinstance(holder.targets[0], ast.Name):
+        name = holder.targets[0].id
+        uses = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name
+                and isinstance(n.ctx, ast.Load) and n.lineno > location.line]
+    places = [_index_place(use, parents) for use in uses]
+    if not places or None in places:
+        return None
+    return (f"`{index.text(location)}` is only used as an integer index "
+            f"({', '.join(dict.fromkeys(p for p in places if p))}): an index has no gradient "
+            "in any form and a float surrogate cannot stand where an index goes, so no edit "
+            "is offered; the loss has to be computed from the prediction itself (a distance "
+            "or a cross-entropy on the values, not on their index)")
+
+
+def _index_place(use: ast.AST, parents: dict[ast.AST, ast.AST]) -> str | None:
+    """Return ``"tf.one_hot at line N"`` when ``use`` is an index argument (None otherwise)."""
+    parent = parents.get(use)
+    if isinstance(parent, ast.Call) and ast.unparse(parent.func) == "tf.cast" \
+            and parent.args and parent.args[0] is use:
+        use, parent = parent, parents.get(parent)
+    if isinstance(parent, ast.Subscript) and parent.slice is use:
+        return f"a subscript at line {parent.lineno}"
+    if not isinstance(parent, ast.Call):
+        return None
+    name = ast.unparse(parent.func)
+    spot = _INDEX_ARGS.get(name)
+    if spot is None:
+        return None
+    position, keyword = spot
+    if (len(parent.args) > position and parent.args[position] is use) or any(
+            k.arg == keyword and k.value is use for k in parent.keywords):
+        return f"`{name}` at line {parent.lineno}"
+    return None

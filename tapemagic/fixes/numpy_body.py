@@ -99,6 +99,8 @@ class _ToTF(cst.CSTTransformer):
                                       "otherwise")
             _plain_keywords(name, new)
             return new.with_changes(func=cst.parse_expression(twin))
+        if head == "tf" and tail and tail.split(".")[-1] not in _DTYPES:
+            return new  # already TensorFlow (a dtype called as a function is not)
         if isinstance(new.func, cst.Attribute) and new.func.attr.value in METHODS \
                 and not (isinstance(new.func.value, cst.Name) and new.func.value.value in _NUMPY):
             _plain_keywords(f".{new.func.attr.value}", new)

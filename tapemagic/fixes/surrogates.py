@@ -21,6 +21,8 @@ does not have its shape. The surrogates are the documented ones of the rule cata
   of the winning class relaxed to the class probabilities (the soft argmax above would hand
   ``tf.one_hot`` a float index, which it refuses). The forward value changes from a hard
   one-hot to probabilities; the shapes match when ``n`` is the number of logits.
+- ``tf.cast(tf.equal(x, tf.reduce_max(x, axis=-1, keepdims=True)), T)`` (or ``x == ...``), the
+  same one-hot of the maximum written by hand → ``tf.nn.softmax(x)``.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ _KERAS_ST_OPS = {"keras.ops.round", "keras.ops.floor", "keras.ops.ceil", "keras.
 _INT_TYPES = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
 _ARGMAX = {"tf.argmax", "tf.math.argmax"}
 _FLOORDIV = {"tf.math.floordiv", "tf.floordiv"}
+_REDUCE_MAX = {"tf.reduce_max", "tf.math.reduce_max"}
+_EQUAL = {"tf.equal", "tf.math.equal"}
 # one_hot(argmax(...)) spellings: the one_hot name → (its argmax names, the softmax to use)
 _ONE_HOT = {"tf.one_hot": (_ARGMAX, "tf.nn.softmax"),
             "keras.ops.one_hot": ({"keras.ops.argmax"}, "keras.ops.softmax"),
@@ -150,6 +154,37 @@ def one_hot_softmax(node: cst.BaseExpression) -> cst.BaseExpression | None:
                                 else f"{softmax}({x}, axis={axis})")
 
 
+def _is_row_max(node: cst.BaseExpression, x: str) -> bool:
+    """Return True for ``tf.reduce_max(x, axis=-1, keepdims=True)`` (positional or keyword)."""
+    if not (isinstance(node, cst.Call) and dotted(node.func) in _REDUCE_MAX and node.args
+            and node.args[0].keyword is None and _code(node.args[0].value) == x):
+        return False
+    named = {a.keyword.value: _code(a.value) for a in node.args if a.keyword is not None}
+    plain = [_code(a.value) for a in node.args[1:] if a.keyword is None]
+    axis = named.get("axis", plain[0] if plain else None)
+    keep = named.get("keepdims", plain[1] if len(plain) > 1 else None)
+    return axis == "-1" and keep == "True"
+
+
+def max_mask_softmax(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``tf.cast(tf.equal(x, tf.reduce_max(x, axis=-1, keepdims=True)), T)`` → softmax."""
+    if not (isinstance(node, cst.Call) and dotted(node.func) == "tf.cast" and len(node.args) == 2
+            and node.args[0].keyword is None):
+        return None
+    inner = node.args[0].value
+    if isinstance(inner, cst.Call) and dotted(inner.func) in _EQUAL and len(inner.args) == 2:
+        sides = (inner.args[0].value, inner.args[1].value)
+    elif (isinstance(inner, cst.Comparison) and len(inner.comparisons) == 1
+          and isinstance(inner.comparisons[0].operator, cst.Equal)):
+        sides = (inner.left, inner.comparisons[0].comparator)
+    else:
+        return None
+    for x, other in (sides, sides[::-1]):
+        if _pure(x) and _is_row_max(other, _code(x)):
+            return cst.parse_expression(f"tf.nn.softmax({_code(x)})")
+    return None
+
+
 def soft_argmax(node: cst.BaseExpression) -> cst.BaseExpression | None:
     """``tf.argmax(x, axis)`` → ``tf.reduce_sum(tf.nn.softmax(x, axis) * tf.range(...), axis)``."""
     if not (isinstance(node, cst.Call) and dotted(node.func) in _ARGMAX and node.args
@@ -170,11 +205,16 @@ def soft_argmax(node: cst.BaseExpression) -> cst.BaseExpression | None:
 def surrogate(node: cst.BaseExpression) -> cst.BaseExpression | None:
     """Return the first surrogate above that applies to ``node`` (None when none does)."""
     for transform in (straight_through, floor_divide, soft_compare, one_hot_softmax,
-                      soft_argmax):
+                      max_mask_softmax, soft_argmax):
         new = transform(node)
         if new is not None:
             return new
     return None
+
+
+def relaxed_one_hot(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """Rewrite the call that makes a one-hot of the maximum as ``tf.nn.softmax(x)``."""
+    return one_hot_softmax(node) or max_mask_softmax(node)
 
 
 def straight_through_clip(node: cst.BaseExpression) -> cst.BaseExpression | None:

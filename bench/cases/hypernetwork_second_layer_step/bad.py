@@ -3,7 +3,7 @@
 # rule: TM402
 # weights: gen/code/kernel, gen/code/bias
 # mode: function
-# summary: a generator's output, reshaped, is assigned as the kernel of a target model's second layer
+# summary: a generator's reshaped output is assigned as the kernel of a target's second layer
 # lint: yes
 import numpy as np
 import tensorflow as tf
