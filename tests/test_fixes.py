@@ -456,3 +456,13 @@ def test_a_value_used_only_as_an_index_gets_a_reason_not_a_surrogate() -> None:
     fixed, _ = fix("TM201", source.replace("tf.reduce_mean(picked)", "tf.reduce_mean(bucket)"),
                    "pred // 10.0")
     assert "bucket = pred / 10.0 + tf.stop_gradient(" in fixed
+
+
+def test_a_rounded_value_only_compared_for_equality_gets_a_reason() -> None:
+    _, edits = fix("TM201", """\
+        def error_rate(labels, prediction):
+            decided = tf.round(prediction)
+            same = tf.equal(decided, labels)
+            return 1.0 - tf.reduce_mean(tf.cast(same, tf.float32))
+        """, "tf.round(prediction)")
+    assert edits == () and "only reaches `tf.equal` at line 3" in edits.why  # type: ignore

@@ -244,14 +244,19 @@ _INDEX_ARGS = {"tf.one_hot": (0, "indices"), "keras.ops.one_hot": (0, "x"),
                "tf.nn.embedding_lookup": (1, "ids"), "keras.ops.take": (1, "indices")}
 
 
+_EQUALITY = {"tf.equal", "tf.math.equal", "tf.not_equal", "tf.math.not_equal",
+             "keras.ops.equal", "keras.ops.not_equal"}
+
+
 def index_only(location: Location, index: SourceIndex) -> str | None:
-    """Say why no surrogate can help when the value at ``location`` is only used as an index.
+    """Say why no surrogate can help when the value at ``location`` only reaches dead ends.
 
     The value (or the name it is assigned to, in the function around it; maybe through a
-    ``tf.cast``) must reach nothing but index arguments: ``tf.one_hot``'s indices,
-    ``tf.gather``'s, a subscript. A float surrogate cannot stand where an integer index goes,
-    and an index has no gradient in any form. None when some use is not an index (the usual
-    case: then a surrogate may connect that use).
+    ``tf.cast``) must reach nothing but index arguments (``tf.one_hot``'s indices,
+    ``tf.gather``'s, a subscript) or equality tests (``tf.equal``, ``==``), which have no
+    gradient in any form: a float surrogate cannot stand where an index goes, and a surrogate
+    compared for equality is cut again. None when some use is neither (the usual case: then a
+    surrogate may connect that use).
     """
     tree = index.tree(location.file)
     if tree is None or location.col is None:
@@ -270,32 +275,44 @@ def index_only(location: Location, index: SourceIndex) -> str | None:
         name = holder.targets[0].id
         uses = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name
                 and isinstance(n.ctx, ast.Load) and n.lineno > location.line]
-    places = [_index_place(use, parents) for use in uses]
-    if not places or None in places:
+    places = [_dead_end(use, parents) for use in uses]
+    if not places or any(p is None for p in places):
         return None
-    return (f"`{index.text(location)}` is only used as an integer index "
-            f"({', '.join(dict.fromkeys(p for p in places if p))}): an index has no gradient "
-            "in any form and a float surrogate cannot stand where an index goes, so no edit "
-            "is offered; the loss has to be computed from the prediction itself (a distance "
-            "or a cross-entropy on the values, not on their index)")
+    shown = ", ".join(dict.fromkeys(p[1] for p in places if p))
+    if all(p is not None and p[0] == "index" for p in places):
+        return (f"`{index.text(location)}` is only used as an integer index ({shown}): an "
+                "index has no gradient in any form and a float surrogate cannot stand where an "
+                "index goes, so no edit is offered; the loss has to be computed from the "
+                "prediction itself (a distance or a cross-entropy on the values, not on their "
+                "index)")
+    return (f"`{index.text(location)}` only reaches {shown}, which has no gradient in any form "
+            "(an index or an equality test is piecewise constant): a surrogate of this op "
+            "alone leaves the weights cut, so no edit is offered; the loss has to be computed "
+            "from the prediction itself (a cross-entropy, or a soft count such as "
+            "`p * y + (1 - p) * (1 - y)` instead of counting equal values)")
 
 
-def _index_place(use: ast.AST, parents: dict[ast.AST, ast.AST]) -> str | None:
-    """Return ``"tf.one_hot at line N"`` when ``use`` is an index argument (None otherwise)."""
+def _dead_end(use: ast.AST, parents: dict[ast.AST, ast.AST]) -> tuple[str, str] | None:
+    """Return (``"index"`` or ``"equal"``, where) when ``use`` goes nowhere differentiable."""
     parent = parents.get(use)
     if isinstance(parent, ast.Call) and ast.unparse(parent.func) == "tf.cast" \
             and parent.args and parent.args[0] is use:
         use, parent = parent, parents.get(parent)
     if isinstance(parent, ast.Subscript) and parent.slice is use:
-        return f"a subscript at line {parent.lineno}"
+        return "index", f"a subscript at line {parent.lineno}"
+    if isinstance(parent, ast.Compare) and len(parent.ops) == 1 \
+            and isinstance(parent.ops[0], (ast.Eq, ast.NotEq)):
+        return "equal", f"`==` at line {parent.lineno}"
     if not isinstance(parent, ast.Call):
         return None
     name = ast.unparse(parent.func)
+    if name in _EQUALITY and use in parent.args:
+        return "equal", f"`{name}` at line {parent.lineno}"
     spot = _INDEX_ARGS.get(name)
     if spot is None:
         return None
     position, keyword = spot
     if (len(parent.args) > position and parent.args[position] is use) or any(
             k.arg == keyword and k.value is use for k in parent.keywords):
-        return f"`{name}` at line {parent.lineno}"
+        return "index", f"`{name}` at line {parent.lineno}"
     return None
