@@ -466,3 +466,16 @@ def test_a_rounded_value_only_compared_for_equality_gets_a_reason() -> None:
             return 1.0 - tf.reduce_mean(tf.cast(same, tf.float32))
         """, "tf.round(prediction)")
     assert edits == () and "only reaches `tf.equal` at line 3" in edits.why  # type: ignore
+
+
+def test_hypernetwork_inside_a_custom_model_calls_its_target_statelessly() -> None:
+    fixed, _ = fix("TM402", """\
+        class Hyper(tf.keras.Model):
+            def call(self, z, x):
+                self.target.layers[0].kernel.assign(tf.reshape(self.gen(z), (3, 1)))
+                return self.target(x)
+        """, "self.target.layers[0].kernel.assign")
+    assert fixed.endswith(
+        "    def call(self, z, x):\n        return self.target.stateless_call([tf.reshape("
+        "self.gen(z), (3, 1)) if v is self.target.layers[0].kernel else v for v in "
+        "self.target.trainable_variables], self.target.non_trainable_variables, x)[0]\n")

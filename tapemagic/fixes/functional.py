@@ -8,7 +8,8 @@ values instead of the variables, so the gradient reaches them. These fixes build
 from the code; they return None when the shape differs (then the rule's docs show a worked
 example). Three shapes, each followed in the same block by calls ``M(args)``:
 
-- ``M.layers[0].kernel.assign(w0)`` (one or more statements, same model ``M``; the value may
+- ``M.layers[0].kernel.assign(w0)`` (one or more statements, same model ``M``, which may be an
+  attribute such as ``self.target``; the value may
   be an expression such as ``tf.reshape(h, (6, 2))``, evaluated where the model is called,
   so nothing in between may rebind a name it reads) → each ``v`` of
   ``M.trainable_variables`` replaced by the value written into it;
@@ -52,6 +53,9 @@ def _call(stmt: cst.CSTNode) -> cst.Call | None:
 def _assign_of(stmt: cst.CSTNode) -> tuple[str, str, str] | None:
     """``M.layers[0].kernel.assign(w0)`` → (``M``, ``M.layers[0].kernel``, ``w0``).
 
+    ``M`` is the expression before ``.layers[i]`` (``self.target`` in a custom model's
+    ``call``), else the name the target starts with.
+
     The value is returned as code that can stand as the first operand of a conditional
     expression (parenthesised unless it is a name, attribute, subscript or call).
     """
@@ -62,7 +66,11 @@ def _assign_of(stmt: cst.CSTNode) -> tuple[str, str, str] | None:
         return None
     target = call.func.value
     root: cst.BaseExpression = target
+    model: cst.BaseExpression | None = None
     while isinstance(root, (cst.Attribute, cst.Subscript)):
+        if isinstance(root, cst.Subscript) and isinstance(root.value, cst.Attribute) \
+                and root.value.attr.value == "layers":
+            model = root.value.value  # `self.target` of `self.target.layers[1].kernel`
         root = root.value
     if not isinstance(root, cst.Name) or root is target:
         return None
@@ -71,7 +79,7 @@ def _assign_of(stmt: cst.CSTNode) -> tuple[str, str, str] | None:
     text = code(value)
     if not isinstance(value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)):
         text = f"({text})"
-    return root.value, code(target), text
+    return code(model) if model is not None else root.value, code(target), text
 
 
 _Shape = tuple[Sequence[cst.CSTNode], str, list[int], str]
@@ -169,7 +177,7 @@ def _model_calls(node: cst.CSTNode, model: str) -> list[cst.Call]:
 
     class _Calls(cst.CSTVisitor):
         def visit_Call(self, call: cst.Call) -> bool:
-            if isinstance(call.func, cst.Name) and call.func.value == model:
+            if cst.Module([]).code_for_node(call.func) == model:
                 found.append(call)
                 return False
             return True
