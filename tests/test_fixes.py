@@ -438,6 +438,10 @@ def test_numpy_function_of_numpy_maths_calls_a_tensorflow_copy() -> None:
             '    return tf.cast((e / tf.reduce_sum(e, axis=-1, keepdims=True)), "float32")\n'
             ) in fixed
     assert "p = np_softmax_tf(logits)\n" in fixed
+    keywords = 'tf.numpy_function(func=np_softmax, inp=[logits], Tout="float32")'
+    fixed, _ = fix("TM302", source.replace(
+        'tf.numpy_function(np_softmax, [logits], "float32")', keywords), keywords)
+    assert "p = np_softmax_tf(logits)\n" in fixed
     _, edits = fix("TM302", source, "tf.numpy_function(ranks, [p], tf.float32)")
     assert edits == () and "`np.argsort` is piecewise constant" in edits.why  # type: ignore
 

@@ -186,12 +186,14 @@ def translate(index: SourceIndex, file: str, call: cst.Call, call_edit: Edit) ->
     ``call_edit`` is the location of the call with an empty text; the translation fills it
     with ``f_tf(x, ...)`` and inserts ``def f_tf`` after ``def f``. ``why`` says what stops it.
     """
-    if not (len(call.args) >= 3 and isinstance(call.args[1].value, cst.List)
-            and all(a.keyword is None for a in call.args[:2])
-            and isinstance(call.args[0].value, cst.Name)):
+    given = {("func", "inp")[i]: a.value for i, a in enumerate(call.args[:2])
+             if a.keyword is None}
+    given.update({a.keyword.value: a.value for a in call.args if a.keyword is not None})
+    func, inp = given.get("func"), given.get("inp")
+    if not (isinstance(func, cst.Name) and isinstance(inp, (cst.List, cst.Tuple))):
         return Translation()
-    name = call.args[0].value.value
-    inputs = call.args[1].value.elements
+    name = func.value
+    inputs = inp.elements
     src = source_of(index, file)
     defs = [n for n in (src.positions if src else {}) if isinstance(n, cst.FunctionDef)
             and n.name.value == name]
