@@ -96,6 +96,23 @@ def test_judge_accepts_a_source_list_without_the_frozen_weights() -> None:
     assert not judge(report, finding, _rerun(dict.fromkeys(finding.variables, "none")))[0]
 
 
+def test_a_fix_without_edits_keeps_its_reason_and_is_not_counted() -> None:
+    from tapemagic.report.model import Fix
+    from tapemagic.verify import verify_fixes
+
+    class _NoRun:
+        def run(self, location: object, edits: object) -> tuple[None, str]:
+            raise AssertionError("a fix without edits was re-run")
+
+    report = seed000_report()
+    reasoned = Fix("Replace it", "unsafe", (), None, "no rewrite can keep this loss")
+    report = dataclasses.replace(report, findings=tuple(
+        dataclasses.replace(f, fix=reasoned) for f in report.findings))
+    checked = verify_fixes(report, _NoRun())
+    assert [f.fix for f in checked.findings] == [reasoned] * len(report.findings)
+    assert checked.notes == report.notes  # no "0 of N verified" summary for reasons alone
+
+
 def _env() -> dict[str, str]:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
     env.pop(CHILD_ENV, None)
