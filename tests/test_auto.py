@@ -20,21 +20,10 @@ import pytest
 from IPython.core.error import UsageError
 
 from tapemagic.report.model import MIME_TYPE
+from tests.cells import CLEAN_CELL, ROUND_CELL, reports_in
 
 pytestmark = pytest.mark.tf
 
-ROUND_CELL = """\
-w = tf.Variable([1.0, 2.0], name="w")
-with tf.GradientTape() as tape:
-    loss = tf.reduce_sum(tf.round(w * 3.0))
-grads = tape.gradient(loss, [w])
-"""
-CLEAN_CELL = """\
-w = tf.Variable([1.0, 2.0], name="w")
-with tf.GradientTape() as tape:
-    loss = tf.reduce_sum(w * w)
-grads = tape.gradient(loss, [w])
-"""
 
 
 def controller(shell: Any) -> Any:
@@ -52,10 +41,6 @@ def auto(shell: Any, run_cell: Any) -> Iterator[Any]:
     mode.last_report = None
     yield mode
     mode.auto, mode.verbose = False, False
-
-
-def reports_in(run: Any) -> list[dict[str, Any]]:
-    return [o for o in run.outputs if MIME_TYPE in o]
 
 
 def plain_then_auto(shell: Any, run_cell: Any, body: str) -> tuple[Any, Any]:

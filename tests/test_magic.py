@@ -25,31 +25,15 @@ from IPython.core.error import UsageError
 from tapemagic import rules
 from tapemagic.report.model import MIME_TYPE, Report
 from tapemagic.report.validate import validate_report
+from tests.cells import CLEAN_CELL, ROUND_CELL, reports_in
 
 pytestmark = pytest.mark.tf
 
-ROUND_CELL = """\
-w = tf.Variable([1.0, 2.0], name="w")
-with tf.GradientTape() as tape:
-    loss = tf.reduce_sum(tf.round(w * 3.0))
-grads = tape.gradient(loss, [w])
-"""
-CLEAN_CELL = """\
-w = tf.Variable([1.0, 2.0], name="w")
-with tf.GradientTape() as tape:
-    loss = tf.reduce_sum(w * w)
-grads = tape.gradient(loss, [w])
-"""
 THREE_MIME = {MIME_TYPE, "text/html", "text/plain"}
 
 
 def magic(body: str, line: str = "") -> str:
     return f"%%gradcheck{(' ' + line) if line else ''}\n{body}"
-
-
-def reports_in(run: Any) -> list[dict[str, Any]]:
-    """The report bundles a cell displayed."""
-    return [o for o in run.outputs if MIME_TYPE in o]
 
 
 def single_report(run: Any) -> Report:

@@ -120,7 +120,7 @@ def move_into_tape(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...]
     stmt = src.statement(line) if src else None
     if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine):
         return None
-    names = _names(stmt.node)
+    names = used_names(stmt.node)
     bound = bound_names(stmt.node)
     for step in (1, -1):
         at = stmt.index + step
@@ -129,7 +129,7 @@ def move_into_tape(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...]
             if src.tape_with(other) is not None:
                 return _move(src, stmt, other, before=step == 1,
                              adjacent=abs(at - stmt.index) == 1)
-            if names & _names(other) or bound & _names(other):
+            if names & used_names(other) or bound & used_names(other):
                 break
             at += step
     return None
@@ -215,7 +215,7 @@ def hoist_target(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] |
     if found is None:
         return None
     tape, target = found
-    reads = _names(target)
+    reads = used_names(target)
     for at in range(stmt.index - 1, -1, -1):
         other = stmt.block[at]
         if src.tape_with(other) == tape:
@@ -225,7 +225,7 @@ def hoist_target(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] |
     else:
         return None
     assert isinstance(other, cst.With) and isinstance(other.body, cst.IndentedBlock)
-    taken = set().union(*(_names(s) for s in stmt.block))
+    taken = set().union(*(used_names(s) for s in stmt.block))
     name = "loss" if "loss" not in taken else "loss_"
     pos = src.positions[target]
     if pos.start.line != pos.end.line:
@@ -258,7 +258,7 @@ def _walk_calls(node: cst.CSTNode) -> list[cst.Call]:
     return found
 
 
-def _names(node: cst.CSTNode) -> set[str]:
+def used_names(node: cst.CSTNode) -> set[str]:
     """Every bare name in ``node`` (read or bound)."""
     found: set[str] = set()
 

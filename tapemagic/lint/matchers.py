@@ -32,10 +32,16 @@ def api_param(found: Counted) -> dict[str, str]:
 
 
 def cut_matches(ctx: LintContext, code: str, kind: str, params: Params = api_param,
-                transform: Transform | None = None) -> Iterator[LintMatch]:
-    """Yield one match per counted cut of ``kind`` (each place once), with its quick edit."""
+                transform: Transform | None = None,
+                select: Callable[[Counted], bool] | None = None) -> Iterator[LintMatch]:
+    """Yield one match per counted cut of ``kind`` (each place once), with its quick edit.
+
+    ``select`` keeps only some of them (a rule that points elsewhere for the others).
+    """
     seen: set[Site] = set()
     for found in ctx.cuts(kind):
+        if select is not None and not select(found):
+            continue
         if found.cut.site in seen:
             continue
         seen.add(found.cut.site)
