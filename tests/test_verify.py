@@ -96,6 +96,7 @@ def test_judge_accepts_a_source_list_without_the_frozen_weights() -> None:
     assert not judge(report, finding, _rerun(dict.fromkeys(finding.variables, "none")))[0]
 
 
+@pytest.mark.slow
 def test_a_fix_without_edits_keeps_its_reason_and_is_not_counted() -> None:
     from tapemagic.report.model import Fix
     from tapemagic.verify import verify_fixes
@@ -257,6 +258,7 @@ print(tape.gradient(loss, hyper.trainable_variables))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.tf
 def test_cli_verifies_a_hypernetwork_written_through_model_layers(tmp_path: Path) -> None:
     script = tmp_path / "hyper.py"
@@ -283,6 +285,7 @@ print(tape.gradient(loss, [w]))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.tf
 def test_cli_verifies_the_softmax_for_a_one_hot_of_an_argmax(tmp_path: Path) -> None:
     script = tmp_path / "surrogates.py"
@@ -310,6 +313,7 @@ print(tape.gradient(loss, [w]))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.tf
 def test_a_fix_that_cannot_be_right_says_why_instead_of_an_edit(tmp_path: Path) -> None:
     script = tmp_path / "ranks.py"
