@@ -168,6 +168,8 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
                 # part that matters went through the host: a probable host round-trip
                 hosts, _ = _host_events_reached(graph, node, tape)
                 causes.extend(Cause("host-round-trip", True, event=e.id) for e in hosts[:1])
+            if not causes and source.result == "error":
+                causes.extend(_missing_gradient(graph, call, node, anc))
     elif node in bd_all:
         op_seq = _first_op_outside(graph, node, bd_all, tape)
         causes.append(Cause("outside-tape", True, op_seq=op_seq))
@@ -254,6 +256,34 @@ def _runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str
                        if graph.ops[s].graph and graph.ops[s].op_type in SATURATING]
         causes.extend(Cause("zero-at-runtime", True, op_seq=s) for s in zeroing[:1])
     return causes
+
+
+_NO_GRADIENT = "gradient registry has no entry for: "
+
+
+def _missing_gradient(graph: ProvenanceGraph, call: GradientCallRecord, node: int,
+                      anc: set[int]) -> list[Cause]:
+    """The op with no registered gradient that made the call raise, when another path connects.
+
+    ``tape.gradient`` raises ``LookupError: gradient registry has no entry for: <type>`` when
+    its backward pass meets an op whose type has no gradient (``ops.get_gradient_function``),
+    even when the source also reaches the target by a differentiable path; the user's code may
+    catch it. The cut is each op of that type the source's gradient would flow into.
+    """
+    message = call.error_message or ""
+    if call.error_type != "LookupError" or _NO_GRADIENT not in message:
+        return []
+    named = message.split(_NO_GRADIENT, 1)[1].split()
+    op_type = named[0] if named else ""
+    reach = forward(graph, node, anc, diff_only=True)
+    causes: dict[int, Cause] = {}
+    for src in reach:
+        for edge in graph.out_edges.get(src, ()):
+            op = graph.ops.get(edge.ref) if edge.kind == "op" else None
+            if (op is not None and op.op_type == op_type and edge.dst in anc
+                    and edge.cause == "non-differentiable-op" and op.seq not in causes):
+                causes[op.seq] = Cause("non-differentiable-op", True, edge=edge)
+    return [causes[seq] for seq in sorted(causes)]
 
 
 def _runtime_candidates(graph: ProvenanceGraph) -> frozenset[int]:

@@ -17,6 +17,7 @@ from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+from tapemagic.rules.tm108_failed_watch import claims_tensor
 from tapemagic.trace import RawLocation
 
 
@@ -29,6 +30,8 @@ class UnwatchedTensor(RuleModule):
         for hit in ctx.hits("not-watched"):
             if hit.source.source.handle is not None or _replaced(ctx, hit):
                 continue  # a variable source / TM112: a variable replaced by this tensor
+            if claims_tensor(hit):
+                continue  # TM108: the watch meant for it raised (and was caught)
             tape = hit.analysis.tape
             raw = tape.loc if tape is not None else hit.analysis.call.loc
             made = _made_from_variable(ctx, hit.source.node)
