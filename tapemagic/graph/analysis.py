@@ -380,7 +380,8 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
     if ungated:
         fixed = {id(c.edge) for c in ungated if c.primary}
         if reconnects(graph, node, anc, targets, fixed):
-            found = [(False, c) for c in ungated if c.primary]
+            found = [(False, c) for c in _needed(graph, node, anc, targets,
+                                                  [c for c in ungated if c.primary])]
         else:
             found = [(g, c) for g, c in found if not g or not c.primary]
     unique: dict[tuple[str, int, int], Cause] = {}
@@ -390,6 +391,27 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
         if key not in unique or (cause.primary and not unique[key].primary):
             unique[key] = cause
     return sorted(unique.values(), key=lambda c: (not c.primary, c.edge.seq if c.edge else 0))
+
+
+def _needed(graph: ProvenanceGraph, node: int, anc: set[int], targets: set[int],
+            primary: list[Cause]) -> list[Cause]:
+    """Drop the cuts a Keras layer made for the user when the others alone reconnect the source.
+
+    A built-in layer cuts side paths by design (BatchNormalization's moments stop the gradient
+    through the mean it subtracts; the input still reaches the output differentiably): behind
+    the user's own cut (a ``tf.round`` after the layer) such a cut is on the path but is not
+    one the user must fix. It stays when the user's cuts alone would not let the gradient
+    through.
+    """
+    kept = list(primary)
+    for cause in primary:
+        op = graph.ops.get(cause.edge.ref) if cause.edge and cause.edge.kind == "op" else None
+        if op is None or not op.layer or not (op.api_module or "").startswith("keras."):
+            continue
+        rest = [c for c in kept if c is not cause]
+        if rest and reconnects(graph, node, anc, targets, {id(c.edge) for c in rest}):
+            kept = rest
+    return kept
 
 
 _CONVERSIONS = frozenset({"numpy", "scalar", "ufunc", "array_function", "numpy_function"})
