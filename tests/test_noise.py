@@ -171,3 +171,66 @@ def test_jit_fit_reports_the_cut_and_no_optimizer_update(tmp_path: Path,
 def test_jit_fit_correct_is_silent(tmp_path: Path) -> None:
     report, _ = _run(tmp_path, _JIT_FIT.replace("return GATE", "return tf.sigmoid(inputs)"))
     assert report.findings == (), [(f.rule, f.message) for f in report.findings]
+
+
+def test_a_conversion_in_a_loop_is_one_finding(tmp_path: Path) -> None:
+    # actor-critic: the critic's value is stored as a Python float at every step of an episode
+    report, marked = _run(tmp_path, """
+        import tensorflow as tf
+
+        dense = tf.keras.layers.Dense(2, name="actor")
+        critic = tf.keras.layers.Dense(1, name="critic")
+        states = tf.random.stateless_normal((5, 1, 3), seed=(1, 2))
+        values, logs = [], []
+        with tf.GradientTape() as tape:
+            for state in states:
+                out = dense(state)
+                values.append(float(critic(state)[0, 0]))  # <-
+                logs.append(tf.math.log(tf.nn.softmax(out)[0, 0]))
+            huber = tf.keras.losses.Huber()
+            loss = (sum(-lp * (1.0 - v) for lp, v in zip(logs, values))
+                    + sum(huber(tf.expand_dims(v, 0), tf.ones(1)) for v in values))
+        g = tape.gradient(loss, dense.trainable_variables + critic.trainable_variables)
+        """)
+    assert _places(report) == [("TM301", marked[0])], _places(report)
+
+
+def test_a_conversion_in_a_loop_done_right_is_silent(tmp_path: Path) -> None:
+    report, _ = _run(tmp_path, """
+        import tensorflow as tf
+
+        dense = tf.keras.layers.Dense(2, name="actor")
+        critic = tf.keras.layers.Dense(1, name="critic")
+        states = tf.random.stateless_normal((5, 1, 3), seed=(1, 2))
+        values, logs = [], []
+        with tf.GradientTape() as tape:
+            for state in states:
+                out = dense(state)
+                values.append(critic(state)[0, 0])
+                print(float(values[-1]))
+                logs.append(tf.math.log(tf.nn.softmax(out)[0, 0]))
+            huber = tf.keras.losses.Huber()
+            loss = (sum(-lp * (1.0 - v) for lp, v in zip(logs, values))
+                    + sum(huber(tf.expand_dims(v, 0), tf.ones(1)) for v in values))
+        g = tape.gradient(loss, dense.trainable_variables + critic.trainable_variables)
+        """)
+    assert report.findings == (), _places(report)
+
+
+def test_a_line_outside_the_tape_is_one_finding(tmp_path: Path) -> None:
+    # a VAE's KL term after the `with` block: one line, several ops, one finding
+    report, marked = _run(tmp_path, """
+        import tensorflow as tf
+
+        mean_layer = tf.keras.layers.Dense(2, name="z_mean")
+        var_layer = tf.keras.layers.Dense(2, name="z_log_var")
+        x = tf.random.stateless_normal((4, 3), seed=(3, 4))
+        with tf.GradientTape() as tape:
+            z_mean, z_log_var = mean_layer(x), var_layer(x)
+        kl = -0.5 * (1 + z_log_var - tf.square(z_mean) - tf.exp(z_log_var))  # <-
+        loss = tf.reduce_mean(kl)
+        g = tape.gradient(loss, mean_layer.trainable_variables + var_layer.trainable_variables)
+        """)
+    lines = [line for _, line in _places(report)]
+    assert lines.count(marked[0]) == 1, _places(report)
+    assert {rule for rule, _ in _places(report)} == {"TM103"}
