@@ -406,8 +406,10 @@ def _needed(graph: ProvenanceGraph, node: int, anc: set[int], targets: set[int],
     kept = list(primary)
     for cause in primary:
         op = graph.ops.get(cause.edge.ref) if cause.edge and cause.edge.kind == "op" else None
-        if op is None or not op.layer or not (op.api_module or "").startswith("keras."):
-            continue
+        module = (op.api_module or "") if op is not None else ""
+        if op is None or not op.layer or not module.startswith("keras.") or module.startswith(
+                "keras.src.ops"):
+            continue  # the user's own op (a keras.ops call in a loss runs in a Keras scope too)
         rest = [c for c in kept if c is not cause]
         if rest and reconnects(graph, node, anc, targets, {id(c.edge) for c in rest}):
             kept = rest
