@@ -32,7 +32,6 @@ def _run(tmp_path: Path, source: str, mode: str) -> tuple[Report, list[int]]:
     path.write_text(source)
     marked = [i for i, line in enumerate(source.splitlines(), 1) if line.rstrip().endswith("# <-")]
     namespace: dict[str, object] = {"__name__": "__main__"}
-    check = None
     with tapemagic.gradcheck() as check:
         exec(compile(source, str(path), "exec"), namespace)  # noqa: S102
     assert check is not None and check.report is not None

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
+from tapemagic.graph.refine import missing_gradient, needed
 from tapemagic.graph.walks import backward, forward, reconnects, shortest_path
 from tapemagic.optypes import (
     COMPARISON_OPS,
@@ -169,7 +170,8 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
                 hosts, _ = _host_events_reached(graph, node, tape)
                 causes.extend(Cause("host-round-trip", True, event=e.id) for e in hosts[:1])
             if not causes and source.result == "error":
-                causes.extend(_missing_gradient(graph, call, node, anc))
+                causes.extend(Cause("non-differentiable-op", True, edge=edge)
+                              for edge in missing_gradient(graph, call, node, anc))
     elif node in bd_all:
         op_seq = _first_op_outside(graph, node, bd_all, tape)
         causes.append(Cause("outside-tape", True, op_seq=op_seq))
@@ -256,34 +258,6 @@ def _runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str
                        if graph.ops[s].graph and graph.ops[s].op_type in SATURATING]
         causes.extend(Cause("zero-at-runtime", True, op_seq=s) for s in zeroing[:1])
     return causes
-
-
-_NO_GRADIENT = "gradient registry has no entry for: "
-
-
-def _missing_gradient(graph: ProvenanceGraph, call: GradientCallRecord, node: int,
-                      anc: set[int]) -> list[Cause]:
-    """The op with no registered gradient that made the call raise, when another path connects.
-
-    ``tape.gradient`` raises ``LookupError: gradient registry has no entry for: <type>`` when
-    its backward pass meets an op whose type has no gradient (``ops.get_gradient_function``),
-    even when the source also reaches the target by a differentiable path; the user's code may
-    catch it. The cut is each op of that type the source's gradient would flow into.
-    """
-    message = call.error_message or ""
-    if call.error_type != "LookupError" or _NO_GRADIENT not in message:
-        return []
-    named = message.split(_NO_GRADIENT, 1)[1].split()
-    op_type = named[0] if named else ""
-    reach = forward(graph, node, anc, diff_only=True)
-    causes: dict[int, Cause] = {}
-    for src in reach:
-        for edge in graph.out_edges.get(src, ()):
-            op = graph.ops.get(edge.ref) if edge.kind == "op" else None
-            if (op is not None and op.op_type == op_type and edge.dst in anc
-                    and edge.cause == "non-differentiable-op" and op.seq not in causes):
-                causes[op.seq] = Cause("non-differentiable-op", True, edge=edge)
-    return [causes[seq] for seq in sorted(causes)]
 
 
 def _runtime_candidates(graph: ProvenanceGraph) -> frozenset[int]:
@@ -380,8 +354,8 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
     if ungated:
         fixed = {id(c.edge) for c in ungated if c.primary}
         if reconnects(graph, node, anc, targets, fixed):
-            found = [(False, c) for c in _needed(graph, node, anc, targets,
-                                                  [c for c in ungated if c.primary])]
+            found = [(False, c) for c in needed(graph, node, anc, targets,
+                                                 [c for c in ungated if c.primary])]
         else:
             found = [(g, c) for g, c in found if not g or not c.primary]
     unique: dict[tuple[str, int, int], Cause] = {}
@@ -391,29 +365,6 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
         if key not in unique or (cause.primary and not unique[key].primary):
             unique[key] = cause
     return sorted(unique.values(), key=lambda c: (not c.primary, c.edge.seq if c.edge else 0))
-
-
-def _needed(graph: ProvenanceGraph, node: int, anc: set[int], targets: set[int],
-            primary: list[Cause]) -> list[Cause]:
-    """Drop the cuts a Keras layer made for the user when the others alone reconnect the source.
-
-    A built-in layer cuts side paths by design (BatchNormalization's moments stop the gradient
-    through the mean it subtracts; the input still reaches the output differentiably): behind
-    the user's own cut (a ``tf.round`` after the layer) such a cut is on the path but is not
-    one the user must fix. It stays when the user's cuts alone would not let the gradient
-    through.
-    """
-    kept = list(primary)
-    for cause in primary:
-        op = graph.ops.get(cause.edge.ref) if cause.edge and cause.edge.kind == "op" else None
-        module = (op.api_module or "") if op is not None else ""
-        if op is None or not op.layer or not module.startswith("keras.") or module.startswith(
-                "keras.src.ops"):
-            continue  # the user's own op (a keras.ops call in a loss runs in a Keras scope too)
-        rest = [c for c in kept if c is not cause]
-        if rest and reconnects(graph, node, anc, targets, {id(c.edge) for c in rest}):
-            kept = rest
-    return kept
 
 
 _CONVERSIONS = frozenset({"numpy", "scalar", "ufunc", "array_function", "numpy_function"})
