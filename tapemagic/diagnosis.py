@@ -100,7 +100,9 @@ class Diagnoser:
             variables=tuple(draft.variables), gradient_calls=tuple(draft.calls),
             primary=draft.primary, api=draft.api, op_type=draft.op_type,
             chain=tuple(draft.chain), params=params,
-            fix=Fix(rule.fix_title, rule.fix_applicability, edits, None),
+            # a fix() with no edit may say why none can be right (fixes.NoEdit)
+            fix=Fix(rule.fix_title, rule.fix_applicability, tuple(edits), None,
+                    getattr(edits, "why", None)),
         )
 
     def _order(self, draft: Draft) -> tuple[object, ...]:

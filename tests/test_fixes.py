@@ -128,6 +128,20 @@ def test_late_watch_moves_up_to_where_the_tensor_is_made() -> None:
     ("TM201", "tf.argmax(logits, 1)",
      "tf.reduce_sum(tf.nn.softmax(logits, axis=1) * tf.range(tf.shape(logits)[1], "
      "dtype=logits.dtype), axis=1)"),
+    ("TM201", "tf.argmax(logits)",  # tf.argmax's default axis is 0, not -1
+     "tf.reduce_sum(tf.nn.softmax(logits, axis=0) * tf.range(tf.shape(logits)[0], "
+     "dtype=logits.dtype), axis=0)"),
+    ("TM201", "tf.one_hot(tf.argmax(logits, -1), 3)", "tf.nn.softmax(logits)"),
+    ("TM201", "tf.one_hot(tf.argmax(model(x), axis=1), depth=3, dtype=tf.float32)",
+     "tf.nn.softmax(model(x), axis=1)"),
+    ("TM201", "keras.ops.one_hot(keras.ops.argmax(y_pred, axis=-1), 4)",
+     "keras.ops.softmax(y_pred)"),
+    ("TM201", "tf.cast(tf.equal(p, tf.reduce_max(p, axis=-1, keepdims=True)), tf.float32)",
+     "tf.nn.softmax(p)"),
+    ("TM201", "tf.cast(tf.reduce_max(p, -1, True) == p, p.dtype)", "tf.nn.softmax(p)"),
+    ("TM201", "pred // 10.0", "pred / 10.0 + tf.stop_gradient(pred // 10.0 - pred / 10.0)"),
+    ("TM201", "tf.math.floordiv(y[:, 0], step)",
+     "y[:, 0] / step + tf.stop_gradient(tf.math.floordiv(y[:, 0], step) - y[:, 0] / step)"),
     ("TM201", "y_pred > 0.5",
      "(y_pred - 0.5) + tf.stop_gradient(tf.cast(y_pred > 0.5, y_pred.dtype) - (y_pred - 0.5))"),
     ("TM202", "tf.cast(score, tf.int32)",
@@ -148,6 +162,12 @@ def test_expression_rewrites(code: str, before: str, after: str) -> None:
 @pytest.mark.parametrize(("code", "text"), [
     ("TM201", "tf.round(model(x))"),  # writing the argument twice would run the model twice
     ("TM201", "tf.unique(scores)"),  # no surrogate for it
+    ("TM201", "tf.one_hot(tf.argmax(logits), 3)"),  # axis 0: not the class axis
+    ("TM201", "tf.one_hot(tf.argmax(logits, -1), 3, 5.0, -1.0)"),  # on/off values
+    ("TM201", "keras.ops.one_hot(keras.ops.argmax(y_pred), 4)"),  # argmax of the flat tensor
+    ("TM201", "model(x) // 10.0"),  # writing the argument twice would run the model twice
+    ("TM201", "tf.cast(tf.equal(p, tf.reduce_max(p, axis=0, keepdims=True)), tf.float32)"),
+    ("TM201", "tf.cast(tf.equal(p, tf.reduce_max(q, axis=-1, keepdims=True)), tf.float32)"),
     ("TM202", "tf.cast(score, tf.float32)"),  # not an integer cast
     ("TM302", "tf.numpy_function(np.argsort, [x], tf.int64)"),  # no TF twin
     ("TM301", "model.predict_on_batch(x)"),
@@ -171,7 +191,8 @@ def test_numpy_function_over_tf_ops_becomes_py_function() -> None:
         """
     fixed, _ = fix("TM302", source, "tf.numpy_function(body, [x], tf.float32)")
     assert "a = tf.py_function(body, [x], tf.float32)" in fixed
-    assert fix("TM302", source, "tf.numpy_function(numpy_body, [x], tf.float32)")[1] == ()
+    fixed, _ = fix("TM302", source, "tf.numpy_function(numpy_body, [x], tf.float32)")
+    assert "b = numpy_body_tf(x)" in fixed  # NumPy maths: a TensorFlow copy (test below)
 
 
 def test_assign_then_read_becomes_a_direct_read() -> None:
@@ -365,3 +386,100 @@ def test_soft_argmax_casts_the_integer_argmax_it_is_combined_with() -> None:
     assert len(edits) == 2  # the surrogate, and the partner in `guess - ...` (not the return)
     assert "guess - tf.cast(tf.argmax(labels, 1), logits.dtype)" in fixed
     assert "return tf.argmax(labels, 1)" in fixed
+
+
+def test_one_hot_of_argmax_is_replaced_whole_at_the_argmax_finding() -> None:
+    fixed, edits = fix("TM201", "hard = tf.one_hot(tf.argmax(logits, -1), depth)\n",
+                       "tf.argmax(logits, -1)")
+    assert fixed == "hard = tf.nn.softmax(logits)\n" and len(edits) == 1
+    # the same edit at the one_hot's own (secondary) finding: verified once
+    assert fix("TM201", "hard = tf.one_hot(tf.argmax(logits, -1), depth)\n",
+               "tf.one_hot(tf.argmax(logits, -1), depth)")[1] == edits
+    # one_hot of labels is not the pair: the argmax gets the soft argmax
+    assert "tf.one_hot(tf.reduce_sum(" not in fix(
+        "TM201", "a = tf.argmax(logits, -1)\n", "tf.argmax(logits, -1)")[0]
+
+
+def test_hypernetwork_writing_an_expression_becomes_a_stateless_call() -> None:
+    source = """\
+        with tf.GradientTape() as tape:
+            h = hyper(z)
+            target.layers[1].kernel.assign(tf.reshape(h, (6, 2)))
+            out = target(x)
+        """
+    fixed, _ = fix("TM402", source, "target.layers[1].kernel.assign")
+    assert fixed == (
+        "with tf.GradientTape() as tape:\n    h = hyper(z)\n    out = target.stateless_call("
+        "[tf.reshape(h, (6, 2)) if v is target.layers[1].kernel else v for v in "
+        "target.trainable_variables], target.non_trainable_variables, x)[0]\n")
+    # the value would be read after `h` changed: no edit
+    assert fix("TM402", source.replace("out = target(x)", "h = h * 2\n            out = target(x)"),
+               "target.layers[1].kernel.assign")[1] == ()
+
+
+def test_numpy_function_of_numpy_maths_calls_a_tensorflow_copy() -> None:
+    source = """\
+        def np_softmax(logits):
+            e = np.exp(logits - logits.max(axis=-1, keepdims=True))
+            return (e / e.sum(axis=-1, keepdims=True)).astype("float32")
+
+
+        def ranks(values):
+            return np.argsort(np.argsort(values)).astype("float32")
+
+
+        p = tf.numpy_function(np_softmax, [logits], "float32")
+        r = tf.numpy_function(ranks, [p], tf.float32)
+        """
+    fixed, _ = fix("TM302", source, 'tf.numpy_function(np_softmax, [logits], "float32")')
+    assert "def np_softmax(logits):\n    e = np.exp(" in fixed  # kept for other callers
+    assert ("def np_softmax_tf(logits):\n"
+            "    e = tf.exp(logits - tf.reduce_max(logits, axis=-1, keepdims=True))\n"
+            '    return tf.cast((e / tf.reduce_sum(e, axis=-1, keepdims=True)), "float32")\n'
+            ) in fixed
+    assert "p = np_softmax_tf(logits)\n" in fixed
+    keywords = 'tf.numpy_function(func=np_softmax, inp=[logits], Tout="float32")'
+    fixed, _ = fix("TM302", source.replace(
+        'tf.numpy_function(np_softmax, [logits], "float32")', keywords), keywords)
+    assert "p = np_softmax_tf(logits)\n" in fixed
+    _, edits = fix("TM302", source, "tf.numpy_function(ranks, [p], tf.float32)")
+    assert edits == () and "`np.argsort` is piecewise constant" in edits.why  # type: ignore
+
+
+def test_a_value_used_only_as_an_index_gets_a_reason_not_a_surrogate() -> None:
+    source = """\
+        def loss_fn(pred, table):
+            bucket = pred // 10.0
+            picked = tf.gather(table, tf.cast(bucket, tf.int32))
+            return tf.reduce_mean(picked) + tf.reduce_sum(tf.one_hot(tf.cast(bucket, tf.int32), 5))
+        """
+    _, edits = fix("TM201", source, "pred // 10.0")
+    assert edits == () and "only used as an integer index (`tf.gather` at line 3, " \
+        "`tf.one_hot` at line 4)" in edits.why  # type: ignore[attr-defined]
+    # one use as a value: the straight-through surrogate serves that use
+    fixed, _ = fix("TM201", source.replace("tf.reduce_mean(picked)", "tf.reduce_mean(bucket)"),
+                   "pred // 10.0")
+    assert "bucket = pred / 10.0 + tf.stop_gradient(" in fixed
+
+
+def test_a_rounded_value_only_compared_for_equality_gets_a_reason() -> None:
+    _, edits = fix("TM201", """\
+        def error_rate(labels, prediction):
+            decided = tf.round(prediction)
+            same = tf.equal(decided, labels)
+            return 1.0 - tf.reduce_mean(tf.cast(same, tf.float32))
+        """, "tf.round(prediction)")
+    assert edits == () and "only reaches `tf.equal` at line 3" in edits.why  # type: ignore
+
+
+def test_hypernetwork_inside_a_custom_model_calls_its_target_statelessly() -> None:
+    fixed, _ = fix("TM402", """\
+        class Hyper(tf.keras.Model):
+            def call(self, z, x):
+                self.target.layers[0].kernel.assign(tf.reshape(self.gen(z), (3, 1)))
+                return self.target(x)
+        """, "self.target.layers[0].kernel.assign")
+    assert fixed.endswith(
+        "    def call(self, z, x):\n        return self.target.stateless_call([tf.reshape("
+        "self.gen(z), (3, 1)) if v is self.target.layers[0].kernel else v for v in "
+        "self.target.trainable_variables], self.target.non_trainable_variables, x)[0]\n")

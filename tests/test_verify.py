@@ -96,6 +96,23 @@ def test_judge_accepts_a_source_list_without_the_frozen_weights() -> None:
     assert not judge(report, finding, _rerun(dict.fromkeys(finding.variables, "none")))[0]
 
 
+def test_a_fix_without_edits_keeps_its_reason_and_is_not_counted() -> None:
+    from tapemagic.report.model import Fix
+    from tapemagic.verify import verify_fixes
+
+    class _NoRun:
+        def run(self, location: object, edits: object) -> tuple[None, str]:
+            raise AssertionError("a fix without edits was re-run")
+
+    report = seed000_report()
+    reasoned = Fix("Replace it", "unsafe", (), None, "no rewrite can keep this loss")
+    report = dataclasses.replace(report, findings=tuple(
+        dataclasses.replace(f, fix=reasoned) for f in report.findings))
+    checked = verify_fixes(report, _NoRun())
+    assert [f.fix for f in checked.findings] == [reasoned] * len(report.findings)
+    assert checked.notes == report.notes  # no "0 of N verified" summary for reasons alone
+
+
 def _env() -> dict[str, str]:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
     env.pop(CHILD_ENV, None)
@@ -215,3 +232,87 @@ def test_notebook_runner_refuses_edits_outside_the_session_cells() -> None:
 
     assert history_cells(Shell(), 2, "%%gradcheck rep\nloss = 1") == [
         "import tensorflow as tf", "%%gradcheck rep\nloss = 1"]
+
+
+HYPERNETWORK = """\
+import numpy as np
+import tensorflow as tf
+
+tf.keras.utils.set_random_seed(0)
+x = np.ones((4, 3), "float32")
+target = tf.keras.Sequential([tf.keras.layers.Input((3,)), tf.keras.layers.Dense(2, name="a"),
+                              tf.keras.layers.Dense(1, name="b")], name="target")
+hyper = tf.keras.Sequential([tf.keras.layers.Input((1,)), tf.keras.layers.Dense(2, name="g")],
+                            name="hyper")
+with tf.GradientTape() as tape:
+    h = hyper(np.ones((1, 1), "float32"))
+    target.layers[1].kernel.assign(tf.reshape(h, (2, 1)))
+    loss = tf.reduce_sum(target(x))
+print(tape.gradient(loss, hyper.trainable_variables))
+"""
+
+
+@pytest.mark.tf
+def test_cli_verifies_a_hypernetwork_written_through_model_layers(tmp_path: Path) -> None:
+    script = tmp_path / "hyper.py"
+    script.write_text(HYPERNETWORK)
+    _, payload = _cli(script, "--verify-fixes")
+    (finding,) = payload["findings"]
+    assert finding["rule"] == "TM402"
+    assert "target.stateless_call([tf.reshape(h, (2, 1)) if v is target.layers[1].kernel" \
+        in finding["fix"]["edits"][-1]["text"]
+    assert finding["fix"]["verified"] is True, finding["fix"]["verification"]
+
+
+SURROGATES = """\
+import numpy as np
+import tensorflow as tf
+
+w = tf.Variable(np.eye(3, dtype="float32"), name="w")
+x = tf.constant([[1.0, 2.0, 0.5]])
+with tf.GradientTape() as tape:
+    logits = x @ w
+    hard = tf.one_hot(tf.argmax(logits, -1), 3)
+    loss = tf.reduce_sum(hard * [0.0, 1.0, 0.0])
+print(tape.gradient(loss, [w]))
+"""
+
+
+@pytest.mark.tf
+def test_cli_verifies_the_softmax_for_a_one_hot_of_an_argmax(tmp_path: Path) -> None:
+    script = tmp_path / "surrogates.py"
+    script.write_text(SURROGATES)
+    _, payload = _cli(script, "--verify-fixes")
+    # the ArgMax (primary) and the OneHot (secondary) findings: one edit, verified once
+    assert {(f["fix"]["edits"][0]["text"], f["fix"]["verified"])
+            for f in payload["findings"]} == {("tf.nn.softmax(logits)", True)}
+
+
+RANKS = """\
+import numpy as np
+import tensorflow as tf
+
+
+def ranks(values):
+    return np.argsort(np.argsort(values)).astype("float32")
+
+
+w = tf.Variable([1.0, 3.0, 2.0], name="w")
+with tf.GradientTape() as tape:
+    r = tf.numpy_function(ranks, [w * 2.0], tf.float32)
+    loss = tf.reduce_sum(r * [1.0, 2.0, 3.0])
+print(tape.gradient(loss, [w]))
+"""
+
+
+@pytest.mark.tf
+def test_a_fix_that_cannot_be_right_says_why_instead_of_an_edit(tmp_path: Path) -> None:
+    script = tmp_path / "ranks.py"
+    script.write_text(RANKS)
+    done, payload = _cli(script)
+    (finding,) = payload["findings"]
+    assert finding["rule"] == "TM302" and finding["fix"]["edits"] == []
+    assert finding["fix"]["verified"] is None
+    assert finding["fix"]["verification"].startswith(
+        "`ranks` is not rewritten in TensorFlow ops: `np.argsort` is piecewise constant")
+    assert "  no edit: `ranks` is not rewritten" in done.stdout

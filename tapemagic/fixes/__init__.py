@@ -11,14 +11,32 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, TypeAlias
 
-import libcst as cst
-
+from tapemagic._lazy import lazy_import
 from tapemagic.graph.numpy_chain import Link
 from tapemagic.locations import SourceIndex, enclosing_function
 from tapemagic.report.model import Edit, Location
 
-Transform = Callable[[cst.BaseExpression], cst.BaseExpression | None]
+if TYPE_CHECKING:
+    import libcst as cst
+else:  # LibCST loads when the first fix is computed, not when the rules are imported
+    cst = lazy_import("libcst")
+
+Transform: TypeAlias = "Callable[[cst.BaseExpression], cst.BaseExpression | None]"
+
+#: The transform modules below, each loaded (with LibCST) on first use by a rule's fix.
+_SUBMODULES = frozenset({"blocks", "calls", "functional", "numpy_body", "statements", "surrogates",
+                         "watches"})
+
+
+def __getattr__(name: str) -> ModuleType:
+    if name not in _SUBMODULES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = lazy_import(f"{__name__}.{name}")
+    globals()[name] = module
+    return module
 
 # NumPy functions with a TensorFlow twin of the same meaning (used for the chain after .numpy()).
 NUMPY_TO_TF = {
@@ -30,6 +48,22 @@ NUMPY_TO_TF = {
 }
 _UNWRAP_CALLS = ("tf.keras.backend.eval", "tf.keras.backend.get_value", "tf.stop_gradient",
                  "keras.ops.convert_to_numpy", "K.eval", "K.get_value")
+
+
+class NoEdit(tuple):  # type: ignore[type-arg]
+    """A ``fix()`` result with no edit, and ``why`` no fix shape can be right.
+
+    An empty tuple (so it is read as "no edits" everywhere); the finding's fix shows ``why``
+    as its ``verification`` instead of an edit that could not verify.
+    """
+
+    why: str
+
+    def __new__(cls, why: str) -> NoEdit:
+        """Return an empty result carrying ``why``."""
+        made = super().__new__(cls, ())
+        made.why = why
+        return made
 
 
 def rewrite(location: Location, index: SourceIndex, transform: Transform) -> Edit | None:
@@ -53,6 +87,36 @@ def rewrite(location: Location, index: SourceIndex, transform: Transform) -> Edi
         return None
     assert location.col is not None and location.end_col is not None
     return Edit(location.line, location.col, location.line, location.end_col, code)
+
+
+def rewrite_outer(location: Location, index: SourceIndex, transform: Transform) -> Edit | None:
+    """Return the edit replacing the call whose first argument is the expression at ``location``.
+
+    For a cut op whose fix rewrites the call around it (``tf.one_hot(tf.argmax(x, -1), n)``
+    located at the ``tf.argmax``): the enclosing call, on the same line, is handed to
+    ``transform``. None when there is no such call or the transform does not apply.
+    """
+    from tapemagic.fixes.statements import source_of
+
+    if location.col is None or location.end_col is None \
+            or location.end_line not in (None, location.line):
+        return None
+    src = source_of(index, location.file)
+    if src is None:
+        return None
+    for node, pos in src.positions.items():
+        if not (isinstance(node, cst.Call) and node.args and pos.start.line == location.line
+                and pos.end.line == location.line):
+            continue
+        inner = src.positions[node.args[0].value]
+        if (inner.start.line, inner.start.column, inner.end.column) == \
+                (location.line, location.col, location.end_col):
+            new = transform(node)
+            if new is None:
+                return None
+            return Edit(pos.start.line, pos.start.column, pos.end.line, pos.end.column,
+                        cst.Module([]).code_for_node(new))
+    return None
 
 
 def numpy_link_edits(links: Sequence[Link], index: SourceIndex, file: str,
@@ -190,3 +254,83 @@ def argmax_partners(index: SourceIndex, file: str, line: int) -> list[Edit]:
                                   other.end_col_offset or 0,
                                   f"tf.cast({ast.unparse(other)}, {dtype})"))
     return edits
+
+
+# calls that read an argument as integer positions: name → (position, keyword) of that argument
+_INDEX_ARGS = {"tf.one_hot": (0, "indices"), "keras.ops.one_hot": (0, "x"),
+               "tf.gather": (1, "indices"), "tf.gather_nd": (1, "indices"),
+               "tf.nn.embedding_lookup": (1, "ids"), "keras.ops.take": (1, "indices")}
+
+
+_EQUALITY = {"tf.equal", "tf.math.equal", "tf.not_equal", "tf.math.not_equal",
+             "keras.ops.equal", "keras.ops.not_equal"}
+
+
+def index_only(location: Location, index: SourceIndex) -> str | None:
+    """Say why no surrogate can help when the value at ``location`` only reaches dead ends.
+
+    The value (or the name it is assigned to, in the function around it; maybe through a
+    ``tf.cast``) must reach nothing but index arguments (``tf.one_hot``'s indices,
+    ``tf.gather``'s, a subscript) or equality tests (``tf.equal``, ``==``), which have no
+    gradient in any form: a float surrogate cannot stand where an index goes, and a surrogate
+    compared for equality is cut again. None when some use is neither (the usual case: then a
+    surrogate may connect that use).
+    """
+    tree = index.tree(location.file)
+    if tree is None or location.col is None:
+        return None
+    scope = enclosing_function(tree, location.line)
+    parents = {child: node for node in ast.walk(scope) for child in ast.iter_child_nodes(node)}
+    found = next((n for n in ast.walk(scope) if isinstance(n, ast.expr)
+                  and (n.lineno, n.col_offset, n.end_col_offset)
+                  == (location.line, location.col, location.end_col)), None)
+    if found is None:
+        return None
+    uses: list[ast.AST] = [found]
+    holder = parents.get(found)
+    if isinstance(holder, ast.Assign) and len(holder.targets) == 1 \
+            and isinstance(holder.targets[0], ast.Name):
+        name = holder.targets[0].id
+        uses = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name
+                and isinstance(n.ctx, ast.Load) and n.lineno > location.line]
+    places = [_dead_end(use, parents) for use in uses]
+    if not places or any(p is None for p in places):
+        return None
+    shown = ", ".join(dict.fromkeys(p[1] for p in places if p))
+    if all(p is not None and p[0] == "index" for p in places):
+        return (f"`{index.text(location)}` is only used as an integer index ({shown}): an "
+                "index has no gradient in any form and a float surrogate cannot stand where an "
+                "index goes, so no edit is offered; the loss has to be computed from the "
+                "prediction itself (a distance or a cross-entropy on the values, not on their "
+                "index)")
+    return (f"`{index.text(location)}` only reaches {shown}, which has no gradient in any form "
+            "(an index or an equality test is piecewise constant): a surrogate of this op "
+            "alone leaves the weights cut, so no edit is offered; the loss has to be computed "
+            "from the prediction itself (a cross-entropy, or a soft count such as "
+            "`p * y + (1 - p) * (1 - y)` instead of counting equal values)")
+
+
+def _dead_end(use: ast.AST, parents: dict[ast.AST, ast.AST]) -> tuple[str, str] | None:
+    """Return (``"index"`` or ``"equal"``, where) when ``use`` goes nowhere differentiable."""
+    parent = parents.get(use)
+    if isinstance(parent, ast.Call) and ast.unparse(parent.func) == "tf.cast" \
+            and parent.args and parent.args[0] is use:
+        use, parent = parent, parents.get(parent)
+    if isinstance(parent, ast.Subscript) and parent.slice is use:
+        return "index", f"a subscript at line {parent.lineno}"
+    if isinstance(parent, ast.Compare) and len(parent.ops) == 1 \
+            and isinstance(parent.ops[0], (ast.Eq, ast.NotEq)):
+        return "equal", f"`==` at line {parent.lineno}"
+    if not isinstance(parent, ast.Call):
+        return None
+    name = ast.unparse(parent.func)
+    if name in _EQUALITY and use in parent.args:
+        return "equal", f"`{name}` at line {parent.lineno}"
+    spot = _INDEX_ARGS.get(name)
+    if spot is None:
+        return None
+    position, keyword = spot
+    if (len(parent.args) > position and parent.args[position] is use) or any(
+            k.arg == keyword and k.value is use for k in parent.keywords):
+        return "index", f"`{name}` at line {parent.lineno}"
+    return None

@@ -8,7 +8,10 @@ values instead of the variables, so the gradient reaches them. These fixes build
 from the code; they return None when the shape differs (then the rule's docs show a worked
 example). Three shapes, each followed in the same block by calls ``M(args)``:
 
-- ``M.layers[0].kernel.assign(w0)`` (one or more statements, same model ``M``) → each ``v`` of
+- ``M.layers[0].kernel.assign(w0)`` (one or more statements, same model ``M``, which may be an
+  attribute such as ``self.target``; the value may
+  be an expression such as ``tf.reshape(h, (6, 2))``, evaluated where the model is called,
+  so nothing in between may rebind a name it reads) → each ``v`` of
   ``M.trainable_variables`` replaced by the value written into it;
 - ``for v, g in zip(M.trainable_variables, grads): v.assign(EXPR)`` → the list of ``EXPR``;
 - ``M.set_weights(N.get_weights())`` → ``N``'s variables (the models must match layer by
@@ -22,7 +25,7 @@ from collections.abc import Sequence
 import libcst as cst
 
 from tapemagic.fixes import dotted
-from tapemagic.fixes.statements import _Source, _Stmt, source_of
+from tapemagic.fixes.statements import _bound, _names, _Source, _Stmt, source_of
 from tapemagic.locations import SourceIndex
 from tapemagic.report.model import Edit
 
@@ -48,20 +51,35 @@ def _call(stmt: cst.CSTNode) -> cst.Call | None:
 
 
 def _assign_of(stmt: cst.CSTNode) -> tuple[str, str, str] | None:
-    """``M.layers[0].kernel.assign(w0)`` → (``M``, ``M.layers[0].kernel``, ``w0``)."""
+    """``M.layers[0].kernel.assign(w0)`` → (``M``, ``M.layers[0].kernel``, ``w0``).
+
+    ``M`` is the expression before ``.layers[i]`` (``self.target`` in a custom model's
+    ``call``), else the name the target starts with.
+
+    The value is returned as code that can stand as the first operand of a conditional
+    expression (parenthesised unless it is a name, attribute, subscript or call).
+    """
     call = _call(stmt)
     if not (call is not None and isinstance(call.func, cst.Attribute)
             and call.func.attr.value == "assign" and len(call.args) == 1
-            and isinstance(call.args[0].value, cst.Name)):
+            and call.args[0].keyword is None and call.args[0].star == ""):
         return None
     target = call.func.value
     root: cst.BaseExpression = target
+    model: cst.BaseExpression | None = None
     while isinstance(root, (cst.Attribute, cst.Subscript)):
+        if isinstance(root, cst.Subscript) and isinstance(root.value, cst.Attribute) \
+                and root.value.attr.value == "layers":
+            model = root.value.value  # `self.target` of `self.target.layers[1].kernel`
         root = root.value
     if not isinstance(root, cst.Name) or root is target:
         return None
     code = cst.Module([]).code_for_node
-    return root.value, code(target), call.args[0].value.value
+    value = call.args[0].value
+    text = code(value)
+    if not isinstance(value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)):
+        text = f"({text})"
+    return code(model) if model is not None else root.value, code(target), text
 
 
 _Shape = tuple[Sequence[cst.CSTNode], str, list[int], str]
@@ -84,6 +102,11 @@ def _assigns(src: _Source, stmt: _Stmt) -> _Shape | None:
         pairs.append(f"{found[2]} if v is {found[1]} else ")
         at += 1
     values = f"[{''.join(pairs)}v for v in {model}.trainable_variables]"
+    # the written values are evaluated at the model calls: nothing after the writes may
+    # rebind a name they read (nor the comprehension's own `v`)
+    reads = set().union(*(_names(stmt.block[i]) for i in writes))
+    if "v" in reads or any(reads & _bound(later) for later in stmt.block[writes[-1] + 1:]):
+        return None
     return stmt.block, model, writes, values
 
 
@@ -154,7 +177,7 @@ def _model_calls(node: cst.CSTNode, model: str) -> list[cst.Call]:
 
     class _Calls(cst.CSTVisitor):
         def visit_Call(self, call: cst.Call) -> bool:
-            if isinstance(call.func, cst.Name) and call.func.value == model:
+            if cst.Module([]).code_for_node(call.func) == model:
                 found.append(call)
                 return False
             return True

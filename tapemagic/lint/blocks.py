@@ -34,6 +34,14 @@ class Blocks:
         self.active: set[ast.AST] = set()  # the user's functions being interpreted now
         self.failed_watches: list[Cut] = []
         self.failed_roots: set[str] = set()
+        #: Model calls seen while a focus exists: marker root -> (call, model's weights).
+        self.model_calls: dict[str, tuple[ast.Call, frozenset[str]]] = {}
+        #: Tensors computed in the tape from weights and passed as gradient sources: their
+        #: identity root -> (the weights they were computed from, the expression, the
+        #: markers of the model calls it came from).
+        self.computed: dict[str, tuple[frozenset[str], ast.expr, frozenset[str]]] = {}
+        #: ``tape.watch(ids)`` of integer tensors on the focus (token ids for a saliency map).
+        self.integer_watches: list[Cut] = []
         #: Where each tensor root (``t:...``, a name bound to a tensor) was made / watched.
         self.made: dict[str, Site] = {}
         self.built: set[str] = set()  # models whose weights exist (called, built, shaped)
@@ -45,6 +53,9 @@ class Blocks:
         self.focus_call: ast.expr | None = None
         self.assigned: dict[str, frozenset[Cut]] = {}
         self.compiles: list[tuple[Value, Value, ast.Call]] = []
+        #: What ``layer.add_loss(...)`` added, by the layer's root, with the state it was
+        #: added in (recording, not, symbolic): ``model.losses`` reads it back.
+        self.added_losses: dict[str, tuple[object, Value]] = {}
 
     # -- the other halves provide these -----------------------------------------------------------
     def run_function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, env: Env,
@@ -156,6 +167,8 @@ class Blocks:
             return self.sequence([self.element(v) for v in value.items])
         if value.kind == "variable":
             return replace(value, items=())
+        if value.kind == "layers" and not value.items:  # `for layer in self.layers` of a class
+            return replace(value, kind="model")
         if value.items:
             out = value.items[0]
             for item in value.items[1:]:

@@ -13,7 +13,7 @@ import ast
 import builtins
 from dataclasses import replace
 
-from tapemagic.lint import names
+from tapemagic.lint import names, patterns
 from tapemagic.lint.blocks import _api
 from tapemagic.lint.members import Members
 from tapemagic.lint.values import EMPTY, Env, Value, join
@@ -135,7 +135,8 @@ class Calls(Members):
             return self.element(base)
         if base.kind in ("model", "variable"):
             return base
-        return self.op(node, "[]", [self.operand(base, node.value), self.expr(index, env)])
+        value = self.op(node, "[]", [self.operand(base, node.value), self.expr(index, env)])
+        return replace(value, text="int") if base.text == "int" else value  # ids[None, :]
 
     def attribute(self, node: ast.Attribute, env: Env) -> Value:
         """Return ``base.attr``: a dtype name, a member of a model, or the tensor itself."""
@@ -195,6 +196,25 @@ class Calls(Members):
         args, kwargs = self.arguments(node, env)
         return self.call_value(node, callee, args, kwargs)
 
+    def custom_gradient(self, node: ast.Call, fn: ast.AST, result: Value,
+                        args: list[Value]) -> Value:
+        """Return a ``tf.custom_gradient`` function's output: its forward, differentiable.
+
+        TensorFlow differentiates the call with the ``grad`` the function returns, never
+        through its forward ops: the cuts made inside its body do not count, and the output
+        depends on its inputs (and on the weights the body read).
+        """
+        forward = self.item(result, 0, node) if result.kind == "seq" else result
+        inputs = join(*(self.operand(a, node) for a in args))
+        first, last = getattr(fn, "lineno", 0), getattr(fn, "end_lineno", 0) or 0
+        kept = frozenset(c for c in forward.cuts if not first <= c.site.line <= last)
+        # a cut the body made of a live value: the grad function carries it across; one met
+        # on a value an earlier cut already took away (secondary) stays taken away
+        dropped = frozenset().union(*(c.roots for c in forward.cuts - kept
+                                      if c.detail != "secondary"))
+        return Value(live=forward.live | inputs.live | dropped, cuts=kept | inputs.cuts,
+                     ghost=forward.ghost | inputs.ghost)
+
     def unknown(self, name: str) -> Value:
         """Return the value of a name this source never binds (an earlier cell's, a ``*``).
 
@@ -234,13 +254,22 @@ class Calls(Members):
             self.call_stack.append(f"{node.lineno}:{node.col_offset}")
             self.active.add(callee.node)
             try:
-                return self.run_function(callee.node, callee.env, args, kwargs)
+                result = self.run_function(callee.node, callee.env, args, kwargs)
             finally:
                 self.depth -= 1
                 self.call_stack.pop()
                 self.active.discard(callee.node)
+            if callee.text == "custom-gradient" or patterns.custom_gradient(callee.node,
+                                                                            self.imports):
+                return self.custom_gradient(node, callee.node, result, [*args,
+                                                                        *kwargs.values()])
+            return result
         if callee.kind == "class":
             return self.instantiate(node, callee)
+        if callee.kind == "tokenizer":  # tokenizer(text): token ids, integers
+            return Value(text="int")
+        if callee.kind == "pass-through":  # tf.grad_pass_through(f)(x): identity backward
+            return self.op(node, _api(node.func), [self.operand(a, node) for a in args])
         if callee.kind == "api" and isinstance(callee.node, ast.expr):
             dotted = self.imports.dotted(callee.node)
             if dotted is not None:  # `Lambda(tf.round)`, `map_fn(tf.floor, ...)`

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from tapemagic.lint.interp import GradientCall, Interpreter
 from tapemagic.lint.names import GRADIENT_TAPE, VARIABLE, Imports
-from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value
+from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, join
 from tapemagic.report.model import Edit
 
 
@@ -89,8 +89,10 @@ class LintContext:
         """
         for call, run in self.calls:
             tensors = {r for r in call.sources if r.startswith("t:")}
-            missing = sorted(r for r in tensors
-                             if r in call.target.ghost and r not in call.target.live)
+            # a tensor a cut took away was watched in time: the cut is the story (TM202...)
+            cut_off = {r for c in call.target.cuts if c.kind != "not-watched" for r in c.roots}
+            missing = sorted(r for r in tensors if r in call.target.ghost
+                             and r not in call.target.live and r not in cut_off)
             if not missing or call.tape is None:
                 continue
             sites: list[Site] = []
@@ -117,6 +119,28 @@ class LintContext:
             for value, _node in self.source_items(call):
                 if value.kind == "variable" and value.text == "int":
                     yield from (run.made[r] for r in sorted(value.weights) if r in run.made)
+
+    def integer_watches(self) -> Iterator[Site]:
+        """Yield ``tape.watch(ids)`` sites of integer tensors a gradient call then asks for.
+
+        Token ids (``tf.constant([[3, 14]])``, a tokenizer's output, an integer cast) get no
+        gradient: TensorFlow only watches floating tensors, and an Embedding looks them up.
+        """
+        for call, run in self.calls:
+            asked = {ast.unparse(node) for _value, node in self.source_items(call)
+                     if node is not None}
+            for cut in run.integer_watches:
+                if cut.node is not None and ast.unparse(cut.node) in asked:
+                    yield cut.site
+
+    def watch_site(self, found: Counted) -> Site | None:
+        """Return where the tensor sources a cut severs were watched (all of them), if so."""
+        roots = found.severed
+        if not roots or not all(r.startswith("t:") for r in roots):
+            return None
+        run = next(r for c, r in self.calls if c is found.call)
+        sites = {run.watch_sites.get(r) for r in roots}
+        return sites.pop() if len(sites) == 1 and None not in sites else None
 
     def unbuilt_sources(self) -> Iterator[ast.AST]:
         """Yield where the weight list a gradient call got was read from an unbuilt model."""
@@ -237,6 +261,8 @@ def _compiles(interp: Interpreter) -> None:
                 target = prediction
                 if fn.kind in ("function", "loss", "model", "object", "class"):
                     target = interp.call_value(node, fn, [EMPTY, prediction], {})
+                # fit adds the losses the model's layers added (``add_loss``) to the loss
+                target = join(target, interp.added_loss(model, node))
                 interp.record(node, target, Value(weights=model.weights), None)
         finally:
             interp.recording = False

@@ -54,6 +54,7 @@ class Interpreter(Calls):
         self.recording = False
         self.calls_found: list[GradientCall] = []
         self.reached_focus = False
+        self.source_names = _source_names(tree)
         self._steps = 0
         self._returns: list[list[Value]] = []
 
@@ -105,7 +106,7 @@ class Interpreter(Calls):
         elif isinstance(node, ast.ClassDef):
             env.vars[node.name] = Value(kind="class", node=node, env=env)
         elif isinstance(node, ast.Assign):
-            value = self.expr(node.value, env)
+            value = self.identify(node, self.expr(node.value, env))
             for target in node.targets:
                 self.bind(target, value, env)
         elif isinstance(node, ast.AnnAssign) and node.value is not None:
@@ -201,12 +202,34 @@ class Interpreter(Calls):
         self.calls_found.append(GradientCall(node, target, sources.weights, sources_node,
                                              sources, tape, frozenset(self.watched)))
 
+    def identify(self, node: ast.Assign, value: Value) -> Value:
+        """Give a tensor computed in the tape from weights an identity, if it is a source.
+
+        ``conv_out, preds = grad_model(img)`` then ``tape.gradient(score, conv_out)``: the
+        identity (a ``t:`` root) flows to what is computed from this statement's value, so a
+        target computed from a second forward pass is told apart from one computed from it.
+        """
+        if not (self.in_focus and self.recording and value.live and value.kind in (None, "seq")):
+            return value
+        bound = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        if not bound & self.source_names:
+            return value
+        root = "t:" + self.fresh(node.value)
+        self.made.setdefault(root, Site.of(node.targets[0]))
+        # the forward passes it came from (markers of model calls) are its own pass
+        passes = frozenset(r for r in value.ghost if r.startswith("t:call@"))
+        self.computed.setdefault(root, (value.live, node.value, passes))
+        mark = {root}
+        items = tuple(replace(i, live=i.live | mark, weights=i.weights | mark)
+                      for i in value.items)
+        return replace(value, live=value.live | mark, weights=value.weights | mark, items=items)
+
     # -- binding -------------------------------------------------------------------------------
     def bind(self, target: ast.expr, value: Value, env: Env) -> None:
         """Bind ``value`` to an assignment target (names, tuples, attributes of ``self``)."""
         if isinstance(target, ast.Name):
             if value.kind is None and not (value.live or value.weights or value.items
-                                           or value.text):
+                                           or value.text not in ("", "int")):
                 # a plain tensor (or number) gets a root, so that it can be a gradient
                 # source: TM102 when the tape never watched it before the loss used it
                 root = "t:" + self.fresh(target)
@@ -221,3 +244,18 @@ class Interpreter(Calls):
                     self.bind(element, self.item(value, index, target), env)
         elif isinstance(target, ast.Starred):
             self.bind(target.value, value, env)
+
+
+def _source_names(tree: ast.Module) -> frozenset[str]:
+    """Return the names passed as sources to any ``.gradient``/``.jacobian`` call."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("gradient", "jacobian", "batch_jacobian")):
+            continue
+        given = [*node.args[1:2], *(k.value for k in node.keywords if k.arg == "sources")]
+        for expr in given:
+            for part in expr.elts if isinstance(expr, (ast.List, ast.Tuple)) else [expr]:
+                if isinstance(part, ast.Name):
+                    out.add(part.id)
+    return frozenset(out)

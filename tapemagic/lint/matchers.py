@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
-import libcst as cst
-
+from tapemagic._lazy import lazy_import
 from tapemagic.fixes import Transform
 from tapemagic.lint.context import Counted, LintContext, LintMatch
 from tapemagic.lint.values import Site
 from tapemagic.report.model import Edit
+
+if TYPE_CHECKING:
+    import libcst as cst
+else:  # LibCST loads when the first quick-fix edit is computed
+    cst = lazy_import("libcst")
 
 Params = Callable[[Counted], dict[str, str]]
 
@@ -27,10 +32,16 @@ def api_param(found: Counted) -> dict[str, str]:
 
 
 def cut_matches(ctx: LintContext, code: str, kind: str, params: Params = api_param,
-                transform: Transform | None = None) -> Iterator[LintMatch]:
-    """Yield one match per counted cut of ``kind`` (each place once), with its quick edit."""
+                transform: Transform | None = None,
+                select: Callable[[Counted], bool] | None = None) -> Iterator[LintMatch]:
+    """Yield one match per counted cut of ``kind`` (each place once), with its quick edit.
+
+    ``select`` keeps only some of them (a rule that points elsewhere for the others).
+    """
     seen: set[Site] = set()
     for found in ctx.cuts(kind):
+        if select is not None and not select(found):
+            continue
         if found.cut.site in seen:
             continue
         seen.add(found.cut.site)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from tapemagic.lint import names
+from tapemagic.lint import names, patterns
 from tapemagic.lint.objects import Objects
 from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, join
 
@@ -47,7 +47,14 @@ class Members(Objects):
             return EMPTY
         if dotted == "tensorflow.function":
             return args[0] if args else Value(kind="decorator")
-        if dotted in names.HOST or dotted.startswith("numpy."):
+        if dotted in patterns.CUSTOM_GRADIENT and args and args[0].kind == "function":
+            return replace(args[0], text="custom-gradient")  # f = tf.custom_gradient(g)
+        if dotted == "tensorflow.grad_pass_through":
+            return Value(kind="pass-through")  # its forward's gradient is the identity
+        if dotted == "functools.partial" and args and args[0].kind == "function" and \
+                len(args) == 1:  # partial(loss, w=2.0): the loss, its keywords bound
+            return args[0]
+        if dotted in names.HOST or dotted.startswith(names.HOST_MODULES):
             return self.cut(node, "host", api, operands + keyword_operands)
         if dotted in names.NON_DIFFERENTIABLE:
             return self.cut(node, "non-differentiable", api, operands[:1])
@@ -56,8 +63,18 @@ class Members(Objects):
         if dotted in names.CASTS:
             dtype = kwargs.get("dtype") or (args[1] if len(args) > 1 else EMPTY)
             if dtype.text in names.INTEGER_DTYPES:
-                return self.cut(node, "integer", api, operands[:1])
+                return replace(self.cut(node, "integer", api, operands[:1]), text="int")
             return self.op(node, api, operands[:1])
+        if dotted in names.TENSOR_MAKERS or dotted in names.DTYPE_KEEPING:
+            made = self.op(node, api, operands + keyword_operands)
+            return replace(made, text="int") if _integer_tensor(dotted, node, args, kwargs) \
+                else made
+        if names.tokenizer_factory(dotted):
+            return Value(kind="tokenizer")
+        if dotted in names.MAP_OPS | names.WHILE_OPS | names.COND_OPS:
+            called = self.higher_order(node, dotted, args, kwargs)
+            if called is not None:
+                return called
         if dotted in names.NUMPY_FUNCTION:
             inputs = kwargs.get("inp") or (args[1] if len(args) > 1 else EMPTY)
             return self.cut(node, "numpy-function", api, [self.operand(inputs, node)])
@@ -79,6 +96,8 @@ class Members(Objects):
         """Return the value of ``base.attr(...)``."""
         if base.kind in ("tape", "tape-new"):
             return self.tape_method(node, base, attr, args, kwargs, env)
+        if base.kind == "tokenizer":
+            return Value(text="int") if attr in names.TOKENIZER_METHODS else EMPTY
         if base.kind == "instance" or (base.kind == "model" and isinstance(base.node,
                                                                            ast.ClassDef)):
             found = self.find_method(base, attr)
@@ -103,6 +122,11 @@ class Members(Objects):
             return self.model_method(node, base, attr, args, kwargs)
         if attr == "minimize" and args:
             return self.minimize(node, args, kwargs)
+        if attr in ("run", "experimental_run_v2") and args and args[0].kind == "function":
+            # strategy.run(step, args=(model, batch)): the step runs on these arguments
+            given = kwargs.get("args") or (args[1] if len(args) > 1 else EMPTY)
+            items = list(given.items) if given.kind == "seq" else [given]
+            return self.call_value(node, args[0], items, {})
         return self.op(node, f".{attr}()", [operand, *(self.operand(a, node) for a in args),
                                             *kwargs.values()])
 
@@ -117,6 +141,9 @@ class Members(Objects):
                                              base.weights, node)}))
         if attr == "set_weights":
             return self.assign(node, replace(base, kind="variable"), args[0] if args else EMPTY)
+        if attr == "add_loss":
+            self.add_loss(base, self.operand(args[0], node) if args else EMPTY)
+            return EMPTY
         if attr == "compile":
             loss = kwargs.get("loss") or (args[1] if len(args) > 1 else EMPTY)
             self.compiles.append((base, loss, node))
@@ -133,6 +160,61 @@ class Members(Objects):
                 self.built |= base.weights
             return EMPTY
         return self.op(node, f".{attr}()", [self.operand(a, node) for a in args])
+
+    def higher_order(self, node: ast.Call, dotted: str, args: list[Value],
+                     kwargs: dict[str, Value]) -> Value | None:
+        """Return ``tf.map_fn`` / ``tf.while_loop`` / ``tf.cond`` with their functions run.
+
+        TensorFlow records the ops of the functions they call (so a cut in the body cuts);
+        None when a function is not one of the source's own (then it is a plain op).
+        """
+        def fn(index: int, *keys: str) -> Value:
+            found = next((kwargs[k] for k in keys if k in kwargs), None)
+            return found if found is not None else args[index] if len(args) > index else EMPTY
+
+        if dotted in names.MAP_OPS:
+            body, elems = fn(0, "fn", "f", "function"), fn(1, "elems", "xs")
+            if body.kind != "function":
+                return None
+            return self.call_value(node, body, [self.element(self.operand(elems, node))], {})
+        if dotted in names.COND_OPS:
+            true_fn, false_fn = fn(1, "true_fn"), fn(2, "false_fn")
+            if true_fn.kind != "function" or false_fn.kind != "function":
+                return None
+            return join(self.call_value(node, true_fn, [], {}),
+                        self.call_value(node, false_fn, [], {}))
+        body, state = fn(1, "body", "body_fun"), fn(2, "loop_vars", "init_val")
+        if body.kind != "function":
+            return None
+        items = list(state.items) if state.kind == "seq" else [state]
+        result = self.call_value(node, body, items, {})
+        after = list(result.items) if result.kind == "seq" else [result]
+        if len(after) != len(items):
+            return join(state, result)
+        return self.sequence([join(a, b) for a, b in zip(items, after, strict=True)])
+
+    def add_loss(self, layer: Value, loss: Value) -> None:
+        """Record ``layer.add_loss(loss)``: ``model.losses`` (and ``fit``) read it back.
+
+        Keras clears a layer's losses when it is called again: a loss added in another state
+        (outside the tape, or while a functional model was built) is replaced, not joined.
+        """
+        state = "symbolic" if loss.kind == "symbolic" else self.recording
+        for root in layer.weights:
+            old = self.added_losses.get(root)
+            kept = join(old[1], loss) if old is not None and old[0] == state else loss
+            self.added_losses[root] = (state, kept)
+
+    def added_loss(self, model: Value, node: ast.AST) -> Value:
+        """Return what ``model.losses`` holds: the losses its layers added (read here)."""
+        inside = self.roots.expand(model.weights)
+        found = [value for root, (_state, value) in self.added_losses.items()
+                 if self.roots.overlap(frozenset({root}), inside)]
+        if not found:
+            return EMPTY
+        value = join(*found)
+        cuts = frozenset(c for c in value.cuts if c.kind != "outside")
+        return join(self.read(value.live, node), Value(cuts=cuts, ghost=value.ghost))
 
     def tape_method(self, node: ast.Call, tape: Value, attr: str, args: list[Value],
                     kwargs: dict[str, Value], env: Env) -> Value:
@@ -151,7 +233,14 @@ class Members(Objects):
                 (k.value for k in node.keywords if k.arg == "sources"), None)
             if attr == "gradient" and tape.node is self.focus and self.focus is not None:
                 self.record(node, target, sources, node_sources)
-            return Value(live=target.live | sources.live, cuts=target.cuts)
+            value = Value(live=target.live | sources.live, cuts=target.cuts, ghost=target.ghost)
+            if tape.node is self.focus and self.focus is not None and not self.recording \
+                    and value.live:
+                # a persistent tape's gradient taken after its block: the tape does not
+                # record it, nor the ops on it (each is a line to move into the block)
+                cut = Cut("outside", _short(node.func), Site.of(node), value.live, node)
+                return replace(value, cuts=value.cuts | {cut})
+            return value
         return EMPTY
 
     def watch(self, value: Value, arg: ast.expr, env: Env) -> None:
@@ -161,13 +250,20 @@ class Members(Objects):
         raise ``ValueError`` (verified on TF 2.21 / Keras 3.15; ``tf.Variable`` is fine): such a
         watch is kept as a failed watch and watches nothing.
         """
-        if value.kind == "keras-tensor" or (value.kind == "variable"
+        if value.kind in ("keras-tensor", "symbolic") or (value.kind == "variable"
                                             and value.text.startswith("keras")):
             self.failed_watches.append(Cut("failed-watch", _short(arg), Site.of(arg),
                                            value.weights, arg))
             self.failed_roots |= value.weights
             return
         self.watched |= value.weights | value.live
+        parts = arg.elts if isinstance(arg, (ast.List, ast.Tuple)) and \
+            len(arg.elts) == len(value.items) else [arg]
+        for part, given in zip(parts, value.items if len(parts) > 1 or parts[0] is not arg
+                               else (value,), strict=False):
+            if given.text == "int" and given.kind is None:  # token ids: no gradient reaches them
+                self.integer_watches.append(Cut("integer", f"tape.watch({_short(part)})",
+                                                Site.of(part), frozenset(), part))
         for name in arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]:
             held = env.get(name.id) if isinstance(name, ast.Name) else None
             if held is None or held.kind == "variable" or not isinstance(name, ast.Name):
@@ -237,6 +333,33 @@ def _short(node: ast.AST) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+
+
+def _integer_tensor(dotted: str, node: ast.Call, args: list[Value],
+                    kwargs: dict[str, Value]) -> bool:
+    """Whether a tensor maker or dtype-keeping op gives an integer tensor.
+
+    ``tf.constant([[3, 14]])`` (int literals, no dtype), ``tf.constant(x, dtype=tf.int32)``,
+    ``tf.expand_dims(ids, 0)`` of integer ``ids``, token ids from a tokenizer.
+    """
+    if dotted in names.TENSOR_MAKERS:
+        dtype = kwargs.get("dtype") or (args[1] if len(args) > 1 else None)
+        if dtype is not None:
+            return dtype.text in names.INTEGER_DTYPES
+        return bool(node.args) and (_int_literals(node.args[0]) or _ints(args[0]))
+    return bool(args) and _ints(args[0])
+
+
+def _ints(value: Value) -> bool:
+    if value.kind == "seq":
+        return bool(value.items) and all(_ints(i) for i in value.items)
+    return value.text == "int"
+
+
+def _int_literals(node: ast.expr) -> bool:
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return bool(node.elts) and all(_int_literals(e) for e in node.elts)
+    return isinstance(node, ast.Constant) and type(node.value) is int
 
 
 def _integer_literal(node: ast.Call, imports: names.Imports) -> bool:

@@ -14,13 +14,19 @@ import ast
 
 _PREFIXES = (("tensorflow.keras.", "keras."), ("tf_keras.", "keras."),
              ("tensorflow.math.", "tensorflow."), ("tensorflow.dtypes.", "tensorflow."),
-             ("keras.src.", "keras."), ("keras.api.", "keras."))
+             ("keras.src.", "keras."), ("keras.api.", "keras."),
+             ("keras.ops.numpy.", "keras.ops."), ("keras.ops.nn.", "keras.ops."),
+             ("keras.ops.math.", "keras.ops."), ("keras.ops.core.", "keras.ops."),
+             ("tensorflow.experimental.numpy.", "tensorflow."))
 
 #: Calls that turn a tensor into a host (Python or NumPy) value, by dotted name.
 HOST = frozenset({
     "float", "int", "keras.backend.eval", "keras.backend.get_value",
     "keras.ops.convert_to_numpy", "keras.backend.convert_to_numpy",
+    "tensorflow.get_static_value", "tensorflow.make_ndarray", "keras.utils.to_categorical",
 })
+#: Python's ``math`` module: its functions turn a tensor into a Python float first.
+HOST_MODULES = ("numpy.", "math.")
 #: Methods that turn a tensor into a host value (``x.numpy()``); ``predict`` is Model.predict.
 HOST_METHODS = frozenset({"numpy", "item", "tolist", "predict", "predict_on_batch"})
 #: Ops without a usable gradient (registered as not differentiable, or returning None).
@@ -28,12 +34,13 @@ NON_DIFFERENTIABLE = frozenset(
     f"{module}.{name}" for module in ("tensorflow", "keras.ops", "keras.backend")
     for name in ("argmax", "argmin", "round", "floor", "ceil", "rint", "unique", "equal",
                  "not_equal", "greater", "greater_equal", "less", "less_equal",
-                 "floordiv", "floor_div", "logical_and", "logical_or", "logical_not")
+                 "floordiv", "floor_div", "floor_divide", "logical_and", "logical_or",
+                 "logical_not")
 )
 #: Ops whose result is integer-typed whatever their input (indices).
 INTEGER_RESULT = frozenset(
     f"{module}.{name}" for module in ("tensorflow", "keras.ops")
-    for name in ("argsort", "searchsorted", "histogram_fixed_width")
+    for name in ("argsort", "searchsorted", "histogram_fixed_width", "digitize", "bincount")
 )
 #: Casts: a cut when the target dtype is an integer or boolean one.
 CASTS = frozenset({"tensorflow.cast", "tensorflow.saturate_cast", "keras.ops.cast",
@@ -52,6 +59,25 @@ METADATA = frozenset(
     f"{module}.{name}" for module in ("tensorflow", "keras.ops", "keras.backend")
     for name in ("shape", "size", "rank", "zeros_like", "ones_like", "shape_n", "int_shape")
 )
+#: Calls that make a tensor from their first argument, of a ``dtype`` given or inferred.
+TENSOR_MAKERS = frozenset({"tensorflow.constant", "tensorflow.convert_to_tensor",
+                           "keras.ops.convert_to_tensor"})
+#: Ops whose result keeps the dtype of their first argument (an integer stays integer).
+DTYPE_KEEPING = frozenset(
+    f"{module}.{name}" for module in ("tensorflow", "keras.ops")
+    for name in ("expand_dims", "reshape", "squeeze", "identity", "tile", "concat",
+                 "stack", "transpose")
+)
+#: Keras layers that use their input as indices (an Embedding casts it to an integer).
+INDEX_LAYERS = frozenset({"Embedding"})
+#: Tokenizer methods that give token ids (integers).
+TOKENIZER_METHODS = frozenset({"__call__", "encode", "encode_plus", "batch_encode_plus",
+                               "convert_tokens_to_ids"})
+#: Ops that call a function of the user's on their tensors (its ops are recorded).
+MAP_OPS = frozenset({"tensorflow.map_fn", "tensorflow.vectorized_map", "keras.ops.map",
+                     "keras.ops.vectorized_map"})
+WHILE_OPS = frozenset({"tensorflow.while_loop", "keras.ops.while_loop"})
+COND_OPS = frozenset({"tensorflow.cond", "keras.ops.cond"})
 GRADIENT_TAPE = frozenset({"tensorflow.GradientTape", "tensorflow.autodiff.GradientTape"})
 VARIABLE = frozenset({"tensorflow.Variable", "keras.Variable", "keras.backend.Variable"})
 #: Keras base classes a user's class may extend to be a layer, model or loss.
@@ -73,6 +99,13 @@ _COMPARISONS = {ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<=", ast.Eq: 
 def comparison_api(op: ast.cmpop) -> str | None:
     """Return the operator text of a comparison on tensors (no gradient), or None."""
     return _COMPARISONS.get(type(op))
+
+
+def tokenizer_factory(dotted: str) -> bool:
+    """Whether ``dotted`` loads a text tokenizer (``AutoTokenizer.from_pretrained``)."""
+    head, _, last = dotted.rpartition(".")
+    return last == "from_pretrained" and head.rsplit(".", 1)[-1].endswith(
+        ("Tokenizer", "TokenizerFast"))
 
 
 def normalise(name: str) -> str:

@@ -128,7 +128,22 @@ class Objects(Blocks):
 
     def call_model(self, node: ast.Call, model: Value, args: list[Value],
                    kwargs: dict[str, Value]) -> Value:
-        """Return the output of calling a model or layer on ``args``."""
+        """Return the output of calling a model or layer on ``args``.
+
+        The output's ghost carries a marker of this call (``t:call@line:col``): which forward
+        passes a gradient target was computed from (a Grad-CAM score from a second pass).
+        """
+        value = self.run_model(node, model, args, kwargs)
+        if self.focus is None or not model.weights or value.kind not in (None, "symbolic"):
+            return value
+        marker = f"t:call@{node.lineno}:{node.col_offset}"
+        known = self.model_calls.get(marker)
+        self.model_calls[marker] = (node, model.weights | (known[1] if known else frozenset()))
+        return replace(value, ghost=value.ghost | {marker})
+
+    def run_model(self, node: ast.Call, model: Value, args: list[Value],
+                  kwargs: dict[str, Value]) -> Value:
+        """Return the output of calling a model or layer on ``args`` (see ``call_model``)."""
         self.built |= model.weights
         operands = [self.operand(a, node) for a in args]
         symbolic = any(a.kind == "symbolic" for a in args)
@@ -152,6 +167,8 @@ class Objects(Blocks):
             return self.bound(node, method, model, args, kwargs)
         if model.kind in ("loss", "object"):
             return self.op(node, ast.unparse(node.func), operands)
+        if model.text in names.INDEX_LAYERS:  # an Embedding's input is indices: no gradient
+            inputs = self.cut(node, "integer", ast.unparse(node.func), [inputs])
         weights = self.read(model.weights, node, symbolic)
         if symbolic:
             return replace(join(weights, inputs), kind="symbolic")
@@ -164,6 +181,9 @@ class Objects(Blocks):
             return Value(kind="variable", weights=base.weights, items=(base,), node=node,
                          text="keras:unbuilt" if unbuilt else
                          "keras" if self.is_keras(base) else "")
+        if attr in ("outputs", "output") and base.kind == "model" and base.weights:
+            # a functional model built on them reads these weights (Grad-CAM's grad_model)
+            return Value(kind="symbolic", live=base.weights)
         if attr in ("inputs", "outputs", "input", "output") and self.is_keras(base):
             return Value(kind="keras-tensor")
         if attr == "layers":
@@ -173,6 +193,8 @@ class Objects(Blocks):
             found = self.self_member(base, attr)
             if found is not None:
                 return found
+        if attr == "losses":
+            return self.added_loss(base, node)
         if attr in _WEIGHT_MEMBERS:
             root = f"{next(iter(sorted(base.weights)), '?')}.{attr}"
             for parent in base.weights:
@@ -180,6 +202,10 @@ class Objects(Blocks):
             return Value(kind="variable", weights=frozenset({root}),
                          text="keras" if self.is_keras(base) else "")
         return EMPTY
+
+    def added_loss(self, model: Value, node: ast.AST) -> Value:
+        """Return what ``model.losses`` holds (:mod:`tapemagic.lint.members` implements it)."""
+        raise NotImplementedError
 
     def is_keras(self, model: Value) -> bool:
         """Whether a model value is a Keras object (its variables are Keras 3 Variables)."""

@@ -11,13 +11,20 @@ from collections.abc import Iterator
 
 from tapemagic.lint.names import Imports
 
-_CUSTOM_GRADIENT = frozenset({"tensorflow.custom_gradient"})
+CUSTOM_GRADIENT = frozenset({"tensorflow.custom_gradient", "keras.ops.custom_gradient"})
 
 
-def _decorated(fn: ast.FunctionDef, imports: Imports) -> bool:
+def custom_gradient(fn: ast.AST, imports: Imports) -> bool:
+    """Whether ``fn`` is a function decorated with ``tf.custom_gradient``.
+
+    Its forward ops are never differentiated: TensorFlow calls the ``grad`` function it
+    returns instead (a ``tf.round`` there is the point, not a cut).
+    """
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
     for decorator in fn.decorator_list:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        if (imports.dotted(target) or "") in _CUSTOM_GRADIENT:
+        if (imports.dotted(target) or "") in CUSTOM_GRADIENT:
             return True
     return False
 
@@ -40,7 +47,7 @@ def custom_gradient_nones(tree: ast.Module, imports: Imports) -> Iterator[tuple[
     reads variables) and returns ``(input_grads, <None for every variable>)``.
     """
     for fn in ast.walk(tree):
-        if not isinstance(fn, ast.FunctionDef) or not _decorated(fn, imports):
+        if not isinstance(fn, ast.FunctionDef) or not custom_gradient(fn, imports):
             continue
         for grad in fn.body:
             if not isinstance(grad, ast.FunctionDef):

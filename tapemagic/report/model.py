@@ -90,7 +90,8 @@ class Fix:
 
     ``verified`` is None until a ``--verify-fixes`` re-run checked the fix (True: every weight
     the finding named then gets a gradient and no new error appeared); ``verification`` is
-    what that re-run showed (what is still cut, the new error), None when none ran.
+    what that re-run showed (what is still cut, the new error), None when none ran; for a
+    fix with no edits, ``verification`` may say why no edit can be right (``verified`` None).
     """
 
     title: str

@@ -223,7 +223,9 @@ def _fix_lines(f: Finding) -> list[str]:
         return [f"fix: {rule.fix_title} ({rule.fix_applicability})"]
     state = {True: ", verified", False: ", not verified", None: ""}[fix.verified]
     lines = [f"fix: {fix.title} ({fix.applicability}{state})"]
-    if fix.verification:
+    if fix.verification and not fix.edits and fix.verified is None:
+        lines.append(f"  no edit: {fix.verification}")  # why no fix shape can be right
+    elif fix.verification:
         lines.append(f"  re-run with this fix: {fix.verification}")
     for e in fix.edits:
         lines.append(f"  edit: L{e.line}:{e.col}-L{e.end_line}:{e.end_col} -> {json.dumps(e.text)}")

@@ -15,6 +15,16 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from tapemagic.lint.connections import (
+    constant_targets,
+    dangling_passes,
+    second_passes,
+    unread_members,
+    unread_models,
+    unread_variables,
+)
+from tapemagic.lint.context import LintContext, LintMatch
+from tapemagic.lint.values import Site
 from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
@@ -50,6 +60,43 @@ class NotConnected(RuleModule):
                     raw = ctx.index.assignment(call.loc, argument.id) or raw
             yield Match((place(raw),), raw, hit.cause.primary,
                         {"target": call.target_label}, hit)
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        # a Grad-CAM score from a second forward pass: that pass is the line to change
+        for second, source in second_passes(ctx):
+            yield LintMatch(self.code, Site.of(second), {
+                "detail": f"`{ctx.text(second.func)}(...)` may be a second forward pass the "
+                          "target is computed from", "source": source})
+        # the asked model's output dangles; the loss comes from one other pass: that pass
+        for other, source in dangling_passes(ctx):
+            yield LintMatch(self.code, Site.of(other), {
+                "detail": f"The loss may be computed from `{ctx.text(other.func)}(...)` "
+                          "instead of from the output of the model asked for",
+                "source": source})
+        # a target pasted in as a constant (a Grad-CAM score typed in): where it was made
+        for stmt, constant, sources in constant_targets(ctx):
+            yield LintMatch(self.code, Site.of(stmt), {
+                "detail": f"`{constant}` may be a constant made from Python values",
+                "source": sources})
+        # weights of a model the loss never reads (its copy, in DDPG), at the gradient call
+        for call, expr, twin in unread_models(ctx):
+            detail = "The loss may be computed from another model made by the same code" \
+                if twin else "Nothing in the tape may read these weights"
+            at = call.sources_node if call.sources_node is not None else expr
+            yield LintMatch(self.code, Site.of(at), {"detail": detail,
+                                                     "source": ctx.text(expr)})
+        # a weight a model class makes and nothing reads: where it is made
+        for stmt, attr in unread_members(ctx):
+            yield LintMatch(self.code, Site.of(stmt), {
+                "detail": f"`self.{attr}` may never be read (not in `call`, nor anywhere)",
+                "source": f"self.{attr}"})
+        # a tf.Variable source nothing reads: where it was made, as the run says
+        for call, name in unread_variables(ctx):
+            run = next(r for c, r in ctx.calls if c is call)
+            value = next(v for v, n in ctx.source_items(call) if n is name)
+            for root in sorted(value.weights):
+                yield LintMatch(self.code, run.made[root], {
+                    "detail": f"`{name.id}` may never be read by any op", "source": name.id})
 
 
 def _constant_target(ctx: RuleContext, hit: Hit) -> bool:

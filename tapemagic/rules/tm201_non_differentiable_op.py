@@ -27,8 +27,14 @@ class NonDifferentiableOp(EdgeRule):
         return matchers.cut_matches(ctx, self.code, "non-differentiable")
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
-        # a documented differentiable surrogate (straight-through, soft argmax, soft compare)
-        edit = fixes.rewrite(location, ctx.index, surrogates.surrogate)
+        # a one-hot of the maximum (one_hot(argmax(x)), cast(equal(x, max))): the softmax
+        # replaces the whole expression, at either op's finding
+        edit = fixes.rewrite_outer(location, ctx.index, surrogates.relaxed_one_hot)
+        if edit is None:  # a value used only as an index: no surrogate can be right
+            why = fixes.index_only(location, ctx.index)
+            if why is not None:
+                return fixes.NoEdit(why)
+            edit = fixes.rewrite(location, ctx.index, surrogates.surrogate)
         if edit is None:
             return ()
         # a soft argmax is a float: an integer argmax it is combined with is cast to match

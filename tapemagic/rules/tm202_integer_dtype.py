@@ -53,8 +53,18 @@ class IntegerDtype(EdgeRule):
                              "dtype": source.dtype}, hit, op_type="ReadVariableOp")
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
-        yield from matchers.cut_matches(ctx, self.code, "integer")
+        for found in ctx.cuts("integer"):
+            # token ids watched for a saliency map and looked up by an Embedding: the watch
+            # is the line to change (watch the embeddings instead)
+            watched = ctx.watch_site(found)
+            if watched is not None:
+                yield LintMatch(self.code, watched, {"api": ctx.segment(watched)})
+        yield from matchers.cut_matches(
+            ctx, self.code, "integer",
+            select=lambda found: ctx.watch_site(found) is None)
         for site in ctx.integer_sources():  # an integer variable passed as a source
+            yield LintMatch(self.code, site, {"api": ctx.segment(site)})
+        for site in ctx.integer_watches():  # tape.watch(ids) of integer token ids
             yield LintMatch(self.code, site, {"api": ctx.segment(site)})
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:

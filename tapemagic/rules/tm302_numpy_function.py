@@ -10,7 +10,7 @@ import ast
 from collections.abc import Iterable
 
 from tapemagic import fixes
-from tapemagic.fixes import calls
+from tapemagic.fixes import calls, numpy_body
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location
@@ -35,4 +35,8 @@ class NumpyFunction(EdgeRule):
             return found[0] if len(found) == 1 else None
 
         edit = fixes.rewrite(location, ctx.index, calls.numpy_function_to_tf(defined))
-        return (edit,) if edit else ()
+        if edit is not None:
+            return (edit,)
+        # a body of NumPy maths: a TensorFlow copy of it, called directly (or why not)
+        done = numpy_body.translate_at(location, ctx.index)
+        return done.edits or (fixes.NoEdit(done.why) if done.why else ())

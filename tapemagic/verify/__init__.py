@@ -97,7 +97,7 @@ def verify_fixes(report: Report, runner: Runner) -> Report:
 
 def _summary(findings: Sequence[Finding]) -> list[str]:
     """One note saying which fixes were verified and which were not (none when none ran)."""
-    checked = [f for f in findings if f.fix is not None and f.fix.verification is not None]
+    checked = [f for f in findings if f.fix is not None and f.fix.verified is not None]
     if not checked:
         return []
 

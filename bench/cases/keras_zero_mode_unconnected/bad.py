@@ -4,7 +4,7 @@
 # weights: model_hr/hr/kernel, model_hr/hr/bias
 # mode: eager
 # summary: unconnected_gradients=ZERO with a Keras model the loss never uses (Keras 3 raises)
-# lint: no (not-connected: the unused model is left out, not cut)
+# lint: yes
 import numpy as np
 import tensorflow as tf
 
