@@ -15,7 +15,7 @@ from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
-from tapemagic.rules.context import RuleContext
+from tapemagic.rules.context import RuleContext, place
 from tapemagic.trace import RawLocation
 
 _NOT_RECORDING = ("while the tape is not recording (after its `with` block, inside "
