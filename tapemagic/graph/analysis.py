@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
+from tapemagic.graph.refine import missing_gradient, needed
 from tapemagic.graph.walks import backward, forward, reconnects, shortest_path
 from tapemagic.optypes import (
     COMPARISON_OPS,
@@ -168,6 +169,9 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
                 # part that matters went through the host: a probable host round-trip
                 hosts, _ = _host_events_reached(graph, node, tape)
                 causes.extend(Cause("host-round-trip", True, event=e.id) for e in hosts[:1])
+            if not causes and source.result == "error":
+                causes.extend(Cause("non-differentiable-op", True, edge=edge)
+                              for edge in missing_gradient(graph, call, node, anc))
     elif node in bd_all:
         op_seq = _first_op_outside(graph, node, bd_all, tape)
         causes.append(Cause("outside-tape", True, op_seq=op_seq))
@@ -350,7 +354,8 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
     if ungated:
         fixed = {id(c.edge) for c in ungated if c.primary}
         if reconnects(graph, node, anc, targets, fixed):
-            found = [(False, c) for c in ungated if c.primary]
+            found = [(False, c) for c in needed(graph, node, anc, targets,
+                                                 [c for c in ungated if c.primary])]
         else:
             found = [(g, c) for g, c in found if not g or not c.primary]
     unique: dict[tuple[str, int, int], Cause] = {}

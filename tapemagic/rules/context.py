@@ -182,7 +182,7 @@ class RuleContext:
         """Return the match of a cut *edge* (op, host or state), keyed by what the user wrote.
 
         One op at one place is one finding whatever the number of tensors crossing it; a host
-        round-trip is keyed by its conversion; an assignment by its line and the variable it
+        round-trip is keyed by its conversion's place; an assignment by its line and the variable it
         writes (the message names that variable).
         """
         edge = hit.cause.edge
@@ -192,7 +192,8 @@ class RuleContext:
         if edge.kind == "host":
             chain = graph.host_chain(edge.ref, edge.last_event)
             root = chain[0]
-            return Match((place(root.loc), edge.ref), root.loc, hit.cause.primary,
+            # keyed by the conversion's place, not its event: a loop runs it once per step
+            return Match((place(root.loc), "host"), root.loc, hit.cause.primary,
                          {"api": root.api}, hit, api=root.api, edge=edge,
                          links=self.index.numpy_chain(root.loc), graph_edge=graph_edge)
         op = graph.ops[edge.ref]

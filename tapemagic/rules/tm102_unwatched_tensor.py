@@ -4,8 +4,9 @@ Matcher: a tensor (not variable) source marked ``not-watched``: ``tape.gradient(
 with no ``tape.watch(t)`` while the tape recorded. Points at the tape's line, where the
 ``tape.watch`` call belongs; when the tensor was computed from a variable (``x = x + 1`` in a
 loop replaced the ``tf.Variable`` by a tensor, so a later run gets None), at that line; when it
-was watched only after its first use on the path, at that ``tape.watch``. A tensor never
-watched also gets a secondary finding where it was made (the assignment of the name passed).
+was watched only after its first use on the path, at that ``tape.watch``. A constant never
+watched also gets a secondary finding where it was made (the assignment of the name passed):
+it could be a ``tf.Variable``; a tensor computed from others cannot.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+from tapemagic.rules.tm108_failed_watch import claims_tensor
 from tapemagic.trace import RawLocation
 
 
@@ -29,6 +31,8 @@ class UnwatchedTensor(RuleModule):
         for hit in ctx.hits("not-watched"):
             if hit.source.source.handle is not None or _replaced(ctx, hit):
                 continue  # a variable source / TM112: a variable replaced by this tensor
+            if claims_tensor(hit):
+                continue  # TM108: the watch meant for it raised (and was caught)
             tape = hit.analysis.tape
             raw = tape.loc if tape is not None else hit.analysis.call.loc
             made = _made_from_variable(ctx, hit.source.node)
@@ -42,7 +46,8 @@ class UnwatchedTensor(RuleModule):
                 call = hit.analysis.call
                 name = ctx.source_argument(call.loc, hit.index)
                 origin = ctx.index.assignment(call.loc, name) if name and call.loc else None
-                if origin is not None and origin.line != (raw.line if raw else None):
+                if (origin is not None and origin.line != (raw.line if raw else None)
+                        and _leaf(ctx, hit.source.node)):
                     yield Match((place(origin),), origin, False, {}, hit)
             yield Match((place(raw),), raw, hit.cause.primary, {}, hit)
 
@@ -64,7 +69,12 @@ class UnwatchedTensor(RuleModule):
 
 
 def _made_from_variable(ctx: RuleContext, node: int | None) -> RawLocation | None:
-    """Return the line of the op that made tensor ``node`` from a variable's value, if any."""
+    """Return the line of the statement that made tensor ``node`` from a variable's value.
+
+    Only the ops of that statement are walked (``x = x + 1.0`` read the variable ``x`` there):
+    a tensor computed from a model's output (WGAN-GP's interpolates of generated images) is
+    not a variable replaced by a tensor, and its watch goes at the tape.
+    """
     record = ctx.trace.tensors.get(node) if node is not None else None
     if record is None or record.producer is None:
         return None
@@ -79,11 +89,30 @@ def _made_from_variable(ctx: RuleContext, node: int | None) -> RawLocation | Non
         if tensor.leaf == "handle":
             return op.loc
         producer = ctx.graph.ops.get(tensor.producer[0]) if tensor.producer else None
+        if producer is not None and not _same_line(producer.loc, op.loc):
+            continue
         for serial in producer.inputs if producer is not None else ():
             if serial not in seen:
                 seen.add(serial)
                 stack.append(serial)
     return None
+
+
+def _leaf(ctx: RuleContext, node: int | None) -> bool:
+    """Return True when tensor ``node`` was made from a value (a constant), not computed.
+
+    Such a tensor could be made a ``tf.Variable`` where it is made: that line is the other end
+    of the cut. A tensor computed from other tensors can only be watched (one cut, one place).
+    """
+    record = ctx.trace.tensors.get(node) if node is not None else None
+    if record is None or record.producer is None:
+        return True
+    op = ctx.graph.ops.get(record.producer[0])
+    return op is None or not op.inputs
+
+
+def _same_line(a: RawLocation | None, b: RawLocation | None) -> bool:
+    return a is None or b is None or (a.file, a.line) == (b.file, b.line)
 
 
 def _replaced(ctx: RuleContext, hit: Hit) -> bool:

@@ -51,8 +51,9 @@ class OutsideTape(RuleModule):
             if (outer is not None and raw is not None and call.loc is not None
                     and _scope(raw) != _scope(call.loc) and _scope(outer) == _scope(call.loc)):
                 raw, api = outer, ctx.index.snippet(outer) or api
-            yield Match((place(raw),), raw, hit.cause.primary, {"api": api, "when": _NOT_RECORDING},
-                        hit)
+            # one line to move into the tape is one finding, whatever ops it runs
+            key = (raw.file, raw.line) if raw is not None else ("?",)
+            yield Match(key, raw, hit.cause.primary, {"api": api, "when": _NOT_RECORDING}, hit)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         return matchers.cut_matches(ctx, self.code, "outside")

@@ -28,7 +28,11 @@ class FailedWatch(RuleModule):
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         for hit in ctx.hits("not-watched"):
             source, tape = hit.source.source, hit.analysis.tape
-            if source.handle is None or tape is None or not tape.failed_watches:
+            if tape is None or not tape.failed_watches:
+                continue
+            if source.handle is None:
+                if claims_tensor(hit):
+                    yield _match(ctx, tape, hit)
                 continue
             if not source.trainable and tape.watch_accessed_variables:
                 continue  # TM107
@@ -51,6 +55,22 @@ class FailedWatch(RuleModule):
             return watches.watch_value(ctx.index, location.file, location.line) or ()
         # symbolic Keras inputs: watch the batch the block feeds to the model
         return watches.watch_model_input(ctx.index, location.file, location.line) or ()
+
+
+def claims_tensor(hit: Hit) -> bool:
+    """Return True when a tensor source's missing watch is the ``tape.watch`` that raised.
+
+    The user meant to watch the input (``tape.watch(model.inputs)``: symbolic Keras tensors),
+    the watch raised inside their ``try``, and the tensor they differentiate by was then never
+    watched: one cause, the failed watch (TM102 stays silent for it). A failed watch of a Keras
+    variable says nothing about a tensor, and a tensor watched anywhere is not this case.
+    """
+    tape = hit.analysis.tape
+    if tape is None or hit.source.source.handle is not None:
+        return False
+    if hit.source.node is not None and hit.source.node in tape.watch_events:
+        return False
+    return any("Variable" not in what for _, _, what in tape.failed_watches)
 
 
 def _match(ctx: RuleContext, tape: TapeRecord, hit: Hit | None) -> Match:

@@ -35,7 +35,8 @@ class HostRoundTrip(RuleModule):
             event = ctx.graph.events[hit.cause.event]
             chain = [ChainStep(hit.source.source.name), ctx.host_step(event, True),
                      *ctx.link_steps(event.loc), ChainStep("loss")]
-            yield Match((place(event.loc), "event", hit.cause.event), event.loc,
+            # one conversion at one place is one finding, however many times a loop ran it
+            yield Match((place(event.loc), "event"), event.loc,
                         hit.cause.primary, {"api": event.api}, hit, api=event.api,
                         chain=chain, links=ctx.index.numpy_chain(event.loc),
                         graph_edge=("event", hit.cause.event, 0))
