@@ -1,4 +1,4 @@
-# summary: the integer labels are cast to the predictions' float dtype, not the other way round
+# summary: the integer labels are cast to the predictions' float dtype, not the predictions to int32
 import numpy as np
 import tensorflow as tf
 
@@ -11,8 +11,8 @@ y = rng.integers(0, 10, size=(64, 1)).astype("int32")
 
 
 def count_error(y_true, y_pred):
-    y_true = tf.cast(y_true, y_pred.dtype)
-    return tf.reduce_mean(tf.square(y_true - y_pred))
+    diff = tf.cast(y_true, y_pred.dtype) - y_pred
+    return tf.reduce_mean(tf.square(diff))
 
 
 model = tf.keras.Sequential([tf.keras.layers.Input((6,)),
