@@ -14,6 +14,7 @@ import os
 import site
 import sys
 import sysconfig
+import threading
 import weakref
 from collections.abc import Callable
 from types import CodeType, FrameType
@@ -230,10 +231,14 @@ def user_frame(start: FrameType | None) -> tuple[FrameType | None, FrameType | N
 
     Returns ``(user_frame, api_frame)``: ``api_frame`` is the outermost non-wrapper library frame
     below the user frame, i.e. the library function the user called (None when the user's code
-    itself is ``start``).
+    itself is ``start``). A thread TensorFlow started to run the user's code (a
+    ``tf.distribute`` replica thread) has a stack that ends in TensorFlow: the user's call that
+    started it (``model.fit``, ``strategy.run``) is on the main thread's stack, which waits
+    meanwhile, and the walk goes on from there (scripts and notebook cells run on it).
     """
     frame = start
     api: FrameType | None = None
+    crossed = False
     while frame is not None:
         _, library, wrapper = _classify(frame)
         if not library:
@@ -241,6 +246,10 @@ def user_frame(start: FrameType | None) -> tuple[FrameType | None, FrameType | N
         if not wrapper:
             api = frame
         frame = frame.f_back
+        if frame is None and not crossed and threading.current_thread() is not (
+                main := threading.main_thread()):
+            crossed = True
+            frame = sys._current_frames().get(main.ident or 0)
     return None, api
 
 
