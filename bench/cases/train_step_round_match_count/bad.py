@@ -1,4 +1,4 @@
-# source: https://github.com/tensorflow/tensorflow/issues/58614
+# source: https://github.com/tensorflow/tensorflow/issues/62480
 # cause: non-differentiable-op|integer-dtype
 # rule: TM201
 # weights: counter/h/kernel, counter/h/bias, counter/p/kernel, counter/p/bias
