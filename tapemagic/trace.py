@@ -227,6 +227,9 @@ class Trace:
     fit_resumed_graph: bool = False
     #: graph number -> FuncGraph name, for the functions analysed from their traces
     graph_names: dict[int, str] = field(default_factory=dict)
+    #: graph numbers of traced loop bodies (``While`` ops joined to their body): a cut inside
+    #: one gets zeros from TensorFlow, not None (while_v2 fills missing gradients with zeros)
+    loop_bodies: set[int] = field(default_factory=set)
     #: calls of functions traced before the run began (their ops were never seen)
     opaque_calls: int = 0
     graph_events: int = 0

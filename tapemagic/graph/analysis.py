@@ -213,6 +213,11 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
     # step with hundreds of weights cost a second
     result.path = shortest_path(graph, node, anc, set(call.targets)) if causes else []
     result.causes = causes
+    if (source.result == "ok" and source.norm is None and node in anc and node not in bd
+            and _cut_in_loop_bodies(graph, causes)):
+        # a traced gradient (no value yet) whose every path is cut inside a loop body: while_v2
+        # hands back zeros for it, not None (the loop's gradient fills in what the body lacks)
+        source.result, source.norm = "zero", 0.0
     result.verdict = _verdict(source.result, causes, call.unconnected)
     if result.verdict == "connected" or (
             result.verdict == "zero" and not any(c.cause == "zero-at-runtime" for c in causes)):
@@ -220,6 +225,20 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
     return result
 
 
+
+
+def _cut_in_loop_bodies(graph: ProvenanceGraph, causes: list[Cause]) -> bool:
+    """Return True when every primary cause is a cut by an op traced in a loop body."""
+    bodies = graph.trace.loop_bodies
+    primary = [c for c in causes if c.primary]
+    if not bodies or not primary:
+        return False
+    for cause in primary:
+        edge = cause.edge
+        op = graph.ops.get(edge.ref) if edge is not None and edge.kind == "op" else None
+        if op is None or op.graph not in bodies:
+            return False
+    return True
 
 
 def _runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str) -> list[Cause]:

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 #: Ops that run one of two traced branch functions (tf.cond, autograph's `if` on a tensor).
 COND_OPS = frozenset({"If", "StatelessIf"})
+#: Ops that run a traced loop body (tf.while_loop, tf.scan, autograph's `while`/`for` on a
+#: tensor): their inputs are the body's inputs and the body's outputs are theirs.
+WHILE_OPS = frozenset({"While", "StatelessWhile"})
 
 
 class GraphTracer:
@@ -155,6 +158,12 @@ class GraphTracer:
             if self.link_cond(inputs, outputs, self.graph_id(graph), tfp.keras_layer_path(),
                               loc):
                 return
+        if name in WHILE_OPS and not self.rec.gradient_depth:
+            user, _ = frames.user_frame(sys._getframe(1))
+            loc = frames.location_of(user) if user is not None else None
+            if self.link_while(inputs, outputs, self.graph_id(graph), tfp.keras_layer_path(),
+                               loc):
+                return
         self.rec.record_op(name, inputs, outputs, graph)
 
     def eager_call(self, name: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...]) -> bool:
@@ -185,15 +194,39 @@ class GraphTracer:
         op = outputs[0].op
         branches = [tfp.cached_function_graph(tfp.nested_function(op, attr))
                     for attr in ("then_branch", "else_branch")]
-        if any(b is None or id(b) not in self._graph_ids for b in branches):
+        return self._link_bodies(inputs[1:], outputs, branches, number, layer, loc)
+
+    def link_while(self, inputs: tuple[Any, ...], outputs: tuple[Any, ...], number: int,
+                   layer: str, loc: Any) -> bool:
+        """Join a ``While`` op (``tf.while_loop``, ``tf.scan``, autograph loops) to its body.
+
+        while_v2 gives the op and its body the same loop variables, in order (the counter and
+        the iteration bound first, then the user's, then the captured tensors): input i flows
+        into the body's input i and the body's output i into the op's output i. The loop's
+        registered gradient would hide a cut inside the body (TensorFlow then hands back
+        zeros, not None: while_v2 turns the body's missing gradients into zeros). The
+        condition graph only decides when to stop. False when the body was not recorded.
+        """
+        if not outputs:
+            return False
+        body = tfp.cached_function_graph(tfp.nested_function(outputs[0].op, "body"))
+        if not self._link_bodies(inputs, outputs, [body], number, layer, loc):
+            return False
+        self.rec.trace.loop_bodies.add(self.graph_id(body))
+        return True
+
+    def _link_bodies(self, args: tuple[Any, ...], outputs: tuple[Any, ...], bodies: list[Any],
+                     number: int, layer: str, loc: Any) -> bool:
+        """Link ``args`` into every body graph's inputs and its outputs into ``outputs``."""
+        if any(b is None or id(b) not in self._graph_ids for b in bodies):
             return False
         results: dict[int, int] = {}
-        for branch in branches:
-            for arg, placeholder in zip(inputs[1:], branch.inputs, strict=False):
+        for body in bodies:
+            for arg, placeholder in zip(args, body.inputs, strict=False):
                 inner = self.rec.serial_of(placeholder)
                 if inner is not None and tfp.dtype_name(placeholder.dtype) != "resource":
                     self.identity(self.serial_for(arg, number, layer), inner, loc, layer, number)
-            for index, (inner_out, result) in enumerate(zip(branch.outputs, outputs,
+            for index, (inner_out, result) in enumerate(zip(body.outputs, outputs,
                                                             strict=False)):
                 inner = self.rec.serial_of(inner_out)
                 if inner is not None:

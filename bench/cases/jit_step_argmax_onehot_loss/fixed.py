@@ -1,0 +1,30 @@
+# summary: the XLA-compiled step scores the softmax probabilities against the one-hot labels
+import numpy as np
+import tensorflow as tf
+
+tf.keras.utils.set_random_seed(0)
+
+rng = np.random.default_rng(28836)
+images = rng.normal(size=(16, 8, 8, 1)).astype("float32")
+labels = rng.integers(0, 3, size=(16,))
+model = tf.keras.Sequential([tf.keras.layers.Input((8, 8, 1)),
+                             tf.keras.layers.Conv2D(4, 3, activation="relu", name="conv"),
+                             tf.keras.layers.Flatten(),
+                             tf.keras.layers.Dense(3, name="fc")], name="cnn_model")
+optimizer = tf.keras.optimizers.Adam(0.01)
+
+
+@tf.function(jit_compile=True)
+def train_step(batch, target):
+    with tf.GradientTape() as tape:
+        logits = model(batch, training=True)
+        probs = tf.nn.softmax(logits)
+        loss = tf.reduce_mean(tf.square(probs - tf.one_hot(target, 3)))
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables, strict=False))
+    return loss
+
+
+before = [w.numpy().copy() for w in model.trainable_weights]
+print(float(train_step(images, labels)))
+assert all(np.any(b != w.numpy()) for b, w in zip(before, model.trainable_weights, strict=False))
