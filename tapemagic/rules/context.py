@@ -15,7 +15,7 @@ from functools import cached_property
 
 from tapemagic.graph.analysis import CallAnalysis, SourceAnalysis
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
-from tapemagic.graph.walks import forward, shortest_path
+from tapemagic.graph.walks import backward, forward, shortest_path
 from tapemagic.locations import SourceIndex
 from tapemagic.optypes import READ_OPS, WRITE_API
 from tapemagic.report.model import ChainStep
@@ -150,6 +150,27 @@ class RuleContext:
                 if op.seq > last.seq and op.loc is not None:
                     last = op
         return last
+
+    def second_pass(self, hit: Hit) -> OpRecord | None:
+        """Return the first read, on the target's dataflow, of a weight a tensor source came from.
+
+        The shape of Grad-CAM's ``conv_out, _ = grad_model(img)`` then ``preds = model(img)``:
+        the watched tensor was computed from some weights, and the target from the same
+        weights read again (a second, independent forward pass) instead of from that tensor.
+        None for a variable source, a source no weight made, or when no such read exists.
+        """
+        node = hit.source.node
+        if node is None or hit.source.source.handle is not None:
+            return None
+        graph, tape = self.graph, hit.analysis.tape
+        behind = backward(graph, {node}, lambda e: True)
+        handles = [h for h in behind if h in graph.reads]
+        anc = hit.analysis.ancestors
+        reads = [op for h in handles for op in graph.reads[h]
+                 if not op.in_gradient and op.loc is not None and set(op.outputs) & anc
+                 and not set(op.outputs) & behind
+                 and (tape is None or tape.recording_at(op.seq))]
+        return min(reads, key=lambda op: op.seq) if reads else None
 
     def substitute(self, hit: Hit, dangling: OpRecord) -> OpRecord | None:
         """Return the op that built the loss from something else in the dangling value's place.

@@ -19,6 +19,10 @@ from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
 
+_SECOND_PASS = (": it is computed by this second, independent forward pass, which reads the "
+                "same weights again instead of using the watched tensor")
+
+
 @register
 class NotConnected(RuleModule):
     code = "TM104"
@@ -30,6 +34,13 @@ class NotConnected(RuleModule):
                 continue  # TM105 / TM111 say it, and why
             call = hit.analysis.call
             raw = call.loc
+            twin = ctx.second_pass(hit)
+            if twin is not None and twin.loc is not None:
+                # the target was computed again from the weights behind the source: that
+                # second forward pass is the line to change (use the source's own output)
+                yield Match((place(twin.loc),), twin.loc, hit.cause.primary,
+                            {"target": call.target_label, "detail": _SECOND_PASS}, hit)
+                continue
             dangling = ctx.dangling(hit)
             if dangling is not None:
                 raw = dangling.loc
@@ -37,7 +48,7 @@ class NotConnected(RuleModule):
                 if substitute is not None and substitute.loc is not None:
                     # the loss was built without it: that line first, the dangling one next
                     yield Match((place(dangling.loc),), dangling.loc, False,
-                                {"target": call.target_label}, hit)
+                                {"target": call.target_label, "detail": ""}, hit)
                     raw = substitute.loc
             elif hit.source.source.handle is not None and (
                     hit.source.source.handle in ctx.trace.handle_created):
@@ -49,7 +60,7 @@ class NotConnected(RuleModule):
                 if isinstance(argument, ast.Name):
                     raw = ctx.index.assignment(call.loc, argument.id) or raw
             yield Match((place(raw),), raw, hit.cause.primary,
-                        {"target": call.target_label}, hit)
+                        {"target": call.target_label, "detail": ""}, hit)
 
 
 def _constant_target(ctx: RuleContext, hit: Hit) -> bool:

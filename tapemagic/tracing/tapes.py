@@ -277,6 +277,7 @@ class TapeHooks:
                 rec.gradient_depth -= 1
             if call is None:  # this site was analysed: look at the results only (cheap)
                 hooks._check_later_run(tape, method, result, sources)
+                hooks._maybe_detach()  # a persistent tape of an earlier run may be gone now
             else:
                 hooks._note_results(call, result, sources)
                 site = call.site or ("?", 0)
@@ -284,7 +285,10 @@ class TapeHooks:
                         and hooks._site_analysed.get((site[0], site[1], method), 0)
                         >= hooks.max_steps):
                     hooks.on_fit_analysed()
-                hooks._pending.discard(tape)
+                if not getattr(tape, "_persistent", False):
+                    # a persistent tape is differentiated again (a PINN's inner `u_x`, then
+                    # the loss built from it): the ops between its calls are part of the path
+                    hooks._pending.discard(tape)
                 hooks._maybe_detach()
             return result
 
