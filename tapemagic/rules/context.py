@@ -151,6 +151,36 @@ class RuleContext:
                     last = op
         return last
 
+    def other_model(self, hit: Hit) -> int | None:
+        """Return a weight of another model that the target reads in a variable source's place.
+
+        The shape of a DDPG step differentiating the actor's loss with respect to the *target*
+        actor's weights: both models were built by the same code (one factory function), so
+        the weight the loss reads instead was made at the same line, with the same shape and
+        dtype. None when any source of the call is read while the tape recorded (or is a
+        tensor), when the run did not make it, or when no such twin reaches the target.
+        """
+        source = hit.source.source
+        made = self.trace.handle_created.get(source.handle) if source.handle is not None else None
+        if made is None:
+            return None
+        anc, tape, tensors = hit.analysis.ancestors, hit.analysis.tape, self.trace.tensors
+        # the whole source list is the other model's: no source is read while the tape
+        # records (per-task heads made in one loop, each loss reading its own, are not)
+        if any(s.handle is None or self._reads_while(s.handle, tape)
+               for s in hit.analysis.call.sources):
+            return None
+        for handle, raw in self.trace.handle_created.items():
+            if handle == source.handle or raw is None or (raw.file, raw.line) != (
+                    made.file, made.line):
+                continue
+            for op in self._reads_while(handle, tape):
+                record = tensors.get(op.outputs[0]) if op.outputs else None
+                if (record is not None and op.outputs[0] in anc
+                        and record.dtype == source.dtype and record.shape == source.shape):
+                    return handle
+        return None
+
     def second_pass(self, hit: Hit) -> OpRecord | None:
         """Return the first read, on the target's dataflow, of a weight a tensor source came from.
 

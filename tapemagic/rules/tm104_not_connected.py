@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from tapemagic.graph.analysis import Cause
 from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
@@ -34,6 +35,14 @@ class NotConnected(RuleModule):
                 continue  # TM105 / TM111 say it, and why
             call = hit.analysis.call
             raw = call.loc
+            other = ctx.other_model(hit)
+            if other is not None and call.loc is not None:
+                # the sources are another model's (a target network made by the same factory):
+                # the source list of the gradient call is the line to change
+                yield Match((place(call.loc), "other-model"), call.loc, hit.cause.primary,
+                            {"target": call.target_label,
+                             "detail": _other_model(ctx, other)}, hit)
+                continue
             twin = ctx.second_pass(hit)
             if twin is not None and twin.loc is not None:
                 # the target was computed again from the weights behind the source: that
@@ -61,9 +70,37 @@ class NotConnected(RuleModule):
                     raw = ctx.index.assignment(call.loc, argument.id) or raw
             yield Match((place(raw),), raw, hit.cause.primary,
                         {"target": call.target_label, "detail": ""}, hit)
+        yield from _zeros_from_other_model(ctx)
 
 
 def _constant_target(ctx: RuleContext, hit: Hit) -> bool:
     """Return True when every target of the call is a tensor no recorded op produced."""
     tensors = ctx.trace.tensors
     return all(t in tensors and tensors[t].producer is None for t in hit.analysis.call.targets)
+
+
+def _other_model(ctx: RuleContext, handle: int) -> str:
+    return (f": it depends on another model's weights instead (`{ctx.handle_name(handle)}`, made "
+            "by the same code): pass the weights of the model the loss uses")
+
+
+def _zeros_from_other_model(ctx: RuleContext) -> Iterable[Match]:
+    """Yield the sources of ``unconnected_gradients=ZERO`` calls that are another model's.
+
+    Zeros for an unconnected source are what ZERO asks for, so they are no finding by
+    themselves; a source list of another model's weights (the loss reads their twins, made
+    by the same code) is still the wrong list, whose zeros train nothing.
+    """
+    for analysis in ctx.analyses:
+        call = analysis.call
+        if call.unconnected != "zero" or call.loc is None:
+            continue
+        for index, source in enumerate(analysis.sources):
+            if source.verdict != "zero" or source.causes or source.source.result != "zero":
+                continue
+            hit = Hit(analysis, index, source, Cause("not-connected", True))
+            other = ctx.other_model(hit)
+            if other is not None:
+                yield Match((place(call.loc), "other-model"), call.loc, True,
+                            {"target": call.target_label,
+                             "detail": _other_model(ctx, other)}, hit)
