@@ -3,9 +3,9 @@
 Matcher: a cut edge of cause ``integer-dtype`` (``backprop_util.IsTrainable`` is False for the
 edge's input or output dtype: an int cast, ``tf.argsort``'s TopKV2 indices, an int variable).
 An integer tensor passed to ``tape.watch`` (token ids for a saliency map) is reported at
-that watch. An integer variable passed as a source is reported where it was created (an integer initial
-value: ``tf.Variable(2)``) when the run created it, else at the gradient call, where the source
-list is passed (inside a ``tf.distribute`` strategy too).
+that watch. An integer variable passed as a source is reported where it was created (an
+integer initial value: ``tf.Variable(2)``) when the run created it, else at the gradient call,
+where the source list is passed (inside a ``tf.distribute`` strategy too).
 """
 
 from __future__ import annotations
@@ -36,13 +36,13 @@ class IntegerDtype(EdgeRule):
                 if source.handle is None and watch is not None and watch[1] is not None:
                     # watching integer ids (a saliency map over token ids) is the mistake:
                     # the line to change is the watch (watch the float embeddings instead)
-                    raw = watch[1]
+                    at = watch[1]
                     record = ctx.trace.tensors.get(source.tensor or -1)
                     made = ctx.graph.ops.get(record.producer[0]) if (
                         record is not None and record.producer) else None
                     op_type = made.op_type if made is not None else "Const"
-                    yield Match((place(raw), "source"), raw, True,
-                                {"api": ctx.index.snippet(raw) or "tape.watch", "op": op_type,
+                    yield Match((place(at), "source"), at, True,
+                                {"api": ctx.index.snippet(at) or "tape.watch", "op": op_type,
                                  "dtype": source.dtype}, hit, op_type=op_type)
                     continue
                 if source.handle is None:  # an integer tensor, watched: where it was made

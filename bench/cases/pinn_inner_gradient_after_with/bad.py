@@ -4,7 +4,7 @@
 # weights: pinn/h1/kernel, pinn/h1/bias, pinn/h2/kernel, pinn/h2/bias, pinn/u/kernel, pinn/u/bias
 # mode: function
 # summary: a PINN step: the persistent tape's inner derivative u_x and the residual loss built from it are computed after the with block, so the tape never records them
-# lint: yes
+# lint: no (a gradient of the tape taken after its block and used as a value is not a cut the source checker sees)
 import numpy as np
 import tensorflow as tf
 
@@ -24,7 +24,7 @@ def train_step(x):
         tape.watch(x)
         u = net(x)
     u_x = tape.gradient(u, x)  # expect: outside-tape primary
-    loss = tf.reduce_mean(tf.square(u_x - tf.cos(np.pi * x))) + tf.reduce_mean(tf.square(u))  # accept: outside-tape
+    loss = tf.reduce_mean(tf.square(u_x - tf.cos(np.pi * x))) + tf.reduce_mean(tf.square(u))  # expect: outside-tape primary
     grads = tape.gradient(loss, net.trainable_variables)
     optimizer.apply_gradients(zip(grads, net.trainable_variables))
     return loss
