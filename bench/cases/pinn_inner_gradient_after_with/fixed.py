@@ -18,7 +18,7 @@ def train_step(x):
         tape.watch(x)
         u = net(x)
         u_x = tape.gradient(u, x)
-        loss = tf.reduce_mean(tf.square(u_x - tf.cos(np.pi * x))) + tf.reduce_mean(tf.square(u))
+        loss = tf.reduce_mean(tf.square(u_x - tf.cos(np.pi * x))) + tf.reduce_mean(tf.square(u - 1.0))
     grads = tape.gradient(loss, net.trainable_variables)
     del tape
     return loss, grads
