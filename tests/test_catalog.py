@@ -50,6 +50,8 @@ EXPECTED = {
               "unsafe"),
     "TM502": ("vanishing-gradient", "zero-at-runtime", "info", ["largest", "variables"],
               "display-only"),
+    "TM503": ("float16-underflow", "zero-at-runtime", "warning", ["target", "variables"],
+              "display-only"),
     "TM201": (
         "non-differentiable-op",
         "non-differentiable-op",

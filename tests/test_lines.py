@@ -254,3 +254,47 @@ def test_zeros_asked_for_an_unused_head_are_silent(tmp_path: Path, eager: bool) 
     report, _ = check(tmp_path, MODULES.format(
         loss="loss = tf.reduce_sum(tf.matmul(s, heads[0]))", sources="heads"), eager)
     assert loud(report) == []
+
+
+# -- 4. mixed precision: the gradient of the unscaled loss underflows float16 -----------------
+
+MIXED = """
+import keras
+keras.mixed_precision.set_global_policy("mixed_float16")
+try:
+    model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(16, activation="tanh",
+                              name="h"), keras.layers.Dense(1, name="out")], name="mp")
+    optimizer = keras.optimizers.LossScaleOptimizer(keras.optimizers.SGD(1e-3))
+    rng = np.random.default_rng(19)
+    x = tf.constant(rng.normal(size=(64, 8)).astype("float32"))
+    y = tf.constant(rng.normal(size=(64, 1)).astype("float32"))
+
+    @tf.function
+    def step(features, labels):
+        with tf.GradientTape() as tape:
+            pred = tf.cast(model(features, training=True), tf.float32)
+            loss = 1e-8 * tf.reduce_mean(tf.square(pred - labels))
+            {scale}
+        grads = tape.gradient(target, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        return grads
+
+    g = step(x, y)
+finally:
+    keras.mixed_precision.set_global_policy("float32")
+"""
+
+
+@MODES
+def test_unscaled_float16_gradients_at_the_gradient_call(tmp_path: Path, eager: bool) -> None:
+    report, path = check(tmp_path, MIXED.format(scale="target = loss"), eager)
+    assert found(report) == {("TM503", line(path, "grads = tape.gradient"), True)}
+    assert set(report.findings[0].variables) == {"mp/h/kernel", "mp/h/bias", "mp/out/kernel",
+                                                 "mp/out/bias"}
+
+
+@MODES
+def test_scaled_float16_gradients_are_silent(tmp_path: Path, eager: bool) -> None:
+    report, _ = check(tmp_path, MIXED.format(scale="target = optimizer.scale_loss(loss)"), eager)
+    assert loud(report) == []
+    assert {s.verdict for c in report.gradient_calls for s in c.sources} == {"connected"}

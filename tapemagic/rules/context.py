@@ -17,7 +17,7 @@ from tapemagic.graph.analysis import CallAnalysis, SourceAnalysis
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.graph.walks import backward, forward, shortest_path
 from tapemagic.locations import SourceIndex
-from tapemagic.optypes import READ_OPS, WRITE_API
+from tapemagic.optypes import READ_OPS, WRITE_API, ZERO_GRADIENT
 from tapemagic.report.model import ChainStep
 from tapemagic.rules.base import Hit, Match
 from tapemagic.trace import HostEvent, OpRecord, RawLocation, TapeRecord
@@ -180,6 +180,31 @@ class RuleContext:
                         and record.dtype == source.dtype and record.shape == source.shape):
                     return handle
         return None
+
+    def float16_underflow(self, analysis: CallAnalysis) -> list[int]:
+        """Return the sources of a call whose float16 gradients all underflowed to zeros.
+
+        Empty unless every source whose differentiable path crosses a ``float16`` tensor got
+        an all-zero gradient, and no op on those paths was seen zeroing it by value (a dead
+        ReLU or a ``tf.sign`` found from the values is a different cause).
+        """
+        tensors, found = self.trace.tensors, []
+        for index, source in enumerate(analysis.sources):
+            node = source.node
+            if node is None or source.source.result == "none":
+                continue
+            reach = forward(self.graph, node, analysis.connected, diff_only=True)
+            if not any(t in tensors and tensors[t].dtype == "float16" for t in reach):
+                continue
+            if source.source.result != "zero" or source.verdict != "zero":
+                return []  # a float16 weight that got a gradient: not an underflow of the step
+            for cause in source.causes:
+                op = self.graph.ops.get(cause.op_seq or -1)
+                if cause.cause != "zero-at-runtime" or op is None or op.saturated or (
+                        op.op_type in ZERO_GRADIENT):
+                    return []  # the values show another zeroing op
+            found.append(index)
+        return found
 
     def second_pass(self, hit: Hit) -> OpRecord | None:
         """Return the first read, on the target's dataflow, of a weight a tensor source came from.
