@@ -298,3 +298,31 @@ def test_scaled_float16_gradients_are_silent(tmp_path: Path, eager: bool) -> Non
     report, _ = check(tmp_path, MIXED.format(scale="target = optimizer.scale_loss(loss)"), eager)
     assert loud(report) == []
     assert {s.verdict for c in report.gradient_calls for s in c.sources} == {"connected"}
+
+
+# -- 8. zeros by design: a Dense bias right before BatchNormalization -------------------------
+
+BATCHNORM = """
+model = tf.keras.Sequential([tf.keras.layers.Input((6,)), tf.keras.layers.Dense(8, name="d"),
+                             tf.keras.layers.BatchNormalization(name="bn"),
+                             tf.keras.layers.ReLU(), tf.keras.layers.Dense(1, name="out")])
+rng = np.random.default_rng(2)
+x = tf.constant(rng.normal(size=(32, 6)).astype("float32"))
+y = tf.constant(rng.normal(size=(32, 1)).astype("float32"))
+
+@tf.function
+def step(a, b):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(model(a, training=True) - b))
+    return tape.gradient(loss, model.trainable_variables)
+
+g = step(x, y)
+"""
+
+
+@MODES
+def test_bias_cancelled_by_batchnorm_is_never_a_warning(tmp_path: Path, eager: bool) -> None:
+    # BatchNormalization subtracts the batch mean, so the bias before it gets a zero (or
+    # round-off) gradient by design: correct code in many models
+    report, _ = check(tmp_path, BATCHNORM, eager)
+    assert loud(report) == []
