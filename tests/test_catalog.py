@@ -52,6 +52,8 @@ EXPECTED = {
               "display-only"),
     "TM503": ("float16-underflow", "zero-at-runtime", "warning", ["target", "variables"],
               "display-only"),
+    "TM504": ("frozen-python-zero", "zero-at-runtime", "warning", ["api", "variables"],
+              "display-only"),
     "TM201": (
         "non-differentiable-op",
         "non-differentiable-op",

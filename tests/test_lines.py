@@ -326,3 +326,57 @@ def test_bias_cancelled_by_batchnorm_is_never_a_warning(tmp_path: Path, eager: b
     # round-off) gradient by design: correct code in many models
     report, _ = check(tmp_path, BATCHNORM, eager)
     assert loud(report) == []
+
+
+# -- 6. a Python 0.0 attribute read at trace time, frozen into the graph ----------------------
+
+FROZEN = """
+inputs = tf.keras.Input((6,))
+hidden = tf.keras.layers.Dense(8, activation="tanh", name="enc")(inputs)
+mu = tf.keras.layers.Dense(3, name="mu")(hidden)
+log_var = tf.keras.layers.Dense(3, name="log_var")(hidden)
+model = tf.keras.Model(inputs, [tf.keras.layers.Dense(6, name="dec")(mu), mu, log_var])
+x = tf.constant(np.random.default_rng(34).random((32, 6)).astype("float32"))
+
+class Trainer:
+    def __init__(self):
+        self.beta = {beta}
+
+    @tf.function
+    def step(self, batch):
+        with tf.GradientTape() as tape:
+            out, m, lv = model(batch, training=True)
+            rec = tf.reduce_mean(tf.square(out - batch))
+            kl = -0.5 * tf.reduce_mean(1.0 + lv - tf.square(m) - tf.exp(lv))
+            loss = rec + self.beta * kl
+        return tape.gradient(loss, model.trainable_variables)
+
+trainer = Trainer()
+for epoch in range(2):
+    {ramp}
+    g = trainer.step(x)
+"""
+
+
+def test_python_zero_frozen_into_the_graph(tmp_path: Path) -> None:
+    report, path = check(tmp_path, FROZEN.format(beta="0.0", ramp="trainer.beta = epoch / 4"),
+                         eager=False)
+    assert found(report) == {("TM504", line(path, "loss = rec + self.beta * kl"), True)}
+    assert set(report.findings[0].variables) == {"log_var/kernel", "log_var/bias"}
+
+
+@MODES
+def test_a_variable_loss_weight_is_silent(tmp_path: Path, eager: bool) -> None:
+    report, _ = check(tmp_path, FROZEN.format(
+        beta="tf.Variable(0.0, trainable=False)", ramp="trainer.beta.assign((epoch + 1) / 4)"),
+        eager)
+    assert loud(report) == []
+
+
+@MODES
+def test_a_zero_term_beside_a_live_path_is_silent(tmp_path: Path, eager: bool) -> None:
+    # `0.0 * penalty` on weights the reconstruction also trains: nothing is zeroed
+    report, _ = check(tmp_path, FROZEN.format(beta="1.0", ramp="pass").replace(
+        "loss = rec + self.beta * kl", "loss = rec + self.beta * kl + 0.0 * tf.reduce_sum(m)"),
+        eager)
+    assert loud(report) == []

@@ -206,6 +206,35 @@ class RuleContext:
             found.append(index)
         return found
 
+    def frozen_zero(self, analysis: CallAnalysis, index: int) -> OpRecord | None:
+        """Return the traced multiply by a constant 0 that every path of a zeroed source crosses.
+
+        ``self.beta * kl`` in a ``tf.function`` traced while ``self.beta`` was 0.0: the Python
+        number became a graph constant, so the weights behind ``kl`` get exact zeros on every
+        run. None unless the source got all zeros and no path avoids such a multiply.
+        """
+        source = analysis.sources[index]
+        node, zeros = source.node, self.trace.zero_constants
+        if node is None or source.source.result != "zero" or not zeros:
+            return None
+        graph, within = self.graph, analysis.connected
+        reach = forward(graph, node, within, diff_only=True)
+        muls = {e.ref for n in reach for e in graph.out_edges.get(n, ())
+                if e.kind == "op" and e.dst in within and graph.ops[e.ref].op_type == "Mul"
+                and graph.ops[e.ref].graph and set(graph.ops[e.ref].inputs) & zeros}
+        if not muls:
+            return None
+        seen, stack, targets = {node}, [node], set(analysis.call.targets)
+        while stack:  # the differentiable paths that avoid the zero multiplies
+            for edge in graph.out_edges.get(stack.pop(), ()):
+                if (edge.differentiable and edge.dst in within and edge.dst not in seen
+                        and not (edge.kind == "op" and edge.ref in muls)):
+                    if edge.dst in targets:
+                        return None
+                    seen.add(edge.dst)
+                    stack.append(edge.dst)
+        return graph.ops[min(muls)]
+
     def second_pass(self, hit: Hit) -> OpRecord | None:
         """Return the first read, on the target's dataflow, of a weight a tensor source came from.
 

@@ -156,6 +156,11 @@ class GraphTracer:
                               loc):
                 return
         self.rec.record_op(name, inputs, outputs, graph)
+        if name == "Const" and outputs and tfp.dtype_name(outputs[0].dtype).startswith(
+                ("float", "bfloat")) and tfp.is_static_zero(outputs[0]):
+            serial = self.rec.serial_of(outputs[0])
+            if serial is not None:
+                self.rec.trace.zero_constants.add(serial)
 
     def eager_call(self, name: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...]) -> bool:
         """Tie an eager op that calls a traced function to its trace; False if it is not one.
