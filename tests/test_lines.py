@@ -380,3 +380,21 @@ def test_a_zero_term_beside_a_live_path_is_silent(tmp_path: Path, eager: bool) -
         "loss = rec + self.beta * kl", "loss = rec + self.beta * kl + 0.0 * tf.reduce_sum(m)"),
         eager)
     assert loud(report) == []
+
+
+@MODES
+def test_watched_integer_values_stay_at_the_line_that_made_them(tmp_path: Path,
+                                                                 eager: bool) -> None:
+    # integers used as values (not indices): making them float where they are made is the fix
+    report, path = check(tmp_path, """
+        @tf.function
+        def f():
+            x = tf.range(3)
+            with tf.GradientTape() as g:
+                g.watch(x)
+                y = tf.reduce_sum(x * x)
+            return g.gradient(y, x)
+
+        grad = f()
+        """, eager)
+    assert found(report) == {("TM202", line(path, "x = tf.range(3)"), True)}
