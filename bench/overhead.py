@@ -1,12 +1,13 @@
 """Benchmark (run by hand, never from the tests): what tracing costs, as ratios to the plain run.
 
-    python bench/overhead.py [--pairs N] [--quick] [--out bench/OVERHEAD.md]
+    python bench/overhead.py [--pairs N] [--quick] [--only LABEL] [--no-cold] [--out FILE]
 
 Each workload runs plain and traced alternately in this one process (``--pairs`` pairs, at least
 5): ``tapemagic.gradcheck(force_eager=True)`` (forced eager) and ``force_eager=False`` (the
 cell's own graph mode), plus three anchors on the same workload: a bare no-op op callback,
 ``tf.debugging.experimental.enable_dump_debug_info(dir, tensor_debug_mode="NO_TENSOR")`` and
-``tf.config.run_functions_eagerly(True)`` alone. A traced run includes the report (analysis,
+``tf.config.run_functions_eagerly(True)`` alone; and auto mode and the cold rows (graph mode
+and auto only), from bench/overhead_auto.py. A traced run includes the report (analysis,
 findings, graph, DOT), as the user waits for it. Each cell of the table is the median of the
 per-pair ratios (traced / the plain run just before it), with their min and max. The fixed cost
 of the first check in a fresh process and the extra peak memory are measured in subprocesses.
@@ -37,6 +38,9 @@ from tapemagic.locations import CellMap  # noqa: E402
 from tapemagic.report.model import CellInfo  # noqa: E402
 from tapemagic.tracing import _tf_private as tfp  # noqa: E402
 from tapemagic.tracing.session import TraceSession  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import overhead_auto  # noqa: E402
 
 keras = tf.keras
 RNG = np.random.default_rng(0)
@@ -194,7 +198,10 @@ MODES: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
     "no-op op callback": noop_callback,
     "dump_debug_info NO_TENSOR": dump_debug_info,
     "run_functions_eagerly alone": functions_eagerly,
+    "auto mode (%gradcheck on)": overhead_auto.auto_mode,
 }
+#: The modes measured on the cold rows (each run builds a ResNet50 or a Transformer).
+COLD_MODES = ("traced, graph mode", "auto mode (%gradcheck on)")
 TARGETS = {"MLP custom loop": 1.15, "12-layer conv net": 1.2, "fit, 20 batches": 1.3,
            "tf.function step x 50": 1.2, "cell of 5,000 lines": 2.0}
 
@@ -336,6 +343,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="fewer workloads (smoke test)")
+    parser.add_argument("--only", action="append", metavar="LABEL", help="only the workloads "
+                        "whose label contains LABEL (repeatable; no subprocess figures)")
+    parser.add_argument("--no-cold", action="store_true", help="skip the cold rows")
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "OVERHEAD.md"))
     args = parser.parse_args()
     pairs = max(args.pairs, 1 if args.quick else 5)
@@ -347,6 +357,8 @@ def main() -> None:
     ]
     if args.quick:
         workloads = workloads[:1]
+    if args.only:
+        workloads = [(label, fn) for label, fn in workloads if any(o in label for o in args.only)]
     header = ["workload", "plain", *MODES, "target"]
     rows = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for label, fn in workloads:
@@ -356,6 +368,8 @@ def main() -> None:
                     + " | ".join(cell_text(found[name]) for name in MODES)
                     + f" | {f'≤ {target}×' if target else ''} |")
         print(rows[-1], flush=True)
+    if not args.no_cold:
+        rows += overhead_auto.cold_rows(ratios, MODES, COLD_MODES, cell_text, max(3, pairs // 2))
     lines = [
         "# tapemagic overhead",
         "",
@@ -365,14 +379,17 @@ def main() -> None:
         f"{time.strftime('%Y-%m-%d')}.",
         "",
         "Ratios to the plain run just before each traced run: median (min–max) of the pairs.",
-        "A traced run includes its report.",
+        "A traced run includes its report. Cold rows: "
+        f"{'not run' if args.no_cold else f'{max(3, pairs // 2)} pairs'}, "
+        "each run builds its model and traces its first call.",
         "",
         *rows,
         "",
         split_step(pairs),
         "",
+        *overhead_auto.summary(workloads, MODES["traced, graph mode"], pairs * 2),
     ]
-    if not args.quick:
+    if not args.quick and not args.only:
         lines += [f"- fixed cost of the first check in a process: {first_check_cost()} "
                   "(target ≤ 1 s)",
                   f"- extra peak memory, MLP loop: {peak_memory('mlp_loop')} (target ≤ 10 %)",

@@ -2,7 +2,9 @@
 
 ``%load_ext tapemagic`` registers ``%%gradcheck``; ``with tapemagic.gradcheck() as check:``
 is the same engine for scripts and tests; ``python -m tapemagic run script.py`` for terminals
-and CI. Importing this package does not import TensorFlow; tracing does, when a check starts.
+and CI; ``tapemagic.keras.GradientCheck()`` is a Keras callback for ``fit``. Importing this
+package does not import TensorFlow; tracing does, when a check starts (and ``tapemagic.keras``,
+loaded on first use).
 """
 
 from __future__ import annotations
@@ -25,6 +27,15 @@ __all__ = [
 from tapemagic.api import Check, GradcheckError, gradcheck  # noqa: E402
 from tapemagic.report.model import Report  # noqa: E402
 from tapemagic.testing import assert_gradients_connected  # noqa: E402
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``tapemagic.keras`` on first use: it imports Keras, and so TensorFlow."""
+    if name == "keras":
+        import importlib
+
+        return importlib.import_module("tapemagic.keras")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_ipython_extension(ipython: Any) -> None:
@@ -50,6 +61,12 @@ def load_ipython_extension(ipython: Any) -> None:
     ipython.events.register("pre_run_cell", remember_cell_id)
     ipython.events.register("post_run_cell", remember_count)
     magics._tapemagic_hooks = (remember_cell_id, remember_count)  # type: ignore[attr-defined]
+    # auto mode (`%gradcheck on`, `c.Gradcheck.auto = True`): its hooks run after the two
+    # above, so the cell id is known; registered as a configurable for `%config Gradcheck`
+    from tapemagic.auto import Gradcheck
+
+    magics.auto_mode = Gradcheck(ipython, magics)  # type: ignore[attr-defined]
+    ipython.configurables.append(magics.auto_mode)  # type: ignore[attr-defined]
 
 
 def unload_ipython_extension(ipython: Any) -> None:
@@ -58,6 +75,11 @@ def unload_ipython_extension(ipython: Any) -> None:
         remove = getattr(magics, "remove_transformer", None)
         if callable(remove) and hasattr(magics, "_tapemagic_hooks"):
             remove()  # the input transformer that lets a %%gradcheck body use `await`
+        auto = getattr(magics, "auto_mode", None)
+        if auto is not None:
+            auto.close()
+            if auto in ipython.configurables:
+                ipython.configurables.remove(auto)
         hooks = getattr(magics, "_tapemagic_hooks", ())
         for event, hook in zip(("pre_run_cell", "post_run_cell"), hooks, strict=False):
             try:

@@ -28,7 +28,15 @@ FORCE_EAGER_DEFAULT = False
 
 
 class GradcheckError(RuntimeError):
-    """Raised by ``strict`` checks when the report has at least one error finding."""
+    """Raised by ``strict`` checks when the report has at least one error finding.
+
+    Also raised out of ``fit`` by ``tapemagic.keras.GradientCheck(on_cut="raise")`` on a cut.
+    ``report`` holds the :class:`~tapemagic.report.model.Report` (None when not given).
+    """
+
+    def __init__(self, message: str, report: Report | None = None) -> None:
+        super().__init__(message)
+        self.report = report
 
 
 class Check:
@@ -66,6 +74,7 @@ def gradcheck(
     cell: CellInfo | None = None,
     verify_fixes: bool = False,
     runner: Runner | None = None,
+    skip_empty: bool = False,
 ) -> Iterator[Check]:
     """Trace the block and explain every gradient that comes back None or zero.
 
@@ -98,6 +107,9 @@ def gradcheck(
         Without ``runner``, the code re-run is the ``__main__`` script (``sys.argv`` kept).
     runner : tapemagic.verify.Runner, optional
         How to re-run the code (the magic replays the notebook history, the CLI the script).
+    skip_empty : bool
+        Build no report (``report`` stays None) when the block ran no gradient call and
+        ended without an exception: auto mode checks every cell, and most run none.
 
     Yields
     ------
@@ -162,11 +174,15 @@ def gradcheck(
         raise
     # a door whose runner shows the code's exception itself (the magic, through IPython's
     # run_code) records it in `error` before the block ends: the report still carries it
+    if skip_empty and result.error is None and session.start_error is None and (
+            session.trace is None or not session.trace.gradient_calls):
+        return
     _finish(result, session, cells, cell, result.error, problems, verify)
     if strict and result.error is None and result.report is not None \
             and result.report.has_errors:
         count = sum(f.severity == "error" for f in result.report.findings)
-        raise GradcheckError(f"gradcheck: {count} error finding(s): {result.report.headline}")
+        raise GradcheckError(f"gradcheck: {count} error finding(s): {result.report.headline}",
+                             result.report)
 
 
 def _main_script(force_eager: bool, steps: int) -> Runner | str:

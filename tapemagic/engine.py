@@ -171,12 +171,21 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
         analysed_per_site[analysis.call.site] = analysed_per_site.get(analysis.call.site, 0) + 1
     for analysis in analyses:
         call = analysis.call
-        if call.calls > 1 and not (call.keras_fit and trace.fit_resumed_graph):
+        # Keras traces its own train function again at will (a last partial batch, a new
+        # epoch iterator): a fit's retrace is none of the user's business
+        if call.calls > 1 and not (call.keras_fit and (trace.fit_resumed_graph
+                                                       or call.in_function)):
             loc = cells.location(call.loc)
             where = loc.label if loc else "?"
             done = analysed_per_site.get(call.site, 1)
             first = "the first run was" if done == 1 else f"the first {done} runs were"
-            if call.in_function:  # a retrace (new input shapes or types): a new graph
+            replicas = len(call.threads)
+            if replicas > 1:  # tf.distribute: one run per replica
+                each = call.calls // replicas
+                notes.append(f"The {call.method} call at {where} ran on each of {replicas} "
+                             f"replicas (`strategy.run`)"
+                             f"{f', {each} times each' if each > 1 else ''}; {first} analysed.")
+            elif call.in_function:  # a retrace (new input shapes or types): a new graph
                 notes.append(f"The {call.method} call at {where} was traced {call.calls} times "
                              f"(the function was retraced); {first} analysed.")
             else:

@@ -84,14 +84,20 @@ class GradcheckMagics(Magics):
         call, each weight's verdict (connected / severed / zero / unexplained) and, for each
         cause, the line, the op or API (``.numpy()``, ``tf.argsort``, ``Variable.assign`` ...),
         the weights it cuts off and a quick fix. ``%gradcheck --explain TM301`` documents a
-        rule. ``%%gradcheck rep`` stores the report in ``rep``.
+        rule. ``%%gradcheck rep`` stores the report in ``rep``. ``%gradcheck on [--verbose]``
+        checks every cell from then on (auto mode: only a cell with a cut shows its report;
+        ``c.Gradcheck.auto = True`` in the IPython config sets it for every session) and
+        ``%gradcheck off`` stops.
         """
         __tracebackhide__ = True
+        if cell is None and line.split()[:1] in (["on"], ["off"]):
+            return self._switch(line)
         args = self._arguments(line)
         if args.explain:
             return self._explain(args.explain)
         if cell is None:
-            raise UsageError("%gradcheck needs a cell (%%gradcheck) or --explain CODE")
+            raise UsageError("%gradcheck needs a cell (%%gradcheck), on/off (every cell) or "
+                             "--explain CODE")
         coroutine = self._run(cell, args)
         shell: Any = self.shell
         if _needs_await(shell.transform_cell(cell)):
@@ -124,6 +130,12 @@ class GradcheckMagics(Magics):
         args.force_eager = (True if args.eager else False if args.graph_mode
                             else FORCE_EAGER_DEFAULT)
         return args
+
+    def _switch(self, line: str) -> None:
+        auto = getattr(self, "auto_mode", None)
+        if auto is None:  # registered by hand, without load_ipython_extension
+            raise UsageError("%gradcheck on/off needs the extension: %load_ext tapemagic")
+        auto.switch(line)
 
     def _explain(self, code: str) -> None:
         from tapemagic import rules

@@ -118,6 +118,8 @@ class TapeRecord:
     creation_site: tuple[str, int] | None = None
     #: 0 for a tape made eagerly, else the graph (``OpRecord.graph``) it was made in at trace time
     graph: int = 0
+    #: the thread it was made on (``Trace.thread_at``): a tape records only its own thread's ops
+    thread: int = 0
     #: ``tape.watch(x)`` calls that raised: (where, "ValueError: ...", what was passed)
     failed_watches: list[tuple[RawLocation | None, str, str]] = field(default_factory=list)
     #: made before the run (another cell): what it recorded is not in the trace
@@ -189,6 +191,9 @@ class GradientCallRecord:
     #: (run number, source index) of a variable source that a later run passed as a plain
     #: tensor (the code replaced the variable by a tensor)
     replaced: list[tuple[int, int]] = field(default_factory=list)
+    #: the threads (``Trace.thread_at`` numbers) its call site ran on: one per replica when a
+    #: ``tf.distribute`` strategy ran it, not a retrace
+    threads: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -234,6 +239,10 @@ class Trace:
     versions: dict[str, str] = field(default_factory=dict)
     #: user-facing API labels resolved for (module, function) pairs seen on ops
     api_labels: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: seq -> number (1, 2, ...) of the thread TensorFlow started to run the user's code on (a
+    #: ``tf.distribute`` replica thread), for every event that did not happen on the thread
+    #: that entered the run (number 0, not stored)
+    seq_threads: dict[int, int] = field(default_factory=dict)
 
     def recorded_by(self, tape: TapeRecord, seq: int) -> bool:
         """Return True when ``tape`` recorded the op (or event) numbered ``seq``.
@@ -244,10 +253,18 @@ class Trace:
         never recorded by a tape inside a traced graph (it ran before the graph existed: a
         kernel computed in ``build()``, captured by value).
         """
+        if self.seq_threads.get(seq, 0) != tape.thread:
+            # the tape stack is thread-local (tensorflow/c/eager/tape.h, GetTapeSet): a tape
+            # opened around `strategy.run` never sees its replica threads' ops
+            return False
         op = self._ops_by_seq().get(seq)
         if op is not None and op.graph != tape.graph:
             return op.graph != 0
         return tape.recording_at(seq)
+
+    def thread_at(self, seq: int) -> int:
+        """Return the number of the thread event ``seq`` happened on (0: the entering one)."""
+        return self.seq_threads.get(seq, 0)
 
     def op_at(self, seq: int) -> OpRecord | None:
         """Return the op recorded with ``seq``, if any."""

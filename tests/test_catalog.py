@@ -26,7 +26,7 @@ from tapemagic.rules import (
 EXPECTED = {
     "TM101": ("tape-not-watching", "not-watched", "error", ["variables", "tape_line"], "unsafe"),
     "TM102": ("unwatched-tensor", "not-watched", "error", ["variables"], "unsafe"),
-    "TM103": ("outside-tape", "outside-tape", "error", ["api", "variables"], "unsafe"),
+    "TM103": ("outside-tape", "outside-tape", "error", ["api", "when", "variables"], "unsafe"),
     "TM104": ("not-connected", "not-connected", "error", ["variables", "target", "detail"],
               "display-only"),
     "TM105": ("keras-zero-mode-error", "not-connected", "warning", ["variables"], "display-only"),

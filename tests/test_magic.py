@@ -277,41 +277,36 @@ def test_ctrl_c_analyses_only_up_to_the_last_analysed_gradient_call(run_cell, sh
     assert [c.calls for c in rep.gradient_calls] == [40]
 
 
-INTERRUPT_DURING_CLEANUP = """\
-import _thread, sys, threading, time
-reached_end = False
-go = threading.Event()
-def fire():
-    go.wait()
-    _thread.interrupt_main()
-sender = threading.Thread(target=fire, daemon=True)
-sender.start()
+# A Ctrl-C is lost when it lands in Python code that runs inside a destructor (Python prints
+# "Exception ignored" and drops it). Whether a real interrupt lands there depends on thread
+# timing, so the test checks the cause instead: freeing the cell's tensors must run no Python
+# code at all, under the magic as without it (no weakref callback, no __del__ of tapemagic's).
+FREE_TENSORS = """\
+import sys
 x = tf.constant(1.0)
 ys = [x * 2.0 for _ in range(4000)]
-previous_interval = sys.getswitchinterval()
-sys.setswitchinterval(1e-6)
-try:
-    go.set()
-    del ys  # Ctrl-C arrives while the tensors are freed
-    sender.join()
-    time.sleep(1.0)
-finally:
-    sys.setswitchinterval(previous_interval)
-reached_end = True
+python_during_free = []
+def _profile(frame, event, arg):
+    if event == "call":
+        python_during_free.append(frame.f_code.co_filename)
+def _free():  # one statement: IPython runs each top-level statement on its own
+    global ys
+    sys.setprofile(_profile)
+    try:
+        del ys  # a Ctrl-C arriving now must reach the cell, not a destructor
+    finally:
+        sys.setprofile(None)
+_free()
 """
 
 
-def test_ctrl_c_while_tensors_are_freed_is_not_lost(run_cell, shell) -> None:
-    try:
-        plain = run_cell(INTERRUPT_DURING_CLEANUP)
-        assert isinstance(plain.error, KeyboardInterrupt), "setup: plain cell must be interrupted"
-        assert shell.user_ns["reached_end"] is False
-        traced = run_cell(magic(INTERRUPT_DURING_CLEANUP))
-    except KeyboardInterrupt:  # never let a stray interrupt end the test session
-        pytest.fail("the interrupt escaped the cell")
-    assert "Exception ignored" not in traced.stderr
-    assert isinstance(traced.error, KeyboardInterrupt)
-    assert shell.user_ns["reached_end"] is False
+def test_freeing_tensors_runs_no_python_so_ctrl_c_is_not_lost(run_cell, shell) -> None:
+    plain = run_cell(FREE_TENSORS)
+    assert plain.error is None, plain.error
+    assert shell.user_ns["python_during_free"] == []
+    traced = run_cell(magic(FREE_TENSORS))
+    assert traced.error is None, traced.error
+    assert shell.user_ns["python_during_free"] == [], shell.user_ns["python_during_free"][:5]
 
 
 def test_syntax_error_is_shown_and_breaks_nothing(run_cell, shell, patch_state) -> None:

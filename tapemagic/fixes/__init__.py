@@ -11,14 +11,31 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, TypeAlias
 
-import libcst as cst
-
+from tapemagic._lazy import lazy_import
 from tapemagic.graph.numpy_chain import Link
 from tapemagic.locations import SourceIndex, enclosing_function
 from tapemagic.report.model import Edit, Location
 
-Transform = Callable[[cst.BaseExpression], cst.BaseExpression | None]
+if TYPE_CHECKING:
+    import libcst as cst
+else:  # LibCST loads when the first fix is computed, not when the rules are imported
+    cst = lazy_import("libcst")
+
+Transform: TypeAlias = "Callable[[cst.BaseExpression], cst.BaseExpression | None]"
+
+#: The transform modules below, each loaded (with LibCST) on first use by a rule's fix.
+_SUBMODULES = frozenset({"blocks", "calls", "functional", "statements", "surrogates", "watches"})
+
+
+def __getattr__(name: str) -> ModuleType:
+    if name not in _SUBMODULES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = lazy_import(f"{__name__}.{name}")
+    globals()[name] = module
+    return module
 
 # NumPy functions with a TensorFlow twin of the same meaning (used for the chain after .numpy()).
 NUMPY_TO_TF = {

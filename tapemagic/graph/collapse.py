@@ -35,7 +35,7 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
         call = analysis.call
         loss_id = f"loss:{call.target_label}@{_line(cells, call.loc)}"
         nodes.setdefault(loss_id, GraphNode(loss_id, "loss", call.target_label,
-                                            _line(cells, call.loc)))
+                                            _line(cells, call.loc) or None))
         targets = set(call.targets)
         anc = backward(graph, targets, lambda e: True)
         # Tensors whose outgoing edges were drawn already (from an earlier source's walk):
@@ -112,7 +112,7 @@ def _probable_host(graph: ProvenanceGraph, cells: CellMap, node: int, var_id: st
     path = shortest_path(graph, node, set(graph.trace.tensors), set(event.sources))
     line = _line(cells, event.loc)
     host = f"host:{line}:{event.api}"
-    nodes.setdefault(host, GraphNode(host, "host", f"{event.api} (line {line})", line))
+    nodes.setdefault(host, GraphNode(host, "host", f"{event.api} (line {line})", line or None))
     previous = var_id
     for serial in path[1:]:
         current = _node_of(graph, cells, serial, nodes)
@@ -159,7 +159,8 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int,
         event = graph.events[link.event]
         line = _line(cells, event.loc)
         node_id = f"host:{line}:{event.api}"
-        nodes.setdefault(node_id, GraphNode(node_id, "host", f"{event.api} (line {line})", line))
+        label = f"{event.api} (line {line})"
+        nodes.setdefault(node_id, GraphNode(node_id, "host", label, line or None))
         return node_id
     op = graph.ops.get(record.producer[0])
     if op is None:
@@ -170,17 +171,19 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int,
         # ops a Keras layer ran for the user: one node per layer. Ops the user's own code ran
         # inside a Keras scope (a custom loss under compile_loss) stay one node per line.
         node_id = f"layer:{op.layer}"
-        nodes.setdefault(node_id, GraphNode(node_id, "group", op.layer, line, op.layer))
+        nodes.setdefault(node_id, GraphNode(node_id, "group", op.layer, line or None, op.layer))
         return node_id
     where = f"In[{loc.execution_count}]" if loc and loc.execution_count else (
         loc.file.rsplit("/", 1)[-1] if loc else "?")
     node_id = f"line:{where}:{line}"
     snippet = (loc.source_line.strip() if loc else "")[:48]
-    nodes.setdefault(node_id, GraphNode(node_id, "op", f"line {line}: {snippet}", line))
+    label = f"line {line}: {snippet}" if loc else op.op_type
+    nodes.setdefault(node_id, GraphNode(node_id, "op", label, line or None))
     return node_id
 
 
 def _line(cells: CellMap, raw: object) -> int:
+    """Return the 1-based line of ``raw`` in its cell, or 0 when unknown (None in the report)."""
     loc = cells.location(raw)  # type: ignore[arg-type]
     return loc.line if loc else 0
 

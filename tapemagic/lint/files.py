@@ -8,7 +8,9 @@ coordinates. Text output follows ruff's:
 ``path:cell N:line:col: CODE message``, where N counts every cell of the notebook from 1 (the
 N-th cell as the notebook shows it, markdown cells included) and the line is the cell's own.
 ``--format json`` prints a list of objects (``path``, ``cell`` for a notebook cell, ``code``,
-``cause``, ``line``, ``col`` (0-based), ``end_line``, ``end_col``, ``message``).
+``cause``, ``line``, ``col`` (0-based), ``end_line``, ``end_col``, ``message``);
+``--format github`` and ``--format sarif`` the CI forms of :mod:`tapemagic.report.github` and
+:mod:`tapemagic.report.sarif`.
 """
 
 from __future__ import annotations
@@ -147,6 +149,19 @@ def run(paths: list[str], output_format: str, out: TextIO = sys.stdout,
         return 2
     if output_format == "json":
         print(render_json(hints), file=out)
+    elif output_format in ("github", "sarif"):
+        from tapemagic.report.annotation import from_hint
+
+        annotations = [from_hint(h) for h in hints]
+        if output_format == "github":
+            from tapemagic.report.github import render_github
+
+            if annotations:
+                print(render_github(annotations), file=out)
+        else:
+            from tapemagic.report.sarif import build_sarif
+
+            print(json.dumps(build_sarif(annotations), indent=1, ensure_ascii=False), file=out)
     else:
         for hint in hints:
             print(render_text(hint), file=out)

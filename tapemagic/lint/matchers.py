@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
-import libcst as cst
-
+from tapemagic._lazy import lazy_import
 from tapemagic.fixes import Transform
 from tapemagic.lint.context import Counted, LintContext, LintMatch
 from tapemagic.lint.values import Site
 from tapemagic.report.model import Edit
+
+if TYPE_CHECKING:
+    import libcst as cst
+else:  # LibCST loads when the first quick-fix edit is computed
+    cst = lazy_import("libcst")
 
 Params = Callable[[Counted], dict[str, str]]
 

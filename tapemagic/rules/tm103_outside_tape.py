@@ -18,6 +18,14 @@ from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.trace import RawLocation
 
+_NOT_RECORDING = ("while the tape is not recording (after its `with` block, inside "
+                  "`stop_recording`, or before a `tape.reset()`)")
+#: tensorflow/python/distribute/mirrored_run.py runs the replica function on threads of its
+#: own; the tape stack is per thread, so a tape of the calling thread records none of it
+_REPLICA = ("in the replica function that `strategy.run` runs on the strategy's own threads, "
+            "which this tape, opened in the cross-replica context around `strategy.run`, does "
+            "not record (open the tape inside the replica function)")
+
 
 @register
 class OutsideTape(RuleModule):
@@ -25,21 +33,33 @@ class OutsideTape(RuleModule):
     causes = frozenset({"outside-tape"})
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
+        trace = ctx.graph.trace
         for hit in ctx.hits("outside-tape"):
             call = hit.analysis.call
+            tape = hit.analysis.tape
             op = ctx.graph.ops.get(hit.cause.op_seq or -1)
             raw = op.loc if op is not None else call.loc
             api = ctx.op_api(op) if op is not None else call.target_label
+            if (op is not None and tape is not None and tape.loc is not None
+                    and trace.thread_at(op.seq) != tape.thread):
+                # a tape opened around `strategy.run`: the replica function ran on the
+                # strategy's own threads, which that tape does not record; the tape moves
+                yield Match((place(tape.loc), "replica"), tape.loc, hit.cause.primary,
+                            {"api": api, "when": _REPLICA}, hit)
+                continue
             outer = op.outer_loc if op is not None else None
             if (outer is not None and raw is not None and call.loc is not None
                     and _scope(raw) != _scope(call.loc) and _scope(outer) == _scope(call.loc)):
                 raw, api = outer, ctx.index.snippet(outer) or api
-            yield Match((place(raw),), raw, hit.cause.primary, {"api": api}, hit)
+            yield Match((place(raw),), raw, hit.cause.primary, {"api": api, "when": _NOT_RECORDING},
+                        hit)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         return matchers.cut_matches(ctx, self.code, "outside")
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        if "replica" in draft.key:
+            return ()  # the tape goes into the replica function: no edit of this shape yet
         # the line that computes the loss (or forward pass) goes into the neighbouring block;
         # a target computed in the gradient call's own arguments is computed last in it
         # a value read by a function the tape runs (a loss closure) is computed in it

@@ -7,8 +7,7 @@ NotDifferentiable). Fix: unwrap the call (unsafe: it changes what is trained).
 from __future__ import annotations
 
 from collections.abc import Iterable
-
-import libcst as cst
+from typing import TYPE_CHECKING
 
 from tapemagic import fixes
 from tapemagic.fixes import surrogates
@@ -17,6 +16,9 @@ from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, EdgeRule, register
 from tapemagic.rules.context import RuleContext
+
+if TYPE_CHECKING:  # annotations only: LibCST loads when a fix is computed
+    import libcst as cst
 
 
 @register

@@ -14,6 +14,7 @@ import os
 import site
 import sys
 import sysconfig
+import threading
 import weakref
 from collections.abc import Callable
 from types import CodeType, FrameType
@@ -225,6 +226,10 @@ def error_chain(error: BaseException, limit: int) -> list[BaseException]:
     return found
 
 
+#: the thread a trace session entered on (set by the session for its run), else None
+entering_thread: int | None = None
+
+
 def user_frame(start: FrameType | None) -> tuple[FrameType | None, FrameType | None]:
     """Walk outward from ``start`` to the first user frame.
 
@@ -241,6 +246,16 @@ def user_frame(start: FrameType | None) -> tuple[FrameType | None, FrameType | N
         if not wrapper:
             api = frame
         frame = frame.f_back
+    waiting = entering_thread
+    if waiting is not None and threading.get_ident() != waiting:
+        # a thread TensorFlow started for the traced code (a tf.distribute replica thread,
+        # which only a traced thread's hooks reach): its stack starts in TensorFlow, and the
+        # user's line is where the entering thread waits for it (`strategy.run`, `fit`)
+        outer = sys._current_frames().get(waiting)  # noqa: SLF001
+        while outer is not None:
+            if not _classify(outer)[1]:
+                return outer, api
+            outer = outer.f_back
     return None, api
 
 

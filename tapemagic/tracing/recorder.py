@@ -19,7 +19,7 @@ import numpy as np
 from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, SATURATING, WRITE_OPS
 from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, naming
+from tapemagic.tracing import frames, naming, replicas
 from tapemagic.tracing.graphs import GraphTracer
 from tapemagic.tracing.values import (
     call_site,
@@ -67,37 +67,49 @@ class Recorder:
         self._scope_depth = 0
         self._scope_path = ""
         # The thread that runs the traced code: class-level patches (tensor dunders, tapes,
-        # `_trainable`) also run in other threads, which must never reach this recorder.
+        # `_trainable`) also run in other threads, which must never reach this recorder
+        # unless TensorFlow runs the traced code on them (``replicas``, :meth:`mine`).
         self.thread = threading.get_ident()
         self.attached = False  # the op callback is registered (see attach / detach)
+        self._callback = self.on_op  # the one object registered (replica threads inherit it)
+        self._threads: dict[int, int] = {}  # other threads' idents -> numbers (see thread_number)
 
     # -- attach / detach ------------------------------------------------------------------------
     def attach(self) -> None:
         """Register the op callback on this thread (ops are recorded from now on)."""
         if not self.attached:
-            tfp.add_op_callback(self.on_op)
+            tfp.add_op_callback(self._callback)
             self.attached = True
 
     def detach(self) -> None:
         """Unregister the op callback: ops run as without tapemagic (no Python call per op)."""
         if self.attached:
-            tfp.remove_op_callback(self.on_op)
+            tfp.remove_op_callback(self._callback)
             self.attached = False
             self.pending_reads.clear()
 
     def mine(self) -> bool:
-        """Return True when the calling thread is the traced one."""
-        return threading.get_ident() == self.thread
+        """Return True when the calling thread runs the traced code (see ``replicas``)."""
+        return threading.get_ident() == self.thread or (
+            replicas.has_op_callback(self._callback) if self.attached
+            else replicas.waited_on_by(self.thread))
 
     def recording(self) -> bool:
         """Return True when a hook on the calling thread should record (attached, not busy)."""
-        return self.attached and not self.busy and threading.get_ident() == self.thread
+        return self.attached and not self.busy and (
+            threading.get_ident() == self.thread or replicas.has_op_callback(self._callback))
 
     # -- sequence and tensors ---------------------------------------------------------------
     def next_seq(self) -> int:
         """Return the next event number (ops, host events and tape events share it)."""
         self.seq += 1
+        if threading.get_ident() != self.thread:
+            self.trace.seq_threads[self.seq] = self.thread_number()
         return self.seq
+
+    def thread_number(self) -> int:
+        """Return 0 on the entering thread, else the replica's number (``replicas.number``)."""
+        return replicas.number(self.thread, self._threads)
 
     def serial_of(self, tensor: Any) -> int | None:
         """Return the serial of a tensor seen before, or None.

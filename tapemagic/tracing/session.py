@@ -85,6 +85,7 @@ class TraceSession:
         try:
             rec = self.recorder
             rec.thread = threading.get_ident()  # the one thread whose ops and hooks count
+            self._patch_attr(stack, frames, "entering_thread", rec.thread)
             rec.attach()
             stack.callback(rec.detach)
             host = HostHooks(rec)

@@ -10,12 +10,13 @@ re-entrancy guard and never runs a TensorFlow op.
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
-from tapemagic.trace import GradientCallRecord, SourceRecord, TapeRecord
+from tapemagic.trace import GradientCallRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, symbolic
 from tapemagic.tracing.recorder import Recorder
@@ -25,8 +26,8 @@ from tapemagic.tracing.results import (
     flatten,
     later_result,
     replaced_sources,
-    shape_of,
 )
+from tapemagic.tracing.sources import source_record
 
 _MISSING = object()
 Method = Literal["gradient", "jacobian", "batch_jacobian"]
@@ -79,7 +80,8 @@ class TapeHooks:
             record = TapeRecord(f"tape{len(self.rec.trace.tapes) + 1}", None,
                                 bool(getattr(tape, "_persistent", False)),
                                 bool(getattr(tape, "_watch_accessed_variables", True)),
-                                graph=self.rec.graphs.current_graph(), made_before=True)
+                                graph=self.rec.graphs.current_graph(), made_before=True,
+                                thread=self.rec.thread_number())
             self._tapes[tape] = record
             self.rec.trace.tapes.append(record)
         return record
@@ -143,7 +145,8 @@ class TapeHooks:
             if hooks.rec.attached:
                 hooks._note_watched(tape, record)
             if failed is not None:
-                symbolic.note_unreached(hooks.rec, tape, record, failed, hooks._source)
+                symbolic.note_unreached(hooks.rec, tape, record, failed,
+                                         functools.partial(source_record, hooks.rec))
             return result
 
         return __exit__
@@ -304,6 +307,7 @@ class TapeHooks:
         first = self._site_calls.get(site)
         if first is not None:
             first.calls += 1  # the first record counts every run of its call site
+            first.threads.add(rec.thread_number())
         analysed = self._site_analysed.get(site, 0)
         if analysed >= self.max_steps:
             return None
@@ -318,7 +322,7 @@ class TapeHooks:
         rec.busy = True
         try:
             targets = tuple(rec.hold(t) for t in flatten(target) if hasattr(t, "dtype"))
-            sources_list = [self._source(s) for s in flatten(sources)]
+            sources_list = [source_record(self.rec, s) for s in flatten(sources)]
         finally:
             rec.busy = False
         call = GradientCallRecord(
@@ -333,7 +337,8 @@ class TapeHooks:
                 if source.kind == "tensor" and name:
                     source.name = name
         rec.trace.gradient_calls.append(call)
-        self._site_calls.setdefault(site, call)
+        if self._site_calls.setdefault(site, call) is call:
+            call.threads.add(rec.thread_number())
         rec.busy = True
         try:
             rec.note_trainable()
@@ -343,25 +348,6 @@ class TapeHooks:
             done = self._site_done.get(record.creation_site, 0)
             self._site_done[record.creation_site] = done + 1
         return call
-
-    def _source(self, source: Any) -> SourceRecord:
-        rec = self.rec
-        keras_cls: Any = tfp.keras_variable_class()
-        if keras_cls is not None and isinstance(source, keras_cls):
-            inner = source._value  # noqa: SLF001 - Keras 3 keeps the tf.Variable here
-            rec.variables_seen.setdefault(id(source), source)
-            return SourceRecord(str(source.path), "keras-variable", str(source.dtype),
-                                tuple(source.shape), bool(source.trainable),
-                                rec.handle_serial(inner.handle), None)
-        handle = getattr(source, "handle", None)
-        if handle is not None and isinstance(source, tfp.BaseResourceVariable):
-            rec.variables_seen.setdefault(id(source), source)
-            return SourceRecord(str(source.name).removesuffix(":0"), "variable",
-                                tfp.dtype_name(source.dtype), shape_of(source),
-                                bool(source.trainable), rec.handle_serial(handle), None)
-        serial = rec.hold(source) if hasattr(source, "dtype") else None
-        return SourceRecord(f"tensor#{serial}", "tensor", tfp.dtype_name(getattr(
-            source, "dtype", None)), shape_of(source), True, None, serial)
 
     def _note_results(self, call: GradientCallRecord, result: Any, sources: Any) -> None:
         flat = flatten(result)

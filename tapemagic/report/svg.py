@@ -1,0 +1,191 @@
+"""Draw a report's loss→weights graph as SVG, in pure Python (no Graphviz, no JavaScript).
+
+TF-free. This module's single job is :func:`graph_svg`, used by the self-contained HTML report
+(:mod:`tapemagic.report.standalone`), which must read offline in any browser on a machine
+without Graphviz. The layout is a small layered one, left to right as in the JupyterLab
+extension: a node's column is its longest distance from a node with no incoming edge, the
+order within a column follows the mean position of its predecessors (two sweeps), and each
+edge is a cubic curve. Styles are the extension's (``labextension/src/model/graph.ts``): a cut
+that a finding names is red, dashed, labelled ``✂ CODE``; an edge severed by design (no
+finding names it) grey dashed; a zero gradient amber dotted. The SVG is built with
+:mod:`xml.etree.ElementTree`, so every string from the report is escaped as text or attribute
+value and nothing in it can become markup.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+
+from tapemagic.report.dot import SCISSORS
+from tapemagic.report.model import GraphEdge, Report
+
+__all__ = ["EDGE_STYLE", "NODE_FILL", "edge_look", "graph_svg"]
+
+#: Edge looks, as the extension draws them: (colour, dash pattern, width).
+EDGE_STYLE = {
+    "connected": ("#6b7280", "", 1.2),
+    "severed": ("#dc2626", "6 3", 2.2),
+    "zero": ("#d97706", "1.5 2.5", 2.2),
+    "design": ("#9ca3af", "4 3", 1.2),
+}
+#: Node fills by kind, as the extension draws them.
+NODE_FILL = {"loss": "#fde68a", "variable": "#dbeafe", "op": "#f3f4f6", "host": "#fce7f3",
+             "group": "#e0e7ff"}
+_MAX_LABEL = 48
+_CHAR, _LINE, _PAD = 6.6, 14.0, 8.0  # px per character and per text line; box padding
+_COL_GAP, _ROW_GAP, _MARGIN = 90.0, 18.0, 12.0
+_SVG = "http://www.w3.org/2000/svg"
+_FIT_WIDTH = 1600.0
+
+
+def edge_look(edge: GraphEdge, finding_ids: set[str]) -> str:
+    """Return how to draw ``edge``: connected, severed (a finding names it), zero or design."""
+    if edge.state == "severed":
+        return "severed" if edge.finding and edge.finding in finding_ids else "design"
+    return "zero" if edge.state == "zero" else "connected"
+
+
+def _short(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= _MAX_LABEL else text[:_MAX_LABEL - 1] + "…"
+
+
+def _columns(ids: list[str], edges: list[tuple[str, str]]) -> dict[str, int]:
+    """Return each node's column: its longest distance from a root (back edges ignored)."""
+    outgoing: dict[str, list[str]] = defaultdict(list)
+    indegree = {i: 0 for i in ids}
+    for a, b in edges:
+        outgoing[a].append(b)
+        indegree[b] += 1
+    column = {i: 0 for i in ids}
+    ready = [i for i in ids if indegree[i] == 0]
+    seen: set[str] = set()
+    while True:
+        while ready:
+            node = ready.pop(0)
+            seen.add(node)
+            for nxt in outgoing[node]:
+                column[nxt] = max(column[nxt], column[node] + 1)
+                indegree[nxt] -= 1
+                if indegree[nxt] == 0:
+                    ready.append(nxt)
+        rest = [i for i in ids if i not in seen]
+        if not rest:
+            return column
+        indegree[rest[0]] = 0  # a cycle: break it at the first node left, in report order
+        ready.append(rest[0])
+
+
+def graph_svg(report: Report) -> ET.Element | None:
+    """Return the report's graph as an ``<svg>`` element, or None when it has no node.
+
+    Each node is a ``<g class="tm-node tm-KIND">``, each edge a ``<g class="tm-edge tm-LOOK">``
+    (``LOOK`` as :func:`edge_look`), the edge of a cut carrying ``data-rule`` with the rule code.
+
+    Raises
+    ------
+    AttributeError
+        If ``report`` is not a :class:`~tapemagic.report.model.Report`.
+    """
+    nodes = list(report.graph.nodes)
+    if not nodes:
+        return None
+    index = {n.id: n for n in nodes}
+    ids = list(index)
+    edges = [e for e in report.graph.edges if e.source in index and e.target in index]
+    column = _columns(ids, [(e.source, e.target) for e in edges])
+    labels = {n.id: [_short(n.label)] + ([f"line {n.line}"] if n.line else []) for n in nodes}
+    size = {i: (max(len(t) for t in labels[i]) * _CHAR + 2 * _PAD,
+                len(labels[i]) * _LINE + _PAD) for i in ids}
+    cols: dict[int, list[str]] = defaultdict(list)
+    for i in ids:
+        cols[column[i]].append(i)
+    preds: dict[str, list[str]] = defaultdict(list)
+    for e in edges:
+        preds[e.target].append(e.source)
+    rank = {i: float(k) for members in cols.values() for k, i in enumerate(members)}
+    for _ in range(2):  # order each column by its predecessors' mean position
+        for c in sorted(cols):
+            cols[c].sort(key=lambda i: (sum(rank[p] for p in preds[i]) / len(preds[i])
+                                        if preds[i] else rank[i]))
+            for k, i in enumerate(cols[c]):
+                rank[i] = float(k)
+    widths = {c: max(size[i][0] for i in members) for c, members in cols.items()}
+    heights = {c: sum(size[i][1] for i in m) + _ROW_GAP * (len(m) - 1) for c, m in cols.items()}
+    total_h = max(heights.values())
+    pos: dict[str, tuple[float, float]] = {}
+    x = _MARGIN
+    for c in sorted(cols):
+        y = _MARGIN + (total_h - heights[c]) / 2
+        for i in cols[c]:
+            pos[i] = (x + (widths[c] - size[i][0]) / 2, y)
+            y += size[i][1] + _ROW_GAP
+        x += widths[c] + _COL_GAP
+    width, height = x - _COL_GAP + _MARGIN, total_h + 2 * _MARGIN
+    # a drawing up to about 1.4x the page's width shrinks to fit; a wider one scrolls, so
+    # that its 11 px labels stay readable
+    fit = " tm-fit" if width <= _FIT_WIDTH else ""
+    svg = ET.Element("svg", {"xmlns": _SVG, "class": f"tm-graph-svg{fit}", "role": "img",
+                             "width": f"{width:.0f}", "height": f"{height:.0f}",
+                             "viewBox": f"0 0 {width:.0f} {height:.0f}"})
+    ET.SubElement(svg, "title").text = "loss to weights graph"
+    defs = ET.SubElement(svg, "defs")
+    for look, (color, _dash, _w) in EDGE_STYLE.items():
+        marker = ET.SubElement(defs, "marker", {
+            "id": f"tm-arrow-{look}", "viewBox": "0 0 10 10", "refX": "10", "refY": "5",
+            "markerWidth": "7", "markerHeight": "7", "orient": "auto-start-reverse"})
+        ET.SubElement(marker, "path", {"d": "M 0 0 L 10 5 L 0 10 z", "fill": color})
+    rules = {f.id: f.rule for f in report.findings}
+    for e in edges:
+        _edge(svg, e, edge_look(e, set(rules)), rules, pos, size)
+    for n in nodes:
+        _node(svg, n.id, n.kind, labels[n.id], pos[n.id], size[n.id])
+    return svg
+
+
+def _edge(svg: ET.Element, e: GraphEdge, look: str, rules: dict[str, str],
+          pos: dict[str, tuple[float, float]], size: dict[str, tuple[float, float]]) -> None:
+    color, dash, width = EDGE_STYLE[look]
+    (ax, ay), (bx, by) = pos[e.source], pos[e.target]
+    x1, y1 = ax + size[e.source][0], ay + size[e.source][1] / 2
+    x2, y2 = bx, by + size[e.target][1] / 2
+    bend = max(abs(x2 - x1) / 2, 30.0)
+    attrs = {"class": f"tm-edge tm-{look}"}
+    text = e.label or ""
+    if look == "severed":
+        attrs["data-rule"] = rules.get(e.finding or "", "")
+        text = f"{SCISSORS} {attrs['data-rule']}".strip() + (f" {e.label}" if e.label else "")
+    elif look == "zero":
+        text = e.label or "0"
+    group = ET.SubElement(svg, "g", attrs)
+    path = {"d": f"M {x1:.1f} {y1:.1f} C {x1 + bend:.1f} {y1:.1f} {x2 - bend:.1f} {y2:.1f} "
+                 f"{x2:.1f} {y2:.1f}",
+            "fill": "none", "stroke": color, "stroke-width": str(width),
+            "marker-end": f"url(#tm-arrow-{look})"}
+    if dash:
+        path["stroke-dasharray"] = dash
+    ET.SubElement(group, "path", path)
+    if text:
+        label = ET.SubElement(group, "text", {
+            "x": f"{(x1 + x2) / 2:.1f}", "y": f"{(y1 + y2) / 2 - 4:.1f}",
+            "text-anchor": "middle", "font-size": "10", "fill": color})
+        label.text = _short(text)
+
+
+def _node(svg: ET.Element, node_id: str, kind: str, lines: list[str], at: tuple[float, float],
+          box: tuple[float, float]) -> None:
+    group = ET.SubElement(svg, "g", {"class": f"tm-node tm-{kind}", "data-node": node_id})
+    shape = {"x": f"{at[0]:.1f}", "y": f"{at[1]:.1f}", "width": f"{box[0]:.1f}",
+             "height": f"{box[1]:.1f}", "fill": NODE_FILL.get(kind, NODE_FILL["op"]),
+             "stroke": "#4b5563", "stroke-width": "0.8",
+             "rx": "4" if kind in ("variable", "group", "host") else f"{box[1] / 2:.1f}"}
+    if kind == "loss":
+        shape["stroke-width"] = "2"
+    ET.SubElement(group, "rect", shape)
+    for k, line in enumerate(lines):
+        text = ET.SubElement(group, "text", {
+            "x": f"{at[0] + box[0] / 2:.1f}", "y": f"{at[1] + _PAD / 2 + _LINE * (k + 0.8):.1f}",
+            "text-anchor": "middle", "font-size": "11" if k == 0 else "9",
+            "fill": "#111827" if k == 0 else "#4b5563"})
+        text.text = line

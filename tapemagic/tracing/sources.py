@@ -1,0 +1,45 @@
+"""The sources of a gradient call as records: Keras variables, tf.Variables, tensors.
+
+Imports TensorFlow. A ``tf.distribute`` strategy's mirrored variable counts as a variable: it is
+no ``BaseResourceVariable``, but its ``handle`` is the current replica's component's
+(``DistributedVariable.handle``, tensorflow/python/distribute/values.py), the one the replica
+function's ops read and ``tape.gradient`` takes (``backprop._handle_or_self``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tapemagic.trace import SourceRecord
+from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing.recorder import Recorder
+from tapemagic.tracing.results import shape_of
+
+try:
+    from tensorflow.python.distribute.values import DistributedVariable
+except ImportError:  # pragma: no cover - a changed private module: plain variables only
+    DistributedVariable = ()
+
+
+def source_record(rec: Recorder, source: Any) -> SourceRecord:
+    """Return the record of one flattened source, registering its handle (or tensor) with ``rec``.
+
+    A Keras 3 ``Variable`` is named by its ``path``, a ``tf.Variable`` by its name without
+    ``:0``, a tensor ``tensor#<serial>`` (the gradient call names it from its argument later).
+    """
+    keras_cls: Any = tfp.keras_variable_class()
+    if keras_cls is not None and isinstance(source, keras_cls):
+        inner = source._value  # noqa: SLF001 - Keras 3 keeps the tf.Variable here
+        rec.variables_seen.setdefault(id(source), source)
+        return SourceRecord(str(source.path), "keras-variable", str(source.dtype),
+                            tuple(source.shape), bool(source.trainable),
+                            rec.handle_serial(inner.handle), None)
+    handle = getattr(source, "handle", None)
+    if handle is not None and isinstance(source, (tfp.BaseResourceVariable, DistributedVariable)):
+        rec.variables_seen.setdefault(id(source), source)
+        return SourceRecord(str(source.name).removesuffix(":0"), "variable",
+                            tfp.dtype_name(source.dtype), shape_of(source),
+                            bool(source.trainable), rec.handle_serial(handle), None)
+    serial = rec.hold(source) if hasattr(source, "dtype") else None
+    return SourceRecord(f"tensor#{serial}", "tensor", tfp.dtype_name(getattr(
+        source, "dtype", None)), shape_of(source), True, None, serial)
