@@ -222,6 +222,9 @@ class Trace:
     handle_created: dict[int, RawLocation] = field(default_factory=dict)
     #: op type -> "fn" | "none" (NotDifferentiable) | "missing" (LookupError), from the registry
     registry: dict[str, str] = field(default_factory=dict)
+    #: serials of float constants made in a traced graph whose every element is 0 (a Python
+    #: 0.0 read when the function was traced, frozen into the graph)
+    zero_constants: set[int] = field(default_factory=set)
     function_calls: int = 0
     forced_eager: bool = True
     fit_resumed_graph: bool = False

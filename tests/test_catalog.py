@@ -27,7 +27,8 @@ EXPECTED = {
     "TM101": ("tape-not-watching", "not-watched", "error", ["variables", "tape_line"], "unsafe"),
     "TM102": ("unwatched-tensor", "not-watched", "error", ["variables"], "unsafe"),
     "TM103": ("outside-tape", "outside-tape", "error", ["api", "when", "variables"], "unsafe"),
-    "TM104": ("not-connected", "not-connected", "error", ["variables", "target"], "display-only"),
+    "TM104": ("not-connected", "not-connected", "error", ["variables", "target", "detail"],
+              "display-only"),
     "TM105": ("keras-zero-mode-error", "not-connected", "warning", ["variables"], "display-only"),
     "TM106": ("unexplained-none", "unexplained", "warning", ["variables"], "display-only"),
     "TM107": ("non-trainable-source", "sources-mismatch", "error", ["variables", "tape_line"],
@@ -48,6 +49,10 @@ EXPECTED = {
     "TM501": ("zero-gradient", "zero-at-runtime", "warning", ["api", "op", "reason", "variables"],
               "unsafe"),
     "TM502": ("vanishing-gradient", "zero-at-runtime", "info", ["largest", "variables"],
+              "display-only"),
+    "TM503": ("float16-underflow", "zero-at-runtime", "warning", ["target", "variables"],
+              "display-only"),
+    "TM504": ("frozen-python-zero", "zero-at-runtime", "warning", ["api", "variables"],
               "display-only"),
     "TM201": (
         "non-differentiable-op",
@@ -247,7 +252,7 @@ def test_format_message():
         "`tf.round` (op `Round`) cuts the gradient path from `dense/kernel`, `dense/bias`: "
         "its registered gradient returns None"
     )
-    assert "{" not in format_message("TM104", {"variables": "`w`", "target": "loss"})
+    assert "{" not in format_message("TM104", {"variables": "`w`", "target": "loss", "detail": ""})
 
 
 @pytest.mark.parametrize(

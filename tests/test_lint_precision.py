@@ -24,6 +24,15 @@ opt = tf.keras.optimizers.Adam()
 acc = tf.keras.metrics.SparseCategoricalAccuracy()
 """
 GOOD = {
+"a watch of model.inputs that the code catches, falling back to the batch": """
+with tf.GradientTape() as tape:
+    try:
+        tape.watch(model.inputs)
+    except ValueError:
+        tape.watch(x)
+    loss = tf.reduce_sum(model(x))
+saliency = tape.gradient(loss, x)
+""",
 "functional model from a dict of inputs": """
 import pandas as pd
 df = pd.DataFrame({"a": [1.0, 2.0], "b": [3.0, 4.0]})

@@ -396,3 +396,17 @@ def test_hinted_at_the_line_to_change(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(GOOD))
 def test_the_correct_twin_gets_no_hint(name: str) -> None:
     assert hints(GOOD[name]) == []
+
+
+def test_a_watch_that_raises_is_one_hint_at_the_watch() -> None:
+    """`tape.watch(model.inputs)` raises: TM108 there, not TM102 at the tape and the tensor."""
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1)])
+        x = tf.random.normal((4, 3))
+        with tf.GradientTape() as tape:
+            tape.watch(model.inputs)
+            loss = tf.reduce_sum(model(x))
+        saliency = tape.gradient(loss, x)
+        """)
+    assert [(h.code, h.line) for h in check_source(source)] == [("TM108", 5)]

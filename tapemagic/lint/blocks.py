@@ -33,6 +33,7 @@ class Blocks:
         self.call_stack: list[str] = []
         self.active: set[ast.AST] = set()  # the user's functions being interpreted now
         self.failed_watches: list[Cut] = []
+        self.guarded = 0  # inside a `try` whose handler watches instead (interp.py)
         self.failed_roots: set[str] = set()
         #: Model calls seen while a focus exists: marker root -> (call, model's weights).
         self.model_calls: dict[str, tuple[ast.Call, frozenset[str]]] = {}

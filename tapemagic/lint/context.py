@@ -41,6 +41,11 @@ class LintMatch:
     edits: tuple[Edit, ...] = ()
 
 
+#: calls that make a constant tensor from host values (`tf.constant(w_np)`)
+_CONSTANT_MAKERS = frozenset({"constant", "convert_to_tensor", "array", "asarray", "ones",
+                              "zeros", "fill"})
+
+
 @dataclass
 class LintContext:
     """One parsed source, its gradient calls and the cuts that count (see module docstring)."""
@@ -95,6 +100,11 @@ class LintContext:
                              and r not in call.target.live and r not in cut_off)
             if not missing or call.tape is None:
                 continue
+            block = run.focus
+            if block is not None and any(
+                    block.lineno <= w.site.line <= (block.end_lineno or block.lineno)
+                    for w in self.failed_watches):
+                continue  # the watch in this block raises: that is the one cause (TM108)
             sites: list[Site] = []
             for root in missing:
                 late = run.watch_sites.get(root)
@@ -102,9 +112,25 @@ class LintContext:
                     sites.append(late)
                 else:
                     sites.append(Site.of(call.tape))
-                    if root in run.made:
-                        sites.append(run.made[root])
+                    made = run.made.get(root)
+                    if made is not None and self._constant_at(made):
+                        # a constant could become a tf.Variable there; a computed tensor
+                        # (interpolated images) has only the watch to fix, as the engine says
+                        sites.append(made)
             yield call, sites
+
+    def _constant_at(self, site: Site) -> bool:
+        """Return True when the name at ``site`` is bound to a literal or a constant tensor
+        (``tf.constant(w_np)``), not to a computed one (``real + alpha * diff``)."""
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Assign) and any(
+                    Site.of(t) == site for t in node.targets):
+                value = node.value
+                if isinstance(value, ast.Call):
+                    name = self.text(value.func).rsplit(".", 1)[-1]
+                    return name in _CONSTANT_MAKERS
+                return isinstance(value, (ast.Constant, ast.List, ast.Tuple))
+        return False
 
     def source_items(self, call: GradientCall) -> list[tuple[Value, ast.expr | None]]:
         """Return each source of a call with its expression (one value for a single source)."""

@@ -135,7 +135,16 @@ class Interpreter(Calls):
             self.branches(env, [node.body, node.orelse], None)
         elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
             handlers = [h.body for h in getattr(node, "handlers", [])]
-            self.run_body(node.body, env)  # type: ignore[attr-defined]
+            # a handler that watches something else is the code's own fallback for a watch
+            # that raises (`except ValueError: tape.watch(x)`); `except: pass` is not
+            falls_back = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                             and n.func.attr == "watch"
+                             for body in handlers for stmt in body for n in ast.walk(stmt))
+            self.guarded += falls_back
+            try:
+                self.run_body(node.body, env)  # type: ignore[attr-defined]
+            finally:
+                self.guarded -= falls_back
             self.branches(env, [*handlers, node.orelse], None)  # type: ignore[attr-defined]
             self.run_body(node.finalbody, env)  # type: ignore[attr-defined]
 

@@ -252,8 +252,9 @@ class Members(Objects):
         """
         if value.kind in ("keras-tensor", "symbolic") or (value.kind == "variable"
                                             and value.text.startswith("keras")):
-            self.failed_watches.append(Cut("failed-watch", _short(arg), Site.of(arg),
-                                           value.weights, arg))
+            if not self.guarded:  # a raise the code catches is the code's own fallback
+                self.failed_watches.append(Cut("failed-watch", _short(arg), Site.of(arg),
+                                               value.weights, arg))
             self.failed_roots |= value.weights
             return
         self.watched |= value.weights | value.live

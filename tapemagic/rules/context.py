@@ -15,9 +15,9 @@ from functools import cached_property
 
 from tapemagic.graph.analysis import CallAnalysis, SourceAnalysis
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
-from tapemagic.graph.walks import forward, shortest_path
+from tapemagic.graph.walks import backward, forward, shortest_path
 from tapemagic.locations import SourceIndex
-from tapemagic.optypes import READ_OPS, WRITE_API
+from tapemagic.optypes import READ_OPS, WRITE_API, ZERO_GRADIENT
 from tapemagic.report.model import ChainStep
 from tapemagic.rules.base import Hit, Match
 from tapemagic.trace import HostEvent, OpRecord, RawLocation, TapeRecord
@@ -150,6 +150,111 @@ class RuleContext:
                 if op.seq > last.seq and op.loc is not None:
                     last = op
         return last
+
+    def other_model(self, hit: Hit) -> int | None:
+        """Return a weight of another model that the target reads in a variable source's place.
+
+        The shape of a DDPG step differentiating the actor's loss with respect to the *target*
+        actor's weights: both models were built by the same code (one factory function), so
+        the weight the loss reads instead was made at the same line, with the same shape and
+        dtype. None when any source of the call is read while the tape recorded (or is a
+        tensor), when the run did not make it, or when no such twin reaches the target.
+        """
+        source = hit.source.source
+        made = self.trace.handle_created.get(source.handle) if source.handle is not None else None
+        if made is None:
+            return None
+        anc, tape, tensors = hit.analysis.ancestors, hit.analysis.tape, self.trace.tensors
+        # the whole source list is the other model's: no source is read while the tape
+        # records (per-task heads made in one loop, each loss reading its own, are not)
+        if any(s.handle is None or self._reads_while(s.handle, tape)
+               for s in hit.analysis.call.sources):
+            return None
+        for handle, raw in self.trace.handle_created.items():
+            if handle == source.handle or raw is None or (raw.file, raw.line) != (
+                    made.file, made.line):
+                continue
+            for op in self._reads_while(handle, tape):
+                record = tensors.get(op.outputs[0]) if op.outputs else None
+                if (record is not None and op.outputs[0] in anc
+                        and record.dtype == source.dtype and record.shape == source.shape):
+                    return handle
+        return None
+
+    def float16_underflow(self, analysis: CallAnalysis) -> list[int]:
+        """Return the sources of a call whose float16 gradients all underflowed to zeros.
+
+        Empty unless every source whose differentiable path crosses a ``float16`` tensor got
+        an all-zero gradient, and no op on those paths was seen zeroing it by value (a dead
+        ReLU or a ``tf.sign`` found from the values is a different cause).
+        """
+        tensors, found = self.trace.tensors, []
+        for index, source in enumerate(analysis.sources):
+            node = source.node
+            if node is None or source.source.result == "none":
+                continue
+            reach = forward(self.graph, node, analysis.connected, diff_only=True)
+            if not any(t in tensors and tensors[t].dtype == "float16" for t in reach):
+                continue
+            if source.source.result != "zero" or source.verdict != "zero":
+                return []  # a float16 weight that got a gradient: not an underflow of the step
+            for cause in source.causes:
+                op = self.graph.ops.get(cause.op_seq or -1)
+                if cause.cause != "zero-at-runtime" or op is None or op.saturated or (
+                        op.op_type in ZERO_GRADIENT):
+                    return []  # the values show another zeroing op
+            found.append(index)
+        return found
+
+    def frozen_zero(self, analysis: CallAnalysis, index: int) -> OpRecord | None:
+        """Return the traced multiply by a constant 0 that every path of a zeroed source crosses.
+
+        ``self.beta * kl`` in a ``tf.function`` traced while ``self.beta`` was 0.0: the Python
+        number became a graph constant, so the weights behind ``kl`` get exact zeros on every
+        run. None unless the source got all zeros and no path avoids such a multiply.
+        """
+        source = analysis.sources[index]
+        node, zeros = source.node, self.trace.zero_constants
+        if node is None or source.source.result != "zero" or not zeros:
+            return None
+        graph, within = self.graph, analysis.connected
+        reach = forward(graph, node, within, diff_only=True)
+        muls = {e.ref for n in reach for e in graph.out_edges.get(n, ())
+                if e.kind == "op" and e.dst in within and graph.ops[e.ref].op_type == "Mul"
+                and graph.ops[e.ref].graph and set(graph.ops[e.ref].inputs) & zeros}
+        if not muls:
+            return None
+        seen, stack, targets = {node}, [node], set(analysis.call.targets)
+        while stack:  # the differentiable paths that avoid the zero multiplies
+            for edge in graph.out_edges.get(stack.pop(), ()):
+                if (edge.differentiable and edge.dst in within and edge.dst not in seen
+                        and not (edge.kind == "op" and edge.ref in muls)):
+                    if edge.dst in targets:
+                        return None
+                    seen.add(edge.dst)
+                    stack.append(edge.dst)
+        return graph.ops[min(muls)]
+
+    def second_pass(self, hit: Hit) -> OpRecord | None:
+        """Return the first read, on the target's dataflow, of a weight a tensor source came from.
+
+        The shape of Grad-CAM's ``conv_out, _ = grad_model(img)`` then ``preds = model(img)``:
+        the watched tensor was computed from some weights, and the target from the same
+        weights read again (a second, independent forward pass) instead of from that tensor.
+        None for a variable source, a source no weight made, or when no such read exists.
+        """
+        node = hit.source.node
+        if node is None or hit.source.source.handle is not None:
+            return None
+        graph, tape = self.graph, hit.analysis.tape
+        behind = backward(graph, {node}, lambda e: True)
+        handles = [h for h in behind if h in graph.reads]
+        anc = hit.analysis.ancestors
+        reads = [op for h in handles for op in graph.reads[h]
+                 if not op.in_gradient and op.loc is not None and set(op.outputs) & anc
+                 and not set(op.outputs) & behind
+                 and (tape is None or tape.recording_at(op.seq))]
+        return min(reads, key=lambda op: op.seq) if reads else None
 
     def substitute(self, hit: Hit, dangling: OpRecord) -> OpRecord | None:
         """Return the op that built the loss from something else in the dangling value's place.

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from tapemagic.graph.analysis import Cause
 from tapemagic.lint.connections import (
     constant_targets,
     dangling_passes,
@@ -29,6 +30,10 @@ from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
 
+_SECOND_PASS = (": it is computed by this second, independent forward pass, which reads the "
+                "same weights again instead of using the watched tensor")
+
+
 @register
 class NotConnected(RuleModule):
     code = "TM104"
@@ -40,6 +45,21 @@ class NotConnected(RuleModule):
                 continue  # TM105 / TM111 say it, and why
             call = hit.analysis.call
             raw = call.loc
+            other = ctx.other_model(hit)
+            if other is not None and call.loc is not None:
+                # the sources are another model's (a target network made by the same factory):
+                # the source list of the gradient call is the line to change
+                yield Match((place(call.loc), "other-model"), call.loc, hit.cause.primary,
+                            {"target": call.target_label,
+                             "detail": _other_model(ctx, other)}, hit)
+                continue
+            twin = ctx.second_pass(hit)
+            if twin is not None and twin.loc is not None:
+                # the target was computed again from the weights behind the source: that
+                # second forward pass is the line to change (use the source's own output)
+                yield Match((place(twin.loc),), twin.loc, hit.cause.primary,
+                            {"target": call.target_label, "detail": _SECOND_PASS}, hit)
+                continue
             dangling = ctx.dangling(hit)
             if dangling is not None:
                 raw = dangling.loc
@@ -47,7 +67,7 @@ class NotConnected(RuleModule):
                 if substitute is not None and substitute.loc is not None:
                     # the loss was built without it: that line first, the dangling one next
                     yield Match((place(dangling.loc),), dangling.loc, False,
-                                {"target": call.target_label}, hit)
+                                {"target": call.target_label, "detail": ""}, hit)
                     raw = substitute.loc
             elif hit.source.source.handle is not None and (
                     hit.source.source.handle in ctx.trace.handle_created):
@@ -59,7 +79,8 @@ class NotConnected(RuleModule):
                 if isinstance(argument, ast.Name):
                     raw = ctx.index.assignment(call.loc, argument.id) or raw
             yield Match((place(raw),), raw, hit.cause.primary,
-                        {"target": call.target_label}, hit)
+                        {"target": call.target_label, "detail": ""}, hit)
+        yield from _zeros_from_other_model(ctx)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         # a Grad-CAM score from a second forward pass: that pass is the line to change
@@ -103,3 +124,30 @@ def _constant_target(ctx: RuleContext, hit: Hit) -> bool:
     """Return True when every target of the call is a tensor no recorded op produced."""
     tensors = ctx.trace.tensors
     return all(t in tensors and tensors[t].producer is None for t in hit.analysis.call.targets)
+
+
+def _other_model(ctx: RuleContext, handle: int) -> str:
+    return (f": it depends on another model's weights instead (`{ctx.handle_name(handle)}`, made "
+            "by the same code): pass the weights of the model the loss uses")
+
+
+def _zeros_from_other_model(ctx: RuleContext) -> Iterable[Match]:
+    """Yield the sources of ``unconnected_gradients=ZERO`` calls that are another model's.
+
+    Zeros for an unconnected source are what ZERO asks for, so they are no finding by
+    themselves; a source list of another model's weights (the loss reads their twins, made
+    by the same code) is still the wrong list, whose zeros train nothing.
+    """
+    for analysis in ctx.analyses:
+        call = analysis.call
+        if call.unconnected != "zero" or call.loc is None:
+            continue
+        for index, source in enumerate(analysis.sources):
+            if source.verdict != "zero" or source.causes or source.source.result != "zero":
+                continue
+            hit = Hit(analysis, index, source, Cause("not-connected", True))
+            other = ctx.other_model(hit)
+            if other is not None:
+                yield Match((place(call.loc), "other-model"), call.loc, True,
+                            {"target": call.target_label,
+                             "detail": _other_model(ctx, other)}, hit)

@@ -2,9 +2,10 @@
 
 Matcher: a cut edge of cause ``integer-dtype`` (``backprop_util.IsTrainable`` is False for the
 edge's input or output dtype: an int cast, ``tf.argsort``'s TopKV2 indices, an int variable).
-An integer variable passed as a source is reported where it was created (an integer initial
-value: ``tf.Variable(2)``) when the run created it, else at the gradient call, where the source
-list is passed (inside a ``tf.distribute`` strategy too).
+An integer tensor passed to ``tape.watch`` and used as indices (token ids for a saliency
+map) is reported at that watch. An integer variable passed as a source is reported where it
+was created (an integer initial value: ``tf.Variable(2)``) when the run created it, else at
+the gradient call, where the source list is passed (inside a ``tf.distribute`` strategy too).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Iterable
 
 from tapemagic import fixes
 from tapemagic.fixes import calls, surrogates
+from tapemagic.graph.walks import forward
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location
@@ -30,6 +32,22 @@ class IntegerDtype(EdgeRule):
         for hit in ctx.hits("integer-dtype"):
             if hit.cause.edge is None:  # the source itself holds integers
                 call, source = hit.analysis.call, hit.source.source
+                tape = hit.analysis.tape
+                watch = tape.watch_events.get(source.tensor or -1) if tape is not None else None
+                if (source.handle is None and watch is not None and watch[1] is not None
+                        and _used_as_indices(ctx, source.tensor)):
+                    # watching integer ids (a saliency map over token ids) is the mistake:
+                    # the line to change is the watch (watch the float embeddings instead);
+                    # integers used as values are made float where they are made
+                    at = watch[1]
+                    record = ctx.trace.tensors.get(source.tensor or -1)
+                    made = ctx.graph.ops.get(record.producer[0]) if (
+                        record is not None and record.producer) else None
+                    op_type = made.op_type if made is not None else "Const"
+                    yield Match((place(at), "source"), at, True,
+                                {"api": ctx.index.snippet(at) or "tape.watch", "op": op_type,
+                                 "dtype": source.dtype}, hit, op_type=op_type)
+                    continue
                 if source.handle is None:  # an integer tensor, watched: where it was made
                     record = ctx.trace.tensors.get(source.tensor or -1)
                     op = ctx.graph.ops.get(record.producer[0]) if (
@@ -72,3 +90,12 @@ class IntegerDtype(EdgeRule):
         edit = (fixes.rewrite(location, ctx.index, calls.float_variable)
                 or fixes.rewrite(location, ctx.index, surrogates.surrogate))
         return (edit,) if edit else ()
+
+
+def _used_as_indices(ctx: RuleContext, tensor: int | None) -> bool:
+    """Return True when an integer tensor reaches an index input (an embedding lookup's ids)."""
+    if tensor is None:
+        return False
+    graph = ctx.graph
+    reach = forward(graph, tensor, set(ctx.trace.tensors), diff_only=False)
+    return any(edge.gating for node in reach for edge in graph.out_edges.get(node, ()))

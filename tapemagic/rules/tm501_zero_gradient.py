@@ -37,7 +37,11 @@ class ZeroGradient(RuleModule):
     causes = frozenset({"zero-at-runtime"})
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
+        underflows = {(id(a), i) for a in ctx.analyses for i in ctx.float16_underflow(a)}
         for hit in ctx.hits("zero-at-runtime"):
+            if (id(hit.analysis), hit.index) in underflows or (
+                    ctx.frozen_zero(hit.analysis, hit.index) is not None):
+                continue  # float16 underflow (TM503), a frozen 0.0 (TM504): not a saturation
             op = ctx.graph.ops.get(hit.cause.op_seq or -1)
             if op is None or not (op.op_type in ZERO_GRADIENT or op.saturated or op.graph):
                 continue

@@ -165,6 +165,11 @@ class GraphTracer:
                                loc):
                 return
         self.rec.record_op(name, inputs, outputs, graph)
+        if name == "Const" and outputs and tfp.dtype_name(outputs[0].dtype).startswith(
+                ("float", "bfloat")) and tfp.is_static_zero(outputs[0]):
+            serial = self.rec.serial_of(outputs[0])
+            if serial is not None:
+                self.rec.trace.zero_constants.add(serial)
 
     def eager_call(self, name: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...]) -> bool:
         """Tie an eager op that calls a traced function to its trace; False if it is not one.
@@ -282,13 +287,16 @@ class GraphTracer:
         Only gradients the function returns have a value here; the others stay ``ok`` (what a
         trace can say) and are not waited for any longer.
         """
-        returned: dict[int, Any] = {}
+        if not any(_same_graph(t, graph) for t, _ in self.pending):
+            return  # a function called while the traced one runs (an optimizer's): not its run
+        # by name: `op.inputs` makes new Tensor objects, so their ids never match the pending
+        returned: dict[str, Any] = {}
         for inner_out, result in zip(graph.outputs, outputs, strict=False):
-            returned[id(inner_out)] = result
+            returned[inner_out.name] = result
             if inner_out.op.type == "Identity":  # a FuncGraph returns Identity(the value)
-                returned[id(inner_out.op.inputs[0])] = result
+                returned[inner_out.op.inputs[0].name] = result
         for tensor, source in self.pending:
-            value = returned.get(id(tensor))
+            value = returned.get(tensor.name) if _same_graph(tensor, graph) else None
             if value is not None and classify(value)[0] == "zero":
                 source.result, source.norm = "zero", 0.0
         self.pending.clear()
@@ -305,6 +313,12 @@ class GraphTracer:
         if tfp.dtype_name(getattr(tensor, "dtype", None)) == "resource":
             return self.rec.handle_serial(tensor)
         return self.rec.register(tensor, None, "constant")
+
+
+def _same_graph(tensor: Any, graph: Any) -> bool:
+    """Return True when ``tensor`` was made in the function ``graph`` (the call's graph object
+    is not the traced one, so by name)."""
+    return getattr(getattr(tensor, "graph", None), "name", None) == getattr(graph, "name", "")
 
 
 def is_call(op_type: str) -> bool:

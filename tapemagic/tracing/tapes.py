@@ -280,6 +280,7 @@ class TapeHooks:
                 rec.gradient_depth -= 1
             if call is None:  # this site was analysed: look at the results only (cheap)
                 hooks._check_later_run(tape, method, result, sources)
+                hooks._maybe_detach()
             else:
                 hooks._note_results(call, result, sources)
                 site = call.site or ("?", 0)
@@ -287,7 +288,8 @@ class TapeHooks:
                         and hooks._site_analysed.get((site[0], site[1], method), 0)
                         >= hooks.max_steps):
                     hooks.on_fit_analysed()
-                hooks._pending.discard(tape)
+                if not getattr(tape, "_persistent", False):
+                    hooks._pending.discard(tape)
                 hooks._maybe_detach()
             return result
 
@@ -367,11 +369,9 @@ class TapeHooks:
         return site is not None and self._site_done.get(site, 0) >= self.max_steps
 
     def _maybe_detach(self) -> None:
-        """Stop per-op recording once every call site seen was analysed ``max_steps`` times.
+        """Stop per-op recording once every site was analysed and no persistent tape is alive.
 
-        Later steps of a loop then cost what a plain step costs; a tape made at a new site
-        (``__init__``) or a gradient call at a new site attaches the recorder again.
-        """
+        A persistent tape stays pending (a PINN differentiates it again); new sites re-attach."""
         if (not self._pending and self._site_done and not self.rec.graphs.pending
                 and all(n >= self.max_steps for n in self._site_done.values())):
             self.rec.detach()

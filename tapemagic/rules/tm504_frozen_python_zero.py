@@ -1,0 +1,38 @@
+"""TM504 frozen-python-zero: a Python 0.0 frozen into a traced function zeroes some weights.
+
+Matcher: a source of a gradient call traced in a ``tf.function`` that got an all-zero gradient,
+every differentiable path of which crosses a ``Mul`` by a graph constant whose every element is
+0. A Python number (``self.beta``, a loss weight ramped by the epoch loop) is read once, when
+the function is traced, and becomes a constant of the graph: changing the attribute later does
+not retrace, so the weights behind that term get exact zeros on every run. Points at the
+multiply; the fix is a ``tf.Variable`` (assigned from the loop) or a tensor argument.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tapemagic.graph.analysis import Cause
+from tapemagic.rules.base import Hit, Match, RuleModule, register
+from tapemagic.rules.context import RuleContext, place
+
+
+@register
+class FrozenPythonZero(RuleModule):
+    code = "TM504"
+    causes = frozenset({"zero-at-runtime"})
+
+    def match(self, ctx: RuleContext) -> Iterable[Match]:
+        if not ctx.trace.zero_constants:
+            return
+        for analysis in ctx.analyses:
+            for index, source in enumerate(analysis.sources):
+                op = ctx.frozen_zero(analysis, index)
+                if op is None or op.loc is None:
+                    continue
+                cause = source.causes[0] if source.causes else Cause("zero-at-runtime", True,
+                                                                     op_seq=op.seq)
+                api = ctx.index.snippet(op.loc) or ctx.op_api(op)
+                yield Match((place(op.loc), op.seq), op.loc, True, {"api": api},
+                            Hit(analysis, index, source, cause), op_type=op.op_type,
+                            graph_edge=("op", op.seq, 0))
