@@ -410,3 +410,40 @@ def test_a_watch_that_raises_is_one_hint_at_the_watch() -> None:
         saliency = tape.gradient(loss, x)
         """)
     assert [(h.code, h.line) for h in check_source(source)] == [("TM108", 5)]
+
+
+METRIC_STEP = """\
+import tensorflow as tf
+w = tf.Variable([1.0, 2.0])
+y = tf.constant([1.0, 0.0])
+with tf.GradientTape() as tape:
+    p = tf.sigmoid(w)
+    acc = tf.keras.metrics.binary_accuracy(y, p)
+    loss = {loss}
+g = tape.gradient(loss, [w])
+"""
+
+
+def test_an_accuracy_metric_in_the_loss_is_hinted_and_one_beside_it_is_not() -> None:
+    broken = check_source(METRIC_STEP.format(loss="1.0 - acc"))
+    assert [(h.code, h.line) for h in broken] == [("TM201", 6)]
+    assert check_source(METRIC_STEP.format(loss="tf.reduce_mean((p - y) ** 2)")) == []
+
+
+SCAN_STEP = """\
+import tensorflow as tf
+w = tf.Variable(0.5)
+xs = tf.ones((4,))
+def step(h, x):
+    return {body}
+with tf.GradientTape() as tape:
+    hs = tf.scan(step, xs, initializer=tf.constant(0.0))
+    loss = tf.reduce_sum(hs)
+g = tape.gradient(loss, [w])
+"""
+
+
+def test_a_cut_inside_a_scan_function_is_hinted_and_a_correct_one_is_not() -> None:
+    broken = check_source(SCAN_STEP.format(body="tf.floor(w * h + x)"))
+    assert [(h.code, h.line) for h in broken] == [("TM201", 5)]
+    assert check_source(SCAN_STEP.format(body="tf.tanh(w * h + x)")) == []

@@ -120,8 +120,10 @@ class LintContext:
             yield call, sites
 
     def _constant_at(self, site: Site) -> bool:
-        """Return True when the name at ``site`` is bound to a literal or a constant tensor
-        (``tf.constant(w_np)``), not to a computed one (``real + alpha * diff``)."""
+        """Return True when the name at ``site`` is bound to a literal or a constant tensor.
+
+        ``tf.constant(w_np)`` is one; a computed tensor (``real + alpha * diff``) is not.
+        """
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Assign) and any(
                     Site.of(t) == site for t in node.targets):

@@ -56,8 +56,9 @@ class Members(Objects):
             return args[0]
         if dotted in names.HOST or dotted.startswith(names.HOST_MODULES):
             return self.cut(node, "host", api, operands + keyword_operands)
-        if dotted in names.NON_DIFFERENTIABLE:
-            return self.cut(node, "non-differentiable", api, operands[:1])
+        if dotted in names.NON_DIFFERENTIABLE:  # a metric reads (y_true, y_pred): both
+            taken = operands if dotted.startswith("keras.metrics.") else operands[:1]
+            return self.cut(node, "non-differentiable", api, taken)
         if dotted in names.INTEGER_RESULT:
             return self.cut(node, "integer", api, operands[:1])
         if dotted in names.CASTS:
@@ -71,7 +72,7 @@ class Members(Objects):
                 else made
         if names.tokenizer_factory(dotted):
             return Value(kind="tokenizer")
-        if dotted in names.MAP_OPS | names.WHILE_OPS | names.COND_OPS:
+        if dotted in names.MAP_OPS | names.WHILE_OPS | names.COND_OPS | names.SCAN_OPS:
             called = self.higher_order(node, dotted, args, kwargs)
             if called is not None:
                 return called
@@ -163,7 +164,7 @@ class Members(Objects):
 
     def higher_order(self, node: ast.Call, dotted: str, args: list[Value],
                      kwargs: dict[str, Value]) -> Value | None:
-        """Return ``tf.map_fn`` / ``tf.while_loop`` / ``tf.cond`` with their functions run.
+        """Return `tf.map_fn`, `tf.scan`, `tf.while_loop` or `tf.cond` with their functions run.
 
         TensorFlow records the ops of the functions they call (so a cut in the body cuts);
         None when a function is not one of the source's own (then it is a plain op).
@@ -177,6 +178,13 @@ class Members(Objects):
             if body.kind != "function":
                 return None
             return self.call_value(node, body, [self.element(self.operand(elems, node))], {})
+        if dotted in names.SCAN_OPS:
+            body = fn(0, "fn")
+            if body.kind != "function":
+                return None
+            element = self.element(self.operand(fn(1, "elems"), node))
+            start = join(fn(2, "initializer"), element)
+            return self.call_value(node, body, [start, element], {})
         if dotted in names.COND_OPS:
             true_fn, false_fn = fn(1, "true_fn"), fn(2, "false_fn")
             if true_fn.kind != "function" or false_fn.kind != "function":

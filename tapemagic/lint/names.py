@@ -36,6 +36,11 @@ NON_DIFFERENTIABLE = frozenset(
                  "not_equal", "greater", "greater_equal", "less", "less_equal",
                  "floordiv", "floor_div", "floor_divide", "logical_and", "logical_or",
                  "logical_not")
+) | frozenset(
+    # accuracy metrics compare predictions with labels (tf.equal, a cast): no gradient
+    f"keras.metrics.{name}" for name in (
+        "binary_accuracy", "categorical_accuracy", "sparse_categorical_accuracy",
+        "top_k_categorical_accuracy", "sparse_top_k_categorical_accuracy")
 )
 #: Ops whose result is integer-typed whatever their input (indices).
 INTEGER_RESULT = frozenset(
@@ -78,6 +83,8 @@ MAP_OPS = frozenset({"tensorflow.map_fn", "tensorflow.vectorized_map", "keras.op
                      "keras.ops.vectorized_map"})
 WHILE_OPS = frozenset({"tensorflow.while_loop", "keras.ops.while_loop"})
 COND_OPS = frozenset({"tensorflow.cond", "keras.ops.cond"})
+#: ``fn(accumulator, element)`` over ``elems`` from ``initializer`` (tf.scan's argument order)
+SCAN_OPS = frozenset({"tensorflow.scan", "tensorflow.foldl", "tensorflow.foldr"})
 GRADIENT_TAPE = frozenset({"tensorflow.GradientTape", "tensorflow.autodiff.GradientTape"})
 VARIABLE = frozenset({"tensorflow.Variable", "keras.Variable", "keras.backend.Variable"})
 #: Keras base classes a user's class may extend to be a layer, model or loss.

@@ -29,7 +29,6 @@ from tapemagic.lint.values import Site
 from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
-
 _SECOND_PASS = (": it is computed by this second, independent forward pass, which reads the "
                 "same weights again instead of using the watched tensor")
 

@@ -316,8 +316,10 @@ class GraphTracer:
 
 
 def _same_graph(tensor: Any, graph: Any) -> bool:
-    """Return True when ``tensor`` was made in the function ``graph`` (the call's graph object
-    is not the traced one, so by name)."""
+    """Return True when ``tensor`` was made in the function ``graph``, compared by name.
+
+    The call's graph object is not the traced one.
+    """
     return getattr(getattr(tensor, "graph", None), "name", None) == getattr(graph, "name", "")
 
 

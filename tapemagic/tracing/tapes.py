@@ -371,7 +371,8 @@ class TapeHooks:
     def _maybe_detach(self) -> None:
         """Stop per-op recording once every site was analysed and no persistent tape is alive.
 
-        A persistent tape stays pending (a PINN differentiates it again); new sites re-attach."""
+        A persistent tape stays pending (a PINN differentiates it again); new sites re-attach.
+        """
         if (not self._pending and self._site_done and not self.rec.graphs.pending
                 and all(n >= self.max_steps for n in self._site_done.values())):
             self.rec.detach()
