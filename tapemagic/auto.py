@@ -166,12 +166,15 @@ class Gradcheck(Configurable):  # type: ignore[misc]  # traitlets is untyped
 def has_cut(report: Report) -> bool:
     """Tell whether a report shows a cut (auto mode shows the report only then).
 
-    A cut is a warning/error finding, a weight that gets no gradient (or zeros), or a gradient
-    call that raised; info findings alone are not one.
+    A cut is a warning/error finding, a weight that gets no gradient, or a gradient call that
+    raised; info findings alone are not one, and neither is an all-zero gradient no rule
+    explains (a ReZero gate that starts at 0, a bias the loss cancels, an integrated-gradients
+    baseline): correct code, whose values happen to give zeros.
     """
     if any(f.severity in ("warning", "error") for f in report.findings):
         return True
-    return any(call.error is not None or any(s.verdict != "connected" for s in call.sources)
+    return any(call.error is not None or any(s.verdict in ("severed", "unexplained")
+                                             for s in call.sources)
                for call in report.gradient_calls)
 
 

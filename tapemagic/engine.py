@@ -187,7 +187,9 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
                              f"{f', {each} times each' if each > 1 else ''}; {first} analysed.")
             elif call.in_function:  # a retrace (new input shapes or types): a new graph
                 notes.append(f"The {call.method} call at {where} was traced {call.calls} times "
-                             f"(the function was retraced); {first} analysed.")
+                             "(a Python loop around it, a second trace when the function's "
+                             "first call made variables, or a retrace for new input shapes); "
+                             f"{first} analysed.")
             else:
                 notes.append(f"The {call.method} call at {where} ran {call.calls} times; "
                              f"{first} analysed (--steps).")

@@ -234,3 +234,31 @@ def test_a_line_outside_the_tape_is_one_finding(tmp_path: Path) -> None:
     lines = [line for _, line in _places(report)]
     assert lines.count(marked[0]) == 1, _places(report)
     assert {rule for rule, _ in _places(report)} == {"TM103"}
+
+
+_INTEGRATED_GRADIENTS = """
+    import tensorflow as tf
+
+    model = tf.keras.Sequential([tf.keras.layers.Input((3,)),
+                                 tf.keras.layers.Dense(4, activation="relu",
+                                                       bias_initializer="zeros"),
+                                 tf.keras.layers.Dense(1)])
+    image = tf.constant([[0.5, 1.0, 2.0]])
+    baseline = tf.zeros_like(image)
+    total = tf.zeros_like(image)
+    for alpha in tf.linspace(0.0, 1.0, 5):
+        point = baseline + alpha * (image - baseline)
+        with tf.GradientTape() as tape:
+            tape.watch(point)
+            score = model(point)[:, 0]
+        total += tape.gradient(score, point)
+    attributions = (image - baseline) * total / 5.0
+    """
+
+
+@pytest.mark.parametrize("force_eager", [False, True])
+def test_integrated_gradients_from_a_zero_baseline_are_silent(tmp_path: Path,
+                                                              force_eager: bool) -> None:
+    """The first point analysed is the all-zero baseline: its gradient is zero by value."""
+    report, _ = _run(tmp_path, _INTEGRATED_GRADIENTS, force_eager)
+    assert [f for f in report.findings if f.severity != "info"] == []

@@ -23,12 +23,7 @@ from dataclasses import dataclass, field
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.graph.refine import missing_gradient, needed
 from tapemagic.graph.walks import backward, forward, reconnects, shortest_path
-from tapemagic.optypes import (
-    COMPARISON_OPS,
-    CUSTOM_GRADIENT_MODULE,
-    SATURATING,
-    ZERO_GRADIENT,
-)
+from tapemagic.optypes import COMPARISON_OPS, CUSTOM_GRADIENT_MODULE, SATURATING, ZERO_GRADIENT
 from tapemagic.trace import (
     GradientCallRecord,
     HostEvent,
@@ -163,7 +158,11 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
             causes.append(Cause("not-watched", True))
         elif source.result in ("none", "zero", "error"):
             # "error": the backward pass raised (a py_function body that left TensorFlow)
-            causes.extend(_runtime_causes(graph, node, bd, source.result))
+            # an input's gradient at one point (an integrated-gradients baseline of zeros) is
+            # zero by value: for a tensor source only an op zero everywhere is a cut
+            causes.extend(c for c in _runtime_causes(graph, node, bd, source.result)
+                          if source.kind != "tensor" or getattr(graph.ops.get(c.op_seq or -1),
+                                                                "op_type", "") in ZERO_GRADIENT)
             if not causes and source.result == "zero":
                 # the differentiable part of the loss is zero (`mse * 0.0 + penalty`), and the
                 # part that matters went through the host: a probable host round-trip
