@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+#: ``Trace.state_writes`` label of a write a Keras optimizer made (a slot or a weight update)
+OPTIMIZER_WRITE = "optimizer"
+
 
 @dataclass(frozen=True, slots=True)
 class RawLocation:

@@ -262,3 +262,42 @@ def test_integrated_gradients_from_a_zero_baseline_are_silent(tmp_path: Path,
     """The first point analysed is the all-zero baseline: its gradient is zero by value."""
     report, _ = _run(tmp_path, _INTEGRATED_GRADIENTS, force_eager)
     assert [f for f in report.findings if f.severity != "info"] == []
+
+
+_FIT_BRANCHES = """
+    import numpy as np
+    import keras
+    import tensorflow as tf
+
+    class Branches(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.a = keras.layers.Dense(3, name="a")
+            self.b = keras.layers.Dense(1, name="b")
+            self.c = keras.layers.Dense(1, name="c")
+
+        def call(self, x):
+            h = tf.cast(tf.argmax(self.a(x), axis=1), tf.float32)[:, None]  # <-
+            return self.b(x) + self.c(h)
+
+    keras.utils.set_random_seed(0)
+    model = Branches()
+    model.compile(optimizer="adam", loss="mse")
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(16, 4)).astype("float32")
+    y = rng.normal(size=(16, 1)).astype("float32")
+    model.fit(x, y, batch_size=4, epochs=1, verbose=0)
+    """
+
+
+def test_an_optimizers_updates_are_never_cuts_when_later_steps_are_analysed(
+        tmp_path: Path) -> None:
+    """Step 2 reads weights step 1's Adam update wrote from the cut branch: no TM402 for it."""
+    source = textwrap.dedent(_FIT_BRANCHES)
+    path = tmp_path / "program.py"
+    path.write_text(source)
+    with tapemagic.gradcheck(max_steps=3) as check:
+        exec(compile(source, str(path), "exec"), {"__name__": "__main__"})  # noqa: S102
+    assert check.report is not None
+    line = next(i for i, text in enumerate(source.splitlines(), 1) if text.endswith("# <-"))
+    assert _places(check.report) == [("TM201", line)]

@@ -21,7 +21,7 @@ from tapemagic.optypes import (
     RETURNS_NONE,
     is_function_call,
 )
-from tapemagic.trace import HostEvent, OpRecord, Trace
+from tapemagic.trace import OPTIMIZER_WRITE, HostEvent, OpRecord, Trace
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +84,10 @@ class ProvenanceGraph:
 
     def _add_state_edges(self) -> None:
         writes: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
-        for seq, (handle, value, _api) in sorted(self.trace.state_writes.items()):
-            writes[handle].append((seq, value))
+        for seq, (handle, value, api) in sorted(self.trace.state_writes.items()):
+            # an optimizer's update of a slot or a weight is training, never a cut: a later
+            # step's read of that weight starts afresh (its own gradient call)
+            writes[handle].append((seq, None if api == OPTIMIZER_WRITE else value))
         for handle, history in writes.items():
             seqs = [s for s, _ in history]  # sorted: state_writes was walked in seq order
             for read in self.reads.get(handle, []):

@@ -27,6 +27,7 @@ from tapemagic.tracing.values import (
     host_value,
     same_value,
     saturated,
+    write_label,
 )
 
 #: Host values larger than this (bytes) are not kept for value matching, nor any once all the
@@ -284,7 +285,7 @@ class Recorder:
             self.trace.registry[name] = tfp.registry_entry(name)
         if name in WRITE_OPS:
             value = in_serials[1] if len(in_serials) > 1 else None
-            self.trace.state_writes[seq] = (in_serials[0], value, "")
+            self.trace.state_writes[seq] = (in_serials[0], value, write_label())
 
     def _new_leaf(
         self, tensor: Any, consumer: str, index: int, loc: RawLocation | None, layer: str

@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from tapemagic.trace import RawLocation
+from tapemagic.trace import OPTIMIZER_WRITE, RawLocation
+from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames
 
 
@@ -83,3 +84,17 @@ def custom_gradient_of(start: Any) -> tuple[str, RawLocation] | None:
                                 code.co_name))
         frame = frame.f_back
     return None
+
+
+def write_label() -> str:
+    """Return the ``Trace.state_writes`` label of a variable write made now.
+
+    ``OPTIMIZER_WRITE`` inside a Keras optimizer's name scope (``apply_gradients``, ``fit``'s
+    update): Keras 3 optimizers open ``backend.name_scope(self.name, caller=self)`` around their
+    updates (keras/src/optimizers/base_optimizer.py), and a user's subclass keeps Keras' module
+    in its MRO. Else ``""``.
+    """
+    inside = any(cls.__module__.startswith("keras.src.optimizers")
+                 for entry in tfp.keras_name_scopes()
+                 for cls in type(getattr(entry, "caller", None)).__mro__)
+    return OPTIMIZER_WRITE if inside else ""
