@@ -20,7 +20,8 @@ from tapemagic.report.validate import validate_report
 pytestmark = pytest.mark.tf
 
 
-def _run(tmp_path: Path, source: str, force_eager: bool = False) -> tuple[Report, list[int]]:
+def _run(tmp_path: Path, source: str, force_eager: bool = False,
+         max_steps: int = 1) -> tuple[Report, list[int]]:
     source = textwrap.dedent(source)
     path = tmp_path / "program.py"
     path.write_text(source)
@@ -28,7 +29,7 @@ def _run(tmp_path: Path, source: str, force_eager: bool = False) -> tuple[Report
     namespace: dict[str, object] = {"__name__": "__main__"}
     check = None
     try:
-        with tapemagic.gradcheck(force_eager=force_eager) as check:
+        with tapemagic.gradcheck(force_eager=force_eager, max_steps=max_steps) as check:
             exec(compile(source, str(path), "exec"), namespace)  # noqa: S102
     except Exception:  # noqa: BLE001 - broken programs raise as the user's did
         pass
@@ -293,11 +294,5 @@ _FIT_BRANCHES = """
 def test_an_optimizers_updates_are_never_cuts_when_later_steps_are_analysed(
         tmp_path: Path) -> None:
     """Step 2 reads weights step 1's Adam update wrote from the cut branch: no TM402 for it."""
-    source = textwrap.dedent(_FIT_BRANCHES)
-    path = tmp_path / "program.py"
-    path.write_text(source)
-    with tapemagic.gradcheck(max_steps=3) as check:
-        exec(compile(source, str(path), "exec"), {"__name__": "__main__"})  # noqa: S102
-    assert check.report is not None
-    line = next(i for i, text in enumerate(source.splitlines(), 1) if text.endswith("# <-"))
-    assert _places(check.report) == [("TM201", line)]
+    report, marked = _run(tmp_path, _FIT_BRANCHES, max_steps=3)
+    assert _places(report) == [("TM201", marked[0])]
