@@ -74,8 +74,13 @@ class ProvenanceGraph:
             self.reads[op.inputs[0]].append(op)
         tensors = self.trace.tensors
         gating = GATING_INPUTS.get(op.op_type, frozenset())
+        # IdentityN passes input i to output i (array_grad.py: _IdentityNGrad returns the output
+        # gradients as they are): one edge each, not all pairs (a step of 428 weights made 183k
+        # edges). Not for the IdentityN of a tf.custom_gradient, whose outputs depend on all.
+        paired = (op.op_type == "IdentityN" and len(op.inputs) == len(op.outputs)
+                  and op.seq not in self.trace.custom_gradients)
         for i, src in enumerate(op.inputs):
-            for dst in op.outputs:
+            for dst in (op.outputs[i],) if paired else op.outputs:
                 cause = classify(op, tensors[src].trainable, tensors[dst].trainable,
                                  self.trace.registry.get(op.op_type, "fn"), i)
                 if cause == "metadata":
