@@ -207,26 +207,38 @@ TARGETS = {"MLP custom loop": 1.15, "12-layer conv net": 1.2, "fit, 20 batches":
 
 
 def timed(fn: Callable[[], None], mode: Callable[[], contextlib.AbstractContextManager[None]],
-          ) -> float:
-    start = time.perf_counter()
+          cpu: list[float] | None = None) -> float:
+    """Return the wall seconds of one run of ``fn`` under ``mode`` (its CPU seconds to ``cpu``)."""
+    start, start_cpu = time.perf_counter(), time.process_time()
     with mode():
         fn()
+    if cpu is not None:
+        cpu.append(time.process_time() - start_cpu)
     return time.perf_counter() - start
+
+
+#: per mode, the per-pair ratios of process CPU time (every thread's user + system time) of the
+#: last ``ratios`` call: on a machine shared with other work, wall ratios swing with the load,
+#: CPU ratios much less (what the check costs, not what the neighbours cost)
+CPU_RATIOS: dict[str, list[float]] = {}
 
 
 def ratios(fn: Callable[[], None], pairs: int, modes: dict[str, Callable[[], object]],
            ) -> tuple[float, dict[str, list[float]]]:
-    """Return (median plain seconds, per-mode list of per-pair ratios)."""
+    """Return (median plain seconds, per-mode list of per-pair ratios); CPU ratios to CPU_RATIOS."""
     timed(fn, plain)  # warm-up: imports, first traces, self-test
     for mode in modes.values():
         timed(fn, mode)  # type: ignore[arg-type]
     plain_times: list[float] = []
     found: dict[str, list[float]] = {name: [] for name in modes}
+    CPU_RATIOS.clear()
     for _ in range(pairs):
         for name, mode in modes.items():
-            base = timed(fn, plain)
+            cpu: list[float] = []
+            base = timed(fn, plain, cpu)
             plain_times.append(base)
-            found[name].append(timed(fn, mode) / base)  # type: ignore[arg-type]
+            found[name].append(timed(fn, mode, cpu) / base)  # type: ignore[arg-type]
+            CPU_RATIOS.setdefault(name, []).append(cpu[1] / cpu[0])
     return statistics.median(plain_times), found
 
 
@@ -369,7 +381,8 @@ def main() -> None:
                     + f" | {f'≤ {target}×' if target else ''} |")
         print(rows[-1], flush=True)
     if not args.no_cold:
-        rows += overhead_auto.cold_rows(ratios, MODES, COLD_MODES, cell_text, max(3, pairs // 2))
+        rows += overhead_auto.cold_rows(ratios, MODES, COLD_MODES, cell_text, max(3, pairs // 2),
+                                        CPU_RATIOS)
     lines = [
         "# tapemagic overhead",
         "",
@@ -381,7 +394,8 @@ def main() -> None:
         "Ratios to the plain run just before each traced run: median (min–max) of the pairs.",
         "A traced run includes its report. Cold rows: "
         f"{'not run' if args.no_cold else f'{max(3, pairs // 2)} pairs'}, "
-        "each run builds its model and traces its first call.",
+        "each run builds its model and traces its first call; each cell gives the wall ratio, "
+        "then the ratio of process CPU time (all threads) of the same runs.",
         "",
         *rows,
         "",
