@@ -117,6 +117,25 @@ def test_keras_cross_entropy_after_a_softmax_layer_is_silent(tmp_path: Path, eag
 
 
 @MODES
+def test_keras_cross_entropy_on_a_bare_softmax_tensor(tmp_path: Path, eager: bool) -> None:
+    # a `tf.nn.softmax` tensor handed to Keras' cross-entropy: eagerly Keras clips the
+    # probabilities (zeros through a saturated softmax); in a traced step it finds the
+    # Softmax op and uses its logits, so the step trains
+    source = SOFTMAX.format(scale="1.0", probs=CLIP).replace(
+        "loss = -tf.reduce_mean(tf.reduce_sum(b * tf.math.log(tf.clip_by_value(probs, 1e-7, "
+        "1.0)), axis=1))", "loss = tf.reduce_mean(tf.keras.losses.categorical_crossentropy(b, "
+        "probs))")
+    report, path = check(tmp_path, source, eager)
+    assert "categorical_crossentropy(b, probs)" in path.read_text()
+    assert loud(report) == []
+    if eager:
+        assert of(report, "TM505") == [(line(path, "probs = tf.nn.softmax"),
+                                        ("clf/z/kernel", "clf/z/bias"), "info")]
+    else:
+        assert report.findings == ()
+
+
+@MODES
 def test_clipped_probabilities_clean_program_is_silent(eager: bool) -> None:
     report = run(ROOT / "bench" / "cases" / "clean" / "clip_probabilities_epsilon.py", eager)
     assert report.findings == ()
