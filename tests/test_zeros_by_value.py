@@ -179,6 +179,15 @@ def test_no_bias_before_batchnorm_is_silent(tmp_path: Path, eager: bool) -> None
     assert report.findings == ()
 
 
+@MODES
+def test_bias_before_layer_normalization_is_silent(tmp_path: Path, eager: bool) -> None:
+    # a layer norm reduces the features of each example, not the batch: the bias trains
+    # (batch of 8 = 8 channels, so the statistics' shape alone cannot tell them apart)
+    source = BATCHNORM.format(bias="").replace("BatchNormalization", "LayerNormalization")
+    report, _ = check(tmp_path, source.replace("size=(32,", "size=(8,"), eager)
+    assert report.findings == ()
+
+
 CONV = """
 inputs = tf.keras.Input((8, 8, 2))
 h = tf.keras.layers.Conv2D(4, 3, use_bias={bias}, name="conv")(inputs)

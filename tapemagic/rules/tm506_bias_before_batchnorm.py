@@ -52,7 +52,7 @@ class BiasBeforeBatchNorm(RuleModule):
                                                      files) or raw
                 norm = stats.layer.rsplit("/", 1)[-1] if stats.layer else ""
                 where = ctx.index.location(stats.loc)
-                named = f"`{norm}`" if norm else "the batch normalization"
+                named = f"the normalization `{norm}`" if norm else "a batch normalization"
                 if where is not None and where.line and not norm:
                     named += f" (line {where.line})"
                 how = ("exactly zero" if source.source.result == "zero"
@@ -118,7 +118,9 @@ def _batch_statistics(ctx: RuleContext, value: int, channels: int) -> OpRecord |
                 continue
             out = tensors.get(op.outputs[0])
             reduced = out.shape if out is not None else None
-            if reduced and [d for d in reduced if d != 1] == [channels] and len(reduced) in (
-                    1, len(shape)):
+            # (C,) or (1, ..., 1, C): every axis but the channels reduced (a layer norm's
+            # (N, 1) is not, even when N == C)
+            if reduced and reduced[-1] == channels and len(reduced) in (1, len(shape)) and all(
+                    d == 1 for d in reduced[:-1]):
                 return op
     return None
