@@ -24,6 +24,14 @@ ZERO_GRADIENT = frozenset({"Sign"})
 #: gradient to the selected input only): the tracer checks their values at run time.
 SATURATING = frozenset({"Relu", "Relu6", "ClipByValue", "Maximum", "Minimum"})
 
+#: A softmax whose every row is one-hot to float precision (one probability is exactly 1.0)
+#: passes (almost) no gradient back (nn_grad.py ``_SoftmaxGrad``: ``p * (g - sum(g * p))``):
+#: checked at run time like SATURATING, but explained by its own rule (TM505, information).
+SATURATING_SOFTMAX = frozenset({"Softmax"})
+
+#: The ops whose values the recorder checks for saturation (``OpRecord.saturated``).
+VALUE_CHECKED = SATURATING | SATURATING_SOFTMAX
+
 #: Shape metadata: never a cut and never a path (a loss may divide by a size).
 METADATA_OPS = frozenset({"Shape", "ShapeN", "Size", "Rank", "VariableShape", "BroadcastArgs",
                           "BroadcastGradientArgs", "ZerosLike", "OnesLike"})

@@ -54,6 +54,10 @@ EXPECTED = {
               "display-only"),
     "TM504": ("frozen-python-zero", "zero-at-runtime", "warning", ["api", "variables"],
               "display-only"),
+    "TM505": ("saturated-softmax", "zero-at-runtime", "info", ["api", "state", "log", "variables"],
+              "display-only"),
+    "TM506": ("bias-before-batchnorm", "zero-at-runtime", "info", ["norm", "how", "variables"],
+              "display-only"),
     "TM201": (
         "non-differentiable-op",
         "non-differentiable-op",

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.graph.refine import missing_gradient, needed
 from tapemagic.graph.walks import backward, forward, reconnects, shortest_path
-from tapemagic.optypes import COMPARISON_OPS, CUSTOM_GRADIENT_MODULE, SATURATING, ZERO_GRADIENT
+from tapemagic.optypes import COMPARISON_OPS, CUSTOM_GRADIENT_MODULE, VALUE_CHECKED, ZERO_GRADIENT
 from tapemagic.trace import (
     GradientCallRecord,
     HostEvent,
@@ -270,10 +270,11 @@ def _runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str
         zeroing = [s for s in ops
                    if graph.ops[s].op_type in ZERO_GRADIENT or graph.ops[s].saturated]
         if not zeroing:
-            # traced ops (graph mode) carry no values: a saturating op on the path of a
-            # gradient TensorFlow returned as zeros is its probable cause
+            # traced ops (graph mode) carry no values: the first saturating op on the path of
+            # a gradient TensorFlow returned as zeros is its probable cause (a softmax before
+            # the clip of its probabilities: the clip saturates only where the softmax does)
             zeroing = [s for s in ops
-                       if graph.ops[s].graph and graph.ops[s].op_type in SATURATING]
+                       if graph.ops[s].graph and graph.ops[s].op_type in VALUE_CHECKED]
         causes.extend(Cause("zero-at-runtime", True, op_seq=s) for s in zeroing[:1])
     return causes
 
@@ -288,7 +289,7 @@ def _runtime_candidates(graph: ProvenanceGraph) -> frozenset[int]:
                                                                              "IdentityN"))
             or op.op_type in ("EagerPyFunc", "PyFunc", "PyFuncStateless")
             or op.op_type in ZERO_GRADIENT or op.saturated
-            or (op.graph and op.op_type in SATURATING))
+            or (op.graph and op.op_type in VALUE_CHECKED))
         graph.__dict__["_runtime_candidates"] = found
     return found
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from tapemagic import fixes
 from tapemagic.fixes import blocks, surrogates
-from tapemagic.optypes import ZERO_GRADIENT
+from tapemagic.optypes import SATURATING_SOFTMAX, ZERO_GRADIENT
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
@@ -45,6 +45,8 @@ class ZeroGradient(RuleModule):
             op = ctx.graph.ops.get(hit.cause.op_seq or -1)
             if op is None or not (op.op_type in ZERO_GRADIENT or op.saturated or op.graph):
                 continue
+            if op.op_type in SATURATING_SOFTMAX:
+                continue  # a saturated softmax: TM505 (information)
             api = ctx.op_api(op) if not op.layer else op.layer
             raw = op.loc
             if op.layer and op.loc is not None and (op.api_module or "").startswith("keras"):

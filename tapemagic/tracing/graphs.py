@@ -297,8 +297,13 @@ class GraphTracer:
                 returned[inner_out.op.inputs[0].name] = result
         for tensor, source in self.pending:
             value = returned.get(tensor.name) if _same_graph(tensor, graph) else None
-            if value is not None and classify(value)[0] == "zero":
-                source.result, source.norm = "zero", 0.0
+            if value is not None:
+                # the norm too: a gradient vanishing next to the others, or round-off where
+                # the maths gives zero (a bias before a batch normalization), is read from it
+                result, norm = classify(value)
+                source.norm = norm
+                if result == "zero":
+                    source.result = "zero"
         self.pending.clear()
         if self.after_values is not None:
             self.after_values()

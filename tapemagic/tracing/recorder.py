@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, SATURATING, WRITE_OPS
+from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, VALUE_CHECKED, WRITE_OPS
 from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming, replicas
@@ -278,7 +278,7 @@ class Recorder:
             found = custom_gradient_of(sys._getframe(1))
             if found is not None:
                 self.trace.custom_gradients[seq] = found
-        if name in SATURATING and not op.in_gradient:
+        if name in VALUE_CHECKED and not op.in_gradient:
             op.saturated = saturated(name, inputs, outputs)
         self.trace.ops.append(op)
         if name not in self.trace.registry:

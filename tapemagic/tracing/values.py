@@ -24,8 +24,15 @@ def call_site(user: Any, loc: RawLocation | None) -> RawLocation | None:
 
 
 def saturated(op_type: str, inputs: Any, outputs: Any) -> bool:
-    """Return True when ``op_type``'s gradient to input 0 is zero at every element."""
+    """Return True when ``op_type``'s gradient to input 0 is zero at every element.
+
+    A ``Softmax`` counts when every row of its output is one-hot to float precision (its
+    largest probability is exactly 1.0): its gradient is then zero, or below round-off.
+    """
     try:
+        if op_type == "Softmax":  # one-hot to float precision on every row
+            p = np.asarray(outputs[0]._numpy())  # noqa: SLF001
+            return bool(p.size) and bool(np.all(np.max(p, axis=-1) == 1.0))
         x = np.asarray(inputs[0]._numpy())  # noqa: SLF001 - a view on CPU, no op is run
         if op_type == "Relu":
             return not np.any(x > 0)

@@ -1,0 +1,213 @@
+"""Zeros by value (issue 17, 3.): a saturated softmax under a cross-entropy on probabilities
+(TM505) and a bias that BatchNormalization cancels (TM506) are explained, as information only.
+
+Each program is written to a real file and run through ``tapemagic.gradcheck`` in graph mode as
+written (a ``@tf.function`` step that returns its gradients, so their values are seen) and
+forced eager. The broken shape gets its info finding on the line to change, naming the weights;
+correct code of the same shapes gets no warning or error finding, and no report of either kind
+ever counts as a cut for auto mode.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import tapemagic
+from tapemagic.auto import has_cut
+from tapemagic.report.model import Report
+
+pytestmark = pytest.mark.tf
+MODES = pytest.mark.parametrize("eager", [False, True], ids=["graph", "eager"])
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def check(tmp_path: Path, source: str, eager: bool) -> tuple[Report, Path]:
+    """Run ``source`` under gradcheck; return the report and the file (for line lookups)."""
+    path = tmp_path / "prog.py"
+    path.write_text("import numpy as np\nimport tensorflow as tf\n"
+                    "tf.keras.utils.set_random_seed(0)\n" + textwrap.dedent(source))
+    return run(path, eager), path
+
+
+def run(path: Path, eager: bool) -> Report:
+    namespace = {"__name__": "__main__"}
+    code = compile(path.read_text(), str(path), "exec")
+    with tapemagic.gradcheck(force_eager=eager) as result:
+        exec(code, namespace)  # noqa: S102
+    assert result.report is not None
+    return result.report
+
+
+def line(path: Path, needle: str) -> int:
+    for number, text in enumerate(path.read_text().splitlines(), start=1):
+        if needle in text:
+            return number
+    raise AssertionError(needle)
+
+
+def loud(report: Report) -> list[str]:
+    return [f"{f.rule}@{f.location.line if f.location else 0}: {f.message}"
+            for f in report.findings if f.severity in ("warning", "error")]
+
+
+def of(report: Report, code: str) -> list[tuple[int, tuple[str, ...], str]]:
+    return [(f.location.line if f.location else 0, f.variables, f.severity)
+            for f in report.findings if f.rule == code]
+
+
+# -- 1. a softmax one-hot on every row, then a cross-entropy on its probabilities -----------
+
+SOFTMAX = """
+model = tf.keras.Sequential([tf.keras.layers.Input((64,)), tf.keras.layers.Dense(3, name="z")],
+                            name="clf")
+rng = np.random.default_rng(5)
+x = tf.constant(rng.integers(0, 256, size=(16, 64)).astype("float32") * {scale})
+y = tf.one_hot(rng.integers(0, 3, size=16), 3)
+
+@tf.function
+def step(a, b):
+    with tf.GradientTape() as tape:
+        probs = tf.nn.softmax(model(a))
+        loss = -tf.reduce_mean(tf.reduce_sum(b * tf.math.log({probs}), axis=1))
+    return tape.gradient(loss, model.trainable_variables)
+
+g = step(x, y)
+"""
+CLIP = "tf.clip_by_value(probs, 1e-7, 1.0)"
+
+
+@MODES
+@pytest.mark.parametrize("probs", [CLIP, "probs + 1e-10"], ids=["clip", "epsilon"])
+def test_saturated_softmax_is_explained(tmp_path: Path, eager: bool, probs: str) -> None:
+    # raw pixel values: logits in the hundreds, every softmax row is one-hot in float32
+    report, path = check(tmp_path, SOFTMAX.format(scale="1.0", probs=probs), eager)
+    assert loud(report) == []
+    assert of(report, "TM505") == [(line(path, "probs = tf.nn.softmax"),
+                                    ("clf/z/kernel", "clf/z/bias"), "info")]
+    message = next(f.message for f in report.findings if f.rule == "TM505")
+    assert "`tf.math.log` of its probabilities" in message
+    assert ("one-hot on every row" in message) == eager  # graph mode: values not checked
+    assert not has_cut(report)
+
+
+@MODES
+def test_a_softmax_that_trains_is_silent(tmp_path: Path, eager: bool) -> None:
+    # the same loss on normalised inputs: moderate logits, real gradients
+    report, _ = check(tmp_path, SOFTMAX.format(scale="(1.0 / 2550.0)", probs=CLIP), eager)
+    assert report.findings == ()
+    assert {s.verdict for c in report.gradient_calls for s in c.sources} == {"connected"}
+
+
+@MODES
+def test_keras_cross_entropy_after_a_softmax_layer_is_silent(tmp_path: Path, eager: bool) -> None:
+    # from_logits=False after a softmax activation: Keras hands the loss the logits itself
+    source = SOFTMAX.format(scale="1.0", probs=CLIP).replace(
+        'tf.keras.layers.Dense(3, name="z")', 'tf.keras.layers.Dense(3, activation="softmax", '
+        'name="z")').replace(
+        "probs = tf.nn.softmax(model(a))", "probs = model(a)").replace(
+        "loss = -tf.reduce_mean(tf.reduce_sum(b * tf.math.log(tf.clip_by_value(probs, 1e-7, "
+        "1.0)), axis=1))", "loss = tf.keras.losses.CategoricalCrossentropy()(b, probs)")
+    report, _ = check(tmp_path, source, eager)
+    assert "CategoricalCrossentropy" in (tmp_path / "prog.py").read_text()
+    assert loud(report) == []
+    assert of(report, "TM505") == []
+
+
+@MODES
+def test_keras_cross_entropy_on_a_bare_softmax_tensor(tmp_path: Path, eager: bool) -> None:
+    # a `tf.nn.softmax` tensor handed to Keras' cross-entropy: eagerly Keras clips the
+    # probabilities (zeros through a saturated softmax); in a traced step it finds the
+    # Softmax op and uses its logits, so the step trains
+    source = SOFTMAX.format(scale="1.0", probs=CLIP).replace(
+        "loss = -tf.reduce_mean(tf.reduce_sum(b * tf.math.log(tf.clip_by_value(probs, 1e-7, "
+        "1.0)), axis=1))", "loss = tf.reduce_mean(tf.keras.losses.categorical_crossentropy(b, "
+        "probs))")
+    report, path = check(tmp_path, source, eager)
+    assert "categorical_crossentropy(b, probs)" in path.read_text()
+    assert loud(report) == []
+    if eager:
+        assert of(report, "TM505") == [(line(path, "probs = tf.nn.softmax"),
+                                        ("clf/z/kernel", "clf/z/bias"), "info")]
+    else:
+        assert report.findings == ()
+
+
+@MODES
+def test_clipped_probabilities_clean_program_is_silent(eager: bool) -> None:
+    report = run(ROOT / "bench" / "cases" / "clean" / "clip_probabilities_epsilon.py", eager)
+    assert report.findings == ()
+
+
+# -- 2. a bias right before BatchNormalization ----------------------------------------------
+
+BATCHNORM = """
+model = tf.keras.Sequential([tf.keras.layers.Input((6,)), tf.keras.layers.Dense(8, {bias}name="d"),
+                             tf.keras.layers.BatchNormalization(name="bn"),
+                             tf.keras.layers.ReLU(), tf.keras.layers.Dense(1, name="out")],
+                            name="net")
+rng = np.random.default_rng(2)
+x = tf.constant(rng.normal(size=(32, 6)).astype("float32"))
+y = tf.constant(rng.normal(size=(32, 1)).astype("float32"))
+
+@tf.function
+def step(a, b):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(model(a, training=True) - b))
+    return tape.gradient(loss, model.trainable_variables)
+
+g = step(x, y)
+"""
+
+
+@MODES
+def test_bias_cancelled_by_batchnorm_is_explained(tmp_path: Path, eager: bool) -> None:
+    report, path = check(tmp_path, BATCHNORM.format(bias=""), eager)
+    assert loud(report) == []
+    assert of(report, "TM506") == [(line(path, 'Dense(8, name="d")'), ("net/d/bias",),
+                                    "info")]
+    message = next(f.message for f in report.findings if f.rule == "TM506")
+    assert "`bn`" in message
+    assert not has_cut(report)
+
+
+@MODES
+def test_no_bias_before_batchnorm_is_silent(tmp_path: Path, eager: bool) -> None:
+    report, _ = check(tmp_path, BATCHNORM.format(bias="use_bias=False, "), eager)
+    assert report.findings == ()
+
+
+@MODES
+def test_bias_before_layer_normalization_is_silent(tmp_path: Path, eager: bool) -> None:
+    # a layer norm reduces the features of each example, not the batch: the bias trains
+    # (batch of 8 = 8 channels, so the statistics' shape alone cannot tell them apart)
+    source = BATCHNORM.format(bias="").replace("BatchNormalization", "LayerNormalization")
+    report, _ = check(tmp_path, source.replace("size=(32,", "size=(8,"), eager)
+    assert report.findings == ()
+
+
+CONV = """
+inputs = tf.keras.Input((8, 8, 2))
+h = tf.keras.layers.Conv2D(4, 3, use_bias={bias}, name="conv")(inputs)
+h = tf.keras.layers.BatchNormalization(name="bn")(h)
+h = tf.keras.layers.GlobalAveragePooling2D()(tf.keras.layers.ReLU()(h))
+model = tf.keras.Model(inputs, tf.keras.layers.Dense(1, name="out")(h))
+rng = np.random.default_rng(7)
+x = tf.constant(rng.normal(size=(8, 8, 8, 2)).astype("float32"))
+y = tf.constant(rng.normal(size=(8, 1)).astype("float32"))
+model.compile(optimizer="adam", loss="mse")
+model.fit(x, y, epochs=2, batch_size=4, verbose=0)
+"""
+
+
+@MODES
+@pytest.mark.parametrize("bias", ["False", "True"])
+def test_conv_batchnorm_models_that_train_have_no_warning(tmp_path: Path, eager: bool,
+                                                          bias: str) -> None:
+    report, _ = check(tmp_path, CONV.format(bias=bias), eager)
+    assert loud(report) == []
+    assert not has_cut(report)
+    if bias == "False":
+        assert of(report, "TM506") == []
