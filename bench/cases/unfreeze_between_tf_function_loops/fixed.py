@@ -1,4 +1,4 @@
-# summary: after unfreezing, the trainer builds a new tf.function, which takes the encoder too
+# summary: after unfreezing, the trainer builds a new tf.function (and optimizer), which takes the encoder too
 import numpy as np
 import tensorflow as tf
 
@@ -16,10 +16,11 @@ model = tf.keras.Sequential([encoder, tf.keras.layers.Dense(2, name="out")], nam
 class Trainer:
     def __init__(self, model):
         self.model = model
-        self.optimizer = tf.keras.optimizers.SGD(0.1)
         self.retrace()
 
     def retrace(self):
+        # Keras 3's optimizer is built for one variable list: a new list needs a new optimizer
+        self.optimizer = tf.keras.optimizers.SGD(0.1)
         self.train_step = tf.function(self._step)
 
     def _step(self, x, y):
