@@ -213,3 +213,15 @@ def test_trainable_setter_is_restored(tmp_path: Path) -> None:
     before = owner.__dict__["trainable"]
     _run(tmp_path, CUSTOM)
     assert owner.__dict__["trainable"] is before
+
+
+def test_explicit_subset_run_from_a_string_is_silent() -> None:
+    # no source to read the argument from: `head` and `model` both have the sources as their
+    # trainable weights but hold different weights, so the owner is unknown and nothing is said
+    body = CUSTOM.replace("model.trainable_variables", "head.trainable_variables").replace(
+        "optimizer = keras", "head = model.layers[1]\noptimizer = keras")
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    with tapemagic.gradcheck() as check:
+        exec(compile(SETUP + body, "<cell>", "exec"), namespace)  # noqa: S102
+    assert not namespace["moved"]
+    assert [f for f in check.report.findings if f.rule == "TM113"] == []

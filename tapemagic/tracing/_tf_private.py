@@ -278,17 +278,6 @@ def keras_variable_class() -> type | None:
     return Variable  # type: ignore[no-any-return]
 
 
-def keras_layer_class() -> type | None:
-    """Return Keras 3's ``Layer`` base class when Keras is already imported, else None."""
-    if "keras" not in sys.modules:
-        return None
-    try:
-        from keras.src.layers.layer import Layer
-    except ImportError:  # Keras 2 (tf_keras)
-        return None
-    return Layer  # type: ignore[no-any-return]
-
-
 def keras_name_scopes() -> list[Any]:
     """Return Keras 3's name-scope stack (entries with ``.name``, ``.caller``), or ``[]``.
 

@@ -106,8 +106,9 @@ class UnfreezeHooks:
         """Patch ``Layer.trainable`` (once Keras is loaded: at the first traced gradient)."""
         if self._saved is not None:
             return
-        layer_cls = tfp.keras_layer_class()
-        if layer_cls is None:
+        keras = sys.modules.get("keras")  # public: keras.layers.Layer (Keras 3)
+        layer_cls = getattr(getattr(keras, "layers", None), "Layer", None)
+        if not isinstance(layer_cls, type):
             return
         owner = next((c for c in layer_cls.__mro__ if _ATTRIBUTE in c.__dict__), None)
         original = owner.__dict__.get(_ATTRIBUTE) if owner is not None else None
@@ -143,10 +144,10 @@ class UnfreezeHooks:
         rec.busy = True
         try:
             self._install_setter()
-            owner, loc = _owner(caller)
+            flat = list(sources) if isinstance(sources, (list, tuple)) else [sources]
+            owner, loc = _owner(caller, flat)
             if owner is None or loc is None:
                 return
-            flat = list(sources) if isinstance(sources, (list, tuple)) else [sources]
             try:
                 expected = list(owner.trainable_variables)
             except Exception:  # noqa: BLE001 - an object that only looks like a layer
@@ -249,11 +250,12 @@ def _still_trainable(step: _Step, variables: list[Any]) -> bool:
     return any(id(v) in now for v in variables)
 
 
-def _owner(caller: Any) -> tuple[Any, RawLocation | None]:
+def _owner(caller: Any, sources: list[Any]) -> tuple[Any, RawLocation | None]:
     """Return (the layer whose ``trainable_variables`` the call passed, the call's user line).
 
     Keras' ``train_step`` passes ``self.trainable_weights``; user code is read from its
-    argument text, ``X.trainable_variables`` with ``X`` a dotted name (attribute reads only).
+    argument text, ``X.trainable_variables`` with ``X`` a dotted name (attribute reads only),
+    or, when the source cannot be read, by value (:func:`_owner_by_value`).
     The line is the user frame's, as ``GradientCallRecord.site`` has it.
     """
     if caller is None:
@@ -266,7 +268,10 @@ def _owner(caller: Any) -> tuple[Any, RawLocation | None]:
         if caller.f_code.co_name != "train_step":
             return None, None
         return caller.f_locals.get("self"), loc
-    match = _OWNER_ARGUMENT.match(frames.argument_text(loc, 1) or "")
+    text = frames.argument_text(loc, 1)
+    if text is None:  # no source to read (code run from a string): by value, if unambiguous
+        return _owner_by_value(user, sources), loc
+    match = _OWNER_ARGUMENT.match(text)
     if match is None:
         return None, loc
     head, *rest = match.group(1).split(".")
@@ -277,3 +282,23 @@ def _owner(caller: Any) -> tuple[Any, RawLocation | None]:
     if obj is None or not hasattr(obj, "_flatten_layers"):
         return None, loc
     return obj, loc
+
+
+def _owner_by_value(user: Any, sources: list[Any]) -> Any:
+    """Return the one Keras layer named in the frame whose trainable weights are ``sources``.
+
+    Two such layers that hold different weights (``head`` and the ``model`` around a frozen
+    backbone) leave the owner unknown: which list the code meant cannot be told.
+    """
+    wanted = {id(v) for v in sources}
+    found: dict[int, Any] = {}
+    for value in [*user.f_locals.values(), *user.f_globals.values()]:
+        if not hasattr(value, "_flatten_layers") or id(value) in found:
+            continue
+        try:
+            if {id(v) for v in value.trainable_variables} == wanted:
+                found[id(value)] = value
+        except Exception:  # noqa: BLE001 - a class, or a layer that cannot answer
+            continue
+    weights = {frozenset(id(v) for v in _weights(layer)) for layer in found.values()}
+    return next(iter(found.values())) if len(weights) == 1 else None
