@@ -99,6 +99,7 @@ def test_callback_unfreeze_in_fit_is_reported_at_the_assignment(tmp_path: Path) 
     assert found[0].primary and found[0].severity == "error"
     assert any("b1" in name for name in found[0].variables)
     assert "compile" in (found[0].fix.title if found[0].fix else "")
+    assert "2 weights on the loss path are in no source list" in report.headline
 
 
 def test_custom_tf_function_step_is_reported(tmp_path: Path) -> None:
