@@ -226,3 +226,38 @@ def test_explicit_subset_run_from_a_string_is_silent() -> None:
         exec(compile(SETUP + body, "<cell>", "exec"), namespace)  # noqa: S102
     assert not namespace["moved"]
     assert [f for f in check.report.findings if f.rule == "TM113"] == []
+
+
+def test_custom_train_step_in_fit_is_reported(tmp_path: Path) -> None:
+    report, ns = _run(tmp_path, """
+        class Regressor(keras.Model):
+            def __init__(self, trunk):
+                super().__init__()
+                self.trunk = trunk
+                self.out = keras.layers.Dense(1, name="out")
+
+            def call(self, a):
+                return self.out(self.trunk(a))
+
+            def train_step(self, data):
+                a, b = data
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean((self(a, training=True) - b) ** 2)
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+                return {"loss": loss}
+
+        class Unfreeze(keras.callbacks.Callback):
+            def on_epoch_end(self, epoch, logs=None):
+                if epoch == 0:
+                    backbone.trainable = True  # UNFREEZE
+                    self.seen = kernel.numpy().copy()
+
+        regressor = Regressor(backbone)
+        regressor.compile(optimizer=keras.optimizers.SGD(0.5))
+        unfreeze = Unfreeze()
+        regressor.fit(x, y, epochs=3, batch_size=8, verbose=0, callbacks=[unfreeze])
+        moved = not np.allclose(unfreeze.seen, kernel.numpy())
+        """)
+    assert not ns["moved"]
+    assert _loud(report) == [("TM113", _line(tmp_path, "# UNFREEZE"))]
