@@ -180,6 +180,31 @@ def test_gan_with_a_frozen_discriminator_is_silent(tmp_path: Path) -> None:
     assert _loud(report) == []
 
 
+def test_gan_discriminator_left_unfrozen_for_its_own_step_is_silent(tmp_path: Path) -> None:
+    # the combined model's step (traced while the discriminator was frozen) keeps it out of
+    # its sources, as the code wants; the discriminator trains in its own step
+    report, ns = _run(tmp_path, """
+        gen = keras.Sequential([keras.Input((2,)), keras.layers.Dense(4, name="g")], name="gen")
+        disc = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1, name="d")],
+                                name="disc")
+        disc.trainable = False
+        gan = keras.Sequential([gen, disc])
+        gan.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+        noise = np.random.rand(8, 2).astype("float32")
+        gan.train_on_batch(noise, np.ones((8, 1)))
+        disc.trainable = True
+        disc.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+        d_kernel = disc.layers[0].kernel
+        seen = d_kernel.numpy().copy()
+        for _ in range(2):
+            disc.train_on_batch(np.random.rand(8, 4).astype("float32"), np.ones((8, 1)))
+            gan.train_on_batch(noise, np.ones((8, 1)))
+        moved = not np.allclose(seen, d_kernel.numpy())
+        """)
+    assert ns["moved"]
+    assert _loud(report) == []
+
+
 def test_explicit_subset_of_sources_is_silent(tmp_path: Path) -> None:
     report, _ = _run(tmp_path, CUSTOM.replace("model.trainable_variables",
                                               "model.layers[1].trainable_variables")
