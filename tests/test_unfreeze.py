@@ -138,6 +138,13 @@ def test_unfreeze_then_compile_and_fit_is_silent(tmp_path: Path) -> None:
     assert _loud(report) == []
 
 
+def test_unfreeze_after_the_last_step_is_silent(tmp_path: Path) -> None:
+    # the stale step never runs again: nothing was left untrained
+    body = CALLBACK.format(extra="pass").replace("if epoch == 0:", "if epoch == 2:")
+    report, _ = _run(tmp_path, body)
+    assert _loud(report) == []
+
+
 def test_unfreeze_before_the_first_trace_is_silent(tmp_path: Path) -> None:
     report, ns = _run(tmp_path, """
         backbone.trainable = True
