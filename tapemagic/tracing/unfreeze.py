@@ -97,10 +97,14 @@ class UnfreezeHooks:
         if self._watching:
             tfp.remove_op_callback(self._callback)
             self._watching = False
-        self._finish()
-        self._steps.clear()
-        self._events.clear()
-        self._held.clear()
+        try:
+            self._finish()
+        except Exception:  # noqa: BLE001 - a variable gone strange: no finding, the run stands
+            pass
+        finally:
+            self._steps.clear()
+            self._events.clear()
+            self._held.clear()
 
     def _install_setter(self) -> None:
         """Patch ``Layer.trainable`` (once Keras is loaded: at the first traced gradient)."""
