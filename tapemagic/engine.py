@@ -344,6 +344,14 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
         verb = "gets" if zero == 1 else "get"
         parts.append(f"{zero} of {total} {noun} {verb} an all-zero gradient "
                      "(connected, zero at run time)")
+    # weights on the loss path that no source list holds, named by an error (a layer unfrozen
+    # after its step was traced): the calls' verdicts cannot show them
+    outside = {v for f in findings if f.severity == "error" and f.cause == "sources-mismatch"
+               for v in f.variables} - {v for v, _ in verdicts}
+    if total and outside:
+        verb = "is" if len(outside) == 1 else "are"
+        parts.append(f"{len(outside)} weight{'s' if len(outside) > 1 else ''} on the loss "
+                     f"path {verb} in no source list: they never train (see the findings)")
     later = [v for v in regressed if verdicts.get((v, 0), "connected") == "connected"]
     if later:
         verb = "gets" if len(later) == 1 else "get"

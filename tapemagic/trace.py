@@ -199,6 +199,24 @@ class GradientCallRecord:
     threads: set[int] = field(default_factory=set)
 
 
+@dataclass(frozen=True, slots=True)
+class StaleStep:
+    """A traced step called again after a layer it reads was unfrozen, and not retraced.
+
+    ``loc`` is the ``trainable = True`` line, ``layer`` the layer's name, ``handles`` the
+    variables it unfroze (handle serials), ``site`` the gradient call's site
+    (``GradientCallRecord.site``) in the step traced before, ``runs`` how many calls of that
+    step's graph followed while they were trainable (``tracing/unfreeze.py``).
+    """
+
+    loc: RawLocation | None
+    layer: str
+    handles: tuple[int, ...]
+    site: tuple[str, int]
+    seq: int
+    runs: int
+
+
 @dataclass
 class Trace:
     """Everything one traced run produced; no TensorFlow object is needed to read it."""
@@ -228,6 +246,8 @@ class Trace:
     #: serials of float constants made in a traced graph whose every element is 0 (a Python
     #: 0.0 read when the function was traced, frozen into the graph)
     zero_constants: set[int] = field(default_factory=set)
+    #: traced steps whose sources went stale when a layer was unfrozen (graph mode)
+    stale_steps: list[StaleStep] = field(default_factory=list)
     function_calls: int = 0
     forced_eager: bool = True
     fit_resumed_graph: bool = False

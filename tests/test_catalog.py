@@ -42,6 +42,8 @@ EXPECTED = {
     "TM112": ("variable-replaced", "not-watched", "error", ["name", "run", "variables"],
               "unsafe"),
     "TM111": ("stale-variable", "not-connected", "error", ["name", "variables"], "unsafe"),
+    "TM113": ("stale-trainable-list", "sources-mismatch", "error",
+              ["layer", "step", "runs", "variables"], "display-only"),
     "TM203": ("custom-gradient-none", "custom-gradient", "error", ["api", "variables"],
               "display-only"),
     "TM304": ("py-function-host-round-trip", "host-round-trip", "error",

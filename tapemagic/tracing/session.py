@@ -27,6 +27,7 @@ from tapemagic.tracing import frames, naming, symbolic
 from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.tapes import TapeHooks
+from tapemagic.tracing.unfreeze import UnfreezeHooks
 
 _EAGER_DATA_WARNING = "Even though the `tf.config.experimental_run_functions_eagerly`"
 #: TensorFlow's own setter, taken before any session patches it: a session in another thread
@@ -94,6 +95,11 @@ class TraceSession:
             tapes = TapeHooks(rec, self.max_steps, self._fit_analysed)
             tapes.install()
             stack.callback(tapes.remove)
+            # a traced step can keep a stale source list (with --eager too: fit resumes graph
+            # mode once its first steps were analysed)
+            unfreeze = UnfreezeHooks(rec)
+            tapes.on_traced = unfreeze.note_gradient
+            stack.callback(unfreeze.remove)
             if self.force_eager:
                 self._patch_function_call(stack)
             else:

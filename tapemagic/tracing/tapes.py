@@ -54,6 +54,8 @@ class TapeHooks:
         # lives, the recorder stays attached (its forward ops are still to come)
         self._pending: weakref.WeakSet[Any] = weakref.WeakSet()
         self._rearmed: set[tuple[str, int, str]] = set()
+        #: told of each gradient call made while a tf.function is traced (sources, caller frame)
+        self.on_traced: Callable[[Any, Any], None] | None = None
         recorder.graphs.after_values = self._maybe_detach
 
     def install(self) -> None:
@@ -265,6 +267,8 @@ class TapeHooks:
             if rec.gradient_depth or rec.busy or not rec.mine():
                 # jacobian calls gradient: record the outer call; other threads: not ours
                 return original(tape, target, sources, *args, **kwargs)
+            if hooks.on_traced is not None and not tfp.executing_eagerly():
+                hooks.on_traced(sources, sys._getframe(1))
             call = hooks._begin_call(tape, method, target, sources, args, kwargs)
             if call is not None:
                 rec.attach()  # a new call site, even on a tape made while detached
