@@ -352,11 +352,19 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
         verb = "is" if len(outside) == 1 else "are"
         parts.append(f"{len(outside)} weight{'s' if len(outside) > 1 else ''} on the loss "
                      f"path {verb} in no source list: they never train (see the findings)")
+    # the same, noted as information (TM110: a cell may train one part on purpose)
+    noted = {v for f in findings if f.severity == "info" and f.cause == "sources-mismatch"
+             for v in f.variables} - {v for v, _ in verdicts} - outside
     later = [v for v in regressed if verdicts.get((v, 0), "connected") == "connected"]
     if later:
         verb = "gets" if len(later) == 1 else "get"
         parts.append(f"{len(later)} of {total} {noun} {verb} no gradient in a later run of "
                      "the same call (see the notes)")
     if not parts:
-        return f"All {total} {noun} get a gradient" if total > 1 else f"The {noun} gets a gradient"
+        parts.append(f"All {total} {noun} get a gradient" if total > 1
+                     else f"The {noun} gets a gradient")
+    if total and noted:
+        verb = "is" if len(noted) == 1 else "are"
+        parts.append(f"{len(noted)} more weight{'s' if len(noted) > 1 else ''} on the loss "
+                     f"path {verb} in no source list: not trained here (see the findings)")
     return "; ".join(parts)
