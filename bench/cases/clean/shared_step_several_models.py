@@ -1,4 +1,4 @@
-# summary: one tf.function train step shared by three task models (one retrace per model), plus a CycleGAN-style loop over models at one persistent-tape gradient line; argmax only for accuracy
+# summary: one tf.function step shared by three models, then a loop over them at one gradient line
 import numpy as np
 import tensorflow as tf
 
@@ -17,6 +17,9 @@ def task_model(name):
 
 models = [task_model(f"task{i}") for i in range(3)]
 optimizers = [tf.keras.optimizers.Adam(1e-2) for _ in models]
+for model, optimizer in zip(models, optimizers, strict=True):
+    # a tf.function may make variables on its first call only: the slots are made here
+    optimizer.build(model.trainable_variables)
 
 
 @tf.function

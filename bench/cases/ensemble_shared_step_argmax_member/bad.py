@@ -3,7 +3,7 @@
 # rule: TM201
 # weights: member2/conv/kernel, member2/conv/bias, member2/out/kernel, member2/out/bias
 # mode: function
-# summary: one tf.function step trains every ensemble member; the third member's loss compares the labels with the one-hot of its argmax
+# summary: one tf.function step trains each ensemble member; member2's loss scores a one-hot argmax
 # lint: yes
 import numpy as np
 import tensorflow as tf
@@ -33,6 +33,9 @@ def hard_loss(y, logits):
 
 ensemble = [member("member0"), member("member1"), member("member2")]
 optimizers = [tf.keras.optimizers.Adam(1e-3) for _ in ensemble]
+for model, optimizer in zip(ensemble, optimizers, strict=True):
+    # a tf.function may make variables on its first call only: the slots are made here
+    optimizer.build(model.trainable_variables)
 loss_functions = [soft_loss, soft_loss, hard_loss]
 
 

@@ -27,6 +27,9 @@ def hard_loss(y, logits):
 
 ensemble = [member("member0"), member("member1"), member("member2")]
 optimizers = [tf.keras.optimizers.Adam(1e-3) for _ in ensemble]
+for model, optimizer in zip(ensemble, optimizers, strict=True):
+    # a tf.function may make variables on its first call only: the slots are made here
+    optimizer.build(model.trainable_variables)
 loss_functions = [soft_loss, soft_loss, hard_loss]
 
 
