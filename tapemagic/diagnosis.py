@@ -102,10 +102,12 @@ class Diagnoser:
             if draft.primary or draft.raw is None:
                 continue
             into = primaries.get((draft.code, draft.raw.file, draft.raw.line))
-            target = self._drafts[into] if into is not None else None
-            covered = {(h.analysis.call.id, h.index) for h in target.hits} if target else set()
-            if target is None or not draft.hits or any(
-                    (h.analysis.call.id, h.index) not in covered for h in draft.hits):
+            if into is None:
+                continue
+            target = self._drafts[into]
+            covered = {(h.analysis.call.id, h.index) for h in target.hits}
+            if not draft.hits or any((h.analysis.call.id, h.index) not in covered
+                                     for h in draft.hits):
                 continue
             target.hits.extend(draft.hits)
             del self._drafts[key]
@@ -116,7 +118,7 @@ class Diagnoser:
                         keys.append(into)
             for edge, found in list(self.edge_findings.items()):
                 if found == key:
-                    self.edge_findings[edge] = into  # type: ignore[assignment]
+                    self.edge_findings[edge] = into
 
     def unclaimed(self) -> list[Hit]:
         """Return the hits of the cut analysis that no rule turned into a finding."""

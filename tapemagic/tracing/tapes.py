@@ -61,14 +61,14 @@ class TapeHooks:
     def install(self) -> None:
         """Patch the tape methods."""
         cls = tfp.GradientTape
-        for name in ("__init__", "__enter__", "__exit__", "watch", "stop_recording", "reset",
-                     "gradient", "jacobian", "batch_jacobian"):
+        for name in ("__init__", "__enter__", "__exit__", "watch", "stop_recording", "reset"):
             original = cls.__dict__[name]
             self._saved.append((name, original))
-            if name in ("gradient", "jacobian", "batch_jacobian"):
-                setattr(cls, name, self._make_differentiator(original, name))
-            else:
-                setattr(cls, name, getattr(self, f"_make_{name.strip('_')}")(original))
+            setattr(cls, name, getattr(self, f"_make_{name.strip('_')}")(original))
+        methods: tuple[Method, ...] = ("gradient", "jacobian", "batch_jacobian")
+        for method in methods:
+            self._saved.append((method, cls.__dict__[method]))
+            setattr(cls, method, self._make_differentiator(cls.__dict__[method], method))
 
     def remove(self) -> None:
         """Restore the original methods."""
