@@ -193,8 +193,11 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
                 "Without tapemagic, graph mode fails earlier: `.numpy()` on a symbolic tensor "
                 "raises AttributeError: 'SymbolicTensor' object has no attribute 'numpy'.")
     analysed_per_site: dict[object, int] = {}
+    source_sets: dict[object, set[tuple[str, ...]]] = {}
     for analysis in analyses:
         analysed_per_site[analysis.call.site] = analysed_per_site.get(analysis.call.site, 0) + 1
+        source_sets.setdefault(analysis.call.site, set()).add(
+            tuple(s.name for s in analysis.call.sources))
     for analysis in analyses:
         call = analysis.call
         # Keras traces its own train function again at will (a last partial batch, a new
@@ -205,6 +208,10 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
             where = loc.label if loc else "?"
             done = analysed_per_site.get(call.site, 1)
             first = "the first run was" if done == 1 else f"the first {done} runs were"
+            sets = len(source_sets.get(call.site, ()))
+            if sets > 1:  # a loop over models, or a step shared by several models
+                first = (f"the first run with each of its {sets} sets of sources (each model's "
+                         "weights) was")
             replicas = len(call.threads)
             if replicas > 1:  # tf.distribute: one run per replica
                 each = call.calls // replicas

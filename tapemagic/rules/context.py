@@ -296,9 +296,9 @@ class RuleContext:
     def edge_match(self, hit: Hit) -> Match:
         """Return the match of a cut *edge* (op, host or state), keyed by what the user wrote.
 
-        One op at one place is one finding whatever the number of tensors crossing it; a host
-        round-trip is keyed by its conversion's place; an assignment by its line and the variable it
-        writes (the message names that variable).
+        One API call at one place is one finding, whatever the ops it ran (Keras' argmax runs
+        seven) or the tensors crossing it; a host round-trip is keyed by its conversion's place;
+        an assignment by its line and the variable it writes (the message names that variable).
         """
         edge = hit.cause.edge
         assert edge is not None
@@ -330,7 +330,8 @@ class RuleContext:
             params["dtype"] = dtype
             if op.op_type in READ_OPS:  # the variable itself holds integers
                 params["api"] = api = f"tf.Variable(dtype={dtype})"
-        return Match((place(op.loc), op.op_type), op.loc, hit.cause.primary, params, hit,
+        called = (op.api_module, op.api_function) if op.api_module else op.op_type
+        return Match((place(op.loc), called), op.loc, hit.cause.primary, params, hit,
                      api=api, op_type=op.op_type, edge=edge, graph_edge=graph_edge)
 
     # -- chains ------------------------------------------------------------------------------------
