@@ -367,6 +367,14 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
         verb = "gets" if len(later) == 1 else "get"
         parts.append(f"{len(later)} of {total} {noun} {verb} no gradient in a later run of "
                      "the same call (see the notes)")
+    # connected weights that a warning/error names (a frozen 0.0 whose zeros stayed symbolic)
+    named = {v for f in findings if f.severity != "info" for v in f.variables} & {
+        v for (v, _), verdict in verdicts.items() if verdict == "connected"}
+    if not parts and named:
+        count = sum(1 for f in findings if f.severity != "info" and set(f.variables) & named)
+        parts.append(f"All {total} {noun} are connected, but {len(named)} of them "
+                     f"{'is' if len(named) == 1 else 'are'} named by {count} "
+                     f"finding{'s' if count > 1 else ''} (see below)")
     if not parts:
         parts.append(f"All {total} {noun} get a gradient" if total > 1
                      else f"The {noun} gets a gradient")

@@ -221,11 +221,13 @@ class RuleContext:
 
         ``self.beta * kl`` in a ``tf.function`` traced while ``self.beta`` was 0.0: the Python
         number became a graph constant, so the weights behind ``kl`` get exact zeros on every
-        run. None unless the source got all zeros and no path avoids such a multiply.
+        run. None unless the source got all zeros (or its gradient stayed symbolic and the
+        factor is one the code sets again and again) and no path avoids such a multiply.
         """
         source = analysis.sources[index]
         node, zeros = source.node, self.trace.zero_constants
-        if node is None or source.source.result != "zero" or not zeros:
+        unseen = source.source.result == "ok" and source.source.norm is None
+        if node is None or not (source.source.result == "zero" or unseen) or not zeros:
             return None
         graph, within = self.graph, analysis.connected
         reach = forward(graph, node, within, diff_only=True)
@@ -243,7 +245,11 @@ class RuleContext:
                         return None
                     seen.add(edge.dst)
                     stack.append(edge.dst)
-        return graph.ops[min(muls)]
+        op = graph.ops[min(muls)]
+        # gradients applied inside the step are never seen: the zeros are certain (a product
+        # with a 0 constant on every path), the bug only when the code meant to change it
+        return op if not unseen or (op.loc is not None and self.index.ramped_factor(op.loc)) \
+            else None
 
     def second_pass(self, hit: Hit) -> OpRecord | None:
         """Return the first read, on the target's dataflow, of a weight a tensor source came from.
