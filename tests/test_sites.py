@@ -177,3 +177,32 @@ for _ in range(STEPS):
     short, long = _trace(source, (), steps=3), _trace(source, (), steps=15)
     assert len(short.gradient_calls) == len(long.gradient_calls) == 1
     assert len(long.ops) == len(short.ops)
+
+
+_SWAPPED = _SETUP + """
+with tf.GradientTape(persistent=True) as tape:
+    losses = [tf.reduce_mean((model(x) - y) ** 2) for model in models]
+pairs = [(losses[0], models[0]), (losses[1], models[SWAP]), (losses[2], models[2])]
+for loss, model in pairs:
+    grads = tape.gradient(loss, model.trainable_variables)  # CALL
+del tape
+"""
+
+
+@pytest.mark.parametrize("force_eager", [False, True])
+@pytest.mark.parametrize("swap", [2, 1])
+def test_a_loss_paired_with_another_models_weights(force_eager: bool, swap: int) -> None:
+    # CycleGAN's loop of (loss, network) pairs with two discriminators swapped: the weights
+    # of m2, read by the tape for another loss, are the sources of m1's loss. The source list
+    # is the line to change, and the message says the loss depends on another model's
+    # weights (made by the same code); the right pairs are silent.
+    check = _check(_SWAPPED.replace("SWAP", str(swap)), (), force_eager=force_eager)
+    loud = _loud(check)
+    if swap == 1:
+        assert loud == []
+        return
+    (finding,) = loud
+    assert finding.rule == "TM104"
+    assert finding.location is not None and finding.location.line == _line_of(check, "# CALL")
+    assert "another model's weights" in finding.message
+    assert set(finding.variables) == _weights("m2")

@@ -166,9 +166,11 @@ class RuleContext:
         if made is None:
             return None
         anc, tape, tensors = hit.analysis.ancestors, hit.analysis.tape, self.trace.tensors
-        # the whole source list is the other model's: no source is read while the tape
-        # records (per-task heads made in one loop, each loss reading its own, are not)
-        if any(s.handle is None or self._reads_while(s.handle, tape)
+        # the whole source list is the other model's: no source is read on the target's
+        # dataflow (per-task heads made in one loop, each loss reading its own, are not; a
+        # CycleGAN discriminator read for another loss of the same tape is)
+        if any(s.handle is None or any(set(op.outputs) & anc
+                                       for op in self._reads_while(s.handle, tape))
                for s in hit.analysis.call.sources):
             return None
         for handle, raw in self.trace.handle_created.items():
