@@ -340,3 +340,24 @@ def test_a_target_network_read_inside_the_tape_is_no_weight_left_out(tmp_path: P
         opt.apply_gradients(zip(grads, online.trainable_weights))
         """)
     assert report.codes == ([] if same_shapes else ["TM110"])
+
+
+@pytest.mark.parametrize("decorator", ["", "@tf.function"])
+def test_identity_n_passes_each_input_to_its_own_output(tmp_path: Path, decorator: str) -> None:
+    # tf.identity_n's gradient is positional (array_grad.py _IdentityNGrad): the weight behind
+    # the output the loss never uses is not connected, at the line that leaves it out
+    report, marked = _run(tmp_path, f"""
+        import tensorflow as tf
+        w1 = tf.Variable(1.0, name="w1")
+        w2 = tf.Variable(2.0, name="w2")
+        {decorator}
+        def step():
+            with tf.GradientTape() as tape:
+                a, b = tf.identity_n([w1 * 2.0, w2 * 2.0])
+                loss = a * 3.0  # <-
+            return tape.gradient(loss, [w1, w2])
+        grads = step()
+        """)
+    assert {(f.rule, f.variables) for f in report.findings} == {("TM104", ("w2",))}
+    primary = [f for f in report.findings if f.primary]
+    assert [f.location.line for f in primary if f.location] == [marked]
