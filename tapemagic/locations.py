@@ -170,7 +170,7 @@ class SourceIndex:
                     for target in (inner.targets if isinstance(inner, ast.Assign)
                                    else [inner.target]):
                         name = _name_of(target)
-                        if name in factors:
+                        if name is not None and name in factors:
                             counts[name] = counts.get(name, 0) + (2 if looped else 1)
         return any(count >= 2 for count in counts.values())
 
