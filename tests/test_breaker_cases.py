@@ -89,3 +89,40 @@ def test_a_numpy_array_the_function_makes_itself_is_still_a_failed_watch(tmp_pat
                           force_eager=True)
     assert ("TM108", marked[0]) in _loud(report), report.findings
     assert not [n for n in report.notes if "NumPy" in n]
+
+
+_QUANTISED_GAN = """
+    import numpy as np
+    import tensorflow as tf
+
+    tf.keras.utils.set_random_seed(0)
+    generator = tf.keras.Sequential([tf.keras.layers.Input((4,)),
+                                     tf.keras.layers.Dense(6, activation="tanh")])
+    critic = tf.keras.Sequential([tf.keras.layers.Input((6,)), tf.keras.layers.Dense(1)])
+    bce = tf.keras.losses.BinaryCrossentropy(from_logits=True)
+
+    @tf.function
+    def step(noise):
+        with tf.GradientTape() as tape:
+            fake = generator(noise)
+            QUANTISE
+            logits = critic(fake)
+            loss = bce(tf.ones_like(logits), logits)
+        return tape.gradient(loss, generator.trainable_variables)
+
+    step(tf.random.normal([8, 4]))
+    """
+
+
+def test_a_comparison_that_only_gates_a_select_is_no_second_cut(tmp_path: Path) -> None:
+    # BinaryCrossentropy(from_logits=True) compares the logits only to choose a branch
+    report, marked = _run(tmp_path, _QUANTISED_GAN.replace(
+        "QUANTISE", "fake = tf.cast(tf.cast((fake + 1.0) * 127.5, tf.uint8), tf.float32)  # <-"))
+    assert _loud(report) == [("TM202", marked[0])], [(f.rule, f.message) for f in report.findings]
+    chain = report.findings[0].chain
+    assert [s.label for s in chain if s.cut] == ["tf.cast (Cast)"], chain
+
+
+def test_the_same_gan_without_the_cast_is_silent(tmp_path: Path) -> None:
+    report, _ = _run(tmp_path, _QUANTISED_GAN.replace("QUANTISE", "fake = fake * 1.0"))
+    assert _loud(report) == [], [(f.rule, f.message) for f in report.findings]

@@ -8,7 +8,8 @@ TF-free. For one ``tape.gradient(target, sources)`` call:
 3. Per source: in ``BD`` and watched → connected; in ``BD`` but not watched → not-watched;
    in ``BD_ALL`` only → an op on the path ran outside the tape; in ``ANC`` only → severed: the
    cuts are the non-differentiable edges between the source and the target, *primary* when
-   their input still has a differentiable path from the source, *secondary* otherwise;
+   their input still has a differentiable path from the source, *secondary* otherwise (a
+   comparison that only feeds a condition is neither);
    outside ``ANC`` → not connected (or a Python branch on a tensor value chose constants).
 4. The prediction is checked against what TensorFlow returned: a source that got a real
    gradient is connected whatever the trace says; a None that the trace cannot explain is
@@ -210,7 +211,9 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
         return result
     # the path is read only for a finding's chain: a search per connected source made a 10k-op
     # step with hundreds of weights cost a second
-    result.path = shortest_path(graph, node, anc, set(call.targets)) if causes else []
+    # drawn through values, not conditions: a mask's comparison is not where the path runs
+    result.path = (shortest_path(graph, node, sets.value, set(call.targets))
+                   or shortest_path(graph, node, anc, set(call.targets))) if causes else []
     result.causes = causes
     if (source.result == "ok" and source.norm is None and node in anc and node not in bd
             and _cut_in_loop_bodies(graph, causes)):
@@ -376,7 +379,10 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
             found = [(False, c) for c in needed(graph, node, anc, targets,
                                                  [c for c in ungated if c.primary])]
         else:
-            found = [(g, c) for g, c in found if not g or not c.primary]
+            # a cut behind stays only when its output is a value of the loss: a comparison
+            # that only feeds a condition (the `select` inside a loss) cuts nothing
+            found = [(g, c) for g, c in found if not g or not c.primary and c.edge is not None
+                     and not c.edge.gating and c.edge.dst in value]
     unique: dict[tuple[str, int, int], Cause] = {}
     for _, cause in found:
         assert cause.edge is not None
