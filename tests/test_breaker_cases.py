@@ -126,3 +126,63 @@ def test_a_comparison_that_only_gates_a_select_is_no_second_cut(tmp_path: Path) 
 def test_the_same_gan_without_the_cast_is_silent(tmp_path: Path) -> None:
     report, _ = _run(tmp_path, _QUANTISED_GAN.replace("QUANTISE", "fake = fake * 1.0"))
     assert _loud(report) == [], [(f.rule, f.message) for f in report.findings]
+
+
+_DISTILLER = """
+    import numpy as np
+    import tensorflow as tf
+
+    tf.keras.utils.set_random_seed(0)
+
+    def make(width, name):
+        return tf.keras.Sequential([tf.keras.layers.Input((5,)),
+                                    tf.keras.layers.Dense(width, activation="relu"),
+                                    tf.keras.layers.Dense(3)], name=name)
+
+    student, teacher = make(4, "student"), make(8, "teacher")
+    kl = tf.keras.losses.KLDivergence()
+
+    @tf.function
+    def step(x):
+        BEFORE
+        with tf.GradientTape() as tape:
+            INSIDE
+            loss = kl(tf.nn.softmax(soft_targets), tf.nn.softmax(student_out))
+        return tape.gradient(loss, SOURCES)  # <-
+
+    step(tf.random.normal([8, 5]))
+    """
+
+
+def _distiller(before: str, inside: str, sources: str) -> str:
+    return _DISTILLER.replace("BEFORE", before).replace("INSIDE", inside).replace(
+        "SOURCES", sources)
+
+
+def test_sources_whose_pass_runs_outside_while_the_trained_model_is_left_out(
+        tmp_path: Path) -> None:
+    # the teacher runs outside the tape on purpose: the source list is what is wrong
+    report, marked = _run(tmp_path, _distiller(
+        "soft_targets = teacher(x)  # outside", "student_out = student(x)",
+        "teacher.trainable_variables"))
+    assert _loud(report) == [("TM104", marked[0])], [(f.rule, f.message) for f in report.findings]
+    assert "student/" in report.findings[0].message and "outside the tape" in \
+        report.findings[0].message
+    assert report.findings[0].fix is None or not report.findings[0].fix.edits
+
+
+def test_the_distiller_with_the_students_weights_is_silent(tmp_path: Path) -> None:
+    report, _ = _run(tmp_path, _distiller(
+        "soft_targets = teacher(x)", "student_out = student(x)", "student.trainable_variables"))
+    assert _loud(report) == [], [(f.rule, f.message) for f in report.findings]
+
+
+def test_a_forward_pass_outside_the_tape_of_the_trained_model_stays_tm103(
+        tmp_path: Path) -> None:
+    # the student's own pass before the block, no other weights on the recorded path: the
+    # pass is what moves into the tape
+    source = _distiller("student_out = student(x)  # <-\n        soft_targets = teacher(x)",
+                        "", "student.trainable_variables")
+    report, marked = _run(tmp_path, source)
+    assert ("TM103", marked[0]) in _loud(report), [(f.rule, f.message) for f in report.findings]
+    assert all(rule != "TM104" for rule, _ in _loud(report))
