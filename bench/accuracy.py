@@ -16,7 +16,8 @@ Scores of a broken case (all from the report's ``findings[]``):
 - line: every ``# expect:`` line carries a finding with one of that marker's causes;
 - weights: every weight of the header's ``weights`` is in the variables of those findings;
 - primary: the findings marked ``primary`` sit exactly on the ``primary`` marked lines (each
-  such line has one, and no primary finding is elsewhere);
+  such line has one, and no primary finding is elsewhere); the warning/error findings, or the
+  information findings of a report that has no warning/error (what the report leads with);
 - noise: warning/error findings on no marked line (``expect`` or ``accept``).
 
 Fixed twins and clean programs score the number of warning/error findings (target 0).
@@ -184,7 +185,10 @@ def score(program: Program, report: dict[str, Any] | None) -> dict[str, Any]:
     absent = [w for w in program.weights if w not in named]
     weights_ok = None if not program.weights else not absent
     primary_lines = [m.line for m in program.markers if m.primary]
-    primaries = [f for f in findings if f.get("primary") and f.get("severity") in SERIOUS]
+    # what the report leads with: its primary warning/error findings, or, in a report that has
+    # none, its primary information findings (a cause that is information by design)
+    primaries = ([f for f in findings if f.get("primary") and f.get("severity") in SERIOUS]
+                 or ([] if serious else [f for f in findings if f.get("primary")]))
     stray = [f for f in primaries if not any(_on_line(f, path, ln) for ln in primary_lines)]
     unmet = [ln for ln in primary_lines if not any(_on_line(f, path, ln) for f in primaries)]
     primary_ok = bool(primary_lines) and not stray and not unmet

@@ -36,9 +36,11 @@ class Diagnoser:
         #: drawn edge key -> draft key of the finding that cut it
         self.edge_findings: dict[tuple[str, int, int], tuple[object, ...]] = {}
         self._claimed: set[int] = set()
+        self._named: set[tuple[object, ...]] = set()  # drafts whose op is the call's own op
         for module in registry().values():
             for match in module.match(self.ctx):
                 self._add(module.code, match)
+        self._fold_behind()
 
     def _add(self, code: str, match: Match) -> None:
         key = (code, *match.key)
@@ -47,6 +49,15 @@ class Diagnoser:
             draft = self._drafts[key] = Draft(code, key, match.raw, match.primary,
                                               dict(match.params), match.api, match.op_type,
                                               links=match.links)
+        elif (match.op_type != draft.op_type and key not in self._named
+              and self._names_call(match)):
+            # one API call made of several ops: name the op the call is named after (ArgMax
+            # for argmax), not the first of its helpers (a Bitcast)
+            draft.op_type = match.op_type
+            draft.params.update(match.params)
+            draft.chain = self.ctx.chain_for(match)
+        if self._names_call(match) and draft.op_type == match.op_type:
+            self._named.add(key)
         draft.primary = draft.primary or match.primary
         for name in match.variables:
             if name not in draft.variables:
@@ -68,6 +79,46 @@ class Diagnoser:
             draft.chain = self.ctx.chain_for(match)
         if match.graph_edge is not None:
             self.edge_findings[match.graph_edge] = key
+
+    def _names_call(self, match: Match) -> bool:
+        """Return True when the match's op is the one its API function is named after."""
+        edge = match.edge
+        op = self.ctx.graph.ops.get(edge.ref) if edge is not None and edge.kind == "op" else None
+        return bool(op is not None and op.api_function and op.op_type.lower()
+                    == op.api_function.replace("_", "").lower())
+
+    def _fold_behind(self) -> None:
+        """Fold a secondary cut into the primary cut of the same rule on the same line.
+
+        ``one_hot(argmax(x))``: the one-hot is cut only because the argmax was; the user
+        rewrites the line once, so it is one finding. Only when the primary one explains every
+        source the secondary one names (another model's cut elsewhere is not folded in).
+        """
+        primaries: dict[tuple[object, ...], tuple[object, ...]] = {}
+        for key, draft in self._drafts.items():
+            if draft.primary and draft.raw is not None:
+                primaries.setdefault((draft.code, draft.raw.file, draft.raw.line), key)
+        for key, draft in list(self._drafts.items()):
+            if draft.primary or draft.raw is None:
+                continue
+            into = primaries.get((draft.code, draft.raw.file, draft.raw.line))
+            if into is None:
+                continue
+            target = self._drafts[into]
+            covered = {(h.analysis.call.id, h.index) for h in target.hits}
+            if not draft.hits or any((h.analysis.call.id, h.index) not in covered
+                                     for h in draft.hits):
+                continue
+            target.hits.extend(draft.hits)
+            del self._drafts[key]
+            for keys in self.source_findings.values():
+                if key in keys:
+                    keys.remove(key)
+                    if into not in keys:
+                        keys.append(into)
+            for edge, found in list(self.edge_findings.items()):
+                if found == key:
+                    self.edge_findings[edge] = into
 
     def unclaimed(self) -> list[Hit]:
         """Return the hits of the cut analysis that no rule turned into a finding."""

@@ -211,8 +211,11 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
                 "Without tapemagic, graph mode fails earlier: `.numpy()` on a symbolic tensor "
                 "raises AttributeError: 'SymbolicTensor' object has no attribute 'numpy'.")
     analysed_per_site: dict[object, int] = {}
+    source_sets: dict[object, set[tuple[str, ...]]] = {}
     for analysis in analyses:
         analysed_per_site[analysis.call.site] = analysed_per_site.get(analysis.call.site, 0) + 1
+        source_sets.setdefault(analysis.call.site, set()).add(
+            tuple(s.name for s in analysis.call.sources))
     for analysis in analyses:
         call = analysis.call
         # Keras traces its own train function again at will (a last partial batch, a new
@@ -223,6 +226,10 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
             where = loc.label if loc else "?"
             done = analysed_per_site.get(call.site, 1)
             first = "the first run was" if done == 1 else f"the first {done} runs were"
+            sets = len(source_sets.get(call.site, ()))
+            if sets > 1:  # a loop over models, or a step shared by several models
+                first = (f"the first run with each of its {sets} sets of sources (each model's "
+                         "weights) was")
             replicas = len(call.threads)
             if replicas > 1:  # tf.distribute: one run per replica
                 each = call.calls // replicas
@@ -370,11 +377,27 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
         verb = "is" if len(outside) == 1 else "are"
         parts.append(f"{len(outside)} weight{'s' if len(outside) > 1 else ''} on the loss "
                      f"path {verb} in no source list: they never train (see the findings)")
+    # the same, noted as information (TM110: a cell may train one part on purpose)
+    noted = {v for f in findings if f.severity == "info" and f.cause == "sources-mismatch"
+             for v in f.variables} - {v for v, _ in verdicts} - outside
     later = [v for v in regressed if verdicts.get((v, 0), "connected") == "connected"]
     if later:
         verb = "gets" if len(later) == 1 else "get"
         parts.append(f"{len(later)} of {total} {noun} {verb} no gradient in a later run of "
                      "the same call (see the notes)")
+    # connected weights that a warning/error names (a frozen 0.0 whose zeros stayed symbolic)
+    named = {v for f in findings if f.severity != "info" for v in f.variables} & {
+        v for (v, _), verdict in verdicts.items() if verdict == "connected"}
+    if not parts and named:
+        count = sum(1 for f in findings if f.severity != "info" and set(f.variables) & named)
+        parts.append(f"All {total} {noun} are connected, but {len(named)} of them "
+                     f"{'is' if len(named) == 1 else 'are'} named by {count} "
+                     f"finding{'s' if count > 1 else ''} (see below)")
     if not parts:
-        return f"All {total} {noun} get a gradient" if total > 1 else f"The {noun} gets a gradient"
+        parts.append(f"All {total} {noun} get a gradient" if total > 1
+                     else f"The {noun} gets a gradient")
+    if total and noted:
+        verb = "is" if len(noted) == 1 else "are"
+        parts.append(f"{len(noted)} more weight{'s' if len(noted) > 1 else ''} on the loss "
+                     f"path {verb} in no source list: not trained here (see the findings)")
     return "; ".join(parts)

@@ -143,6 +143,37 @@ class SourceIndex:
         return RawLocation(raw.file, found.lineno, found.end_lineno, found.col_offset,
                            found.end_col_offset, raw.function)
 
+    def ramped_factor(self, raw: RawLocation) -> bool:
+        """Return True when a product at ``raw`` has a factor the code sets again and again.
+
+        ``loss = mse + self.aux_weight * xent`` with ``self.aux_weight = 0.0`` in ``__init__``
+        and ``trainer.aux_weight = epoch / 2`` in the epoch loop: a factor that is a name or an
+        attribute (never a literal ``0.0``, which is meant), assigned outside the function that
+        multiplies, at two places or more or inside a loop, in ``raw``'s file or any cell.
+        """
+        tree = self.tree(raw.file)
+        if tree is None:
+            return False
+        factors = {_name_of(side) for node in ast.walk(tree)
+                   if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
+                   and node.lineno <= raw.line <= (node.end_lineno or node.lineno)
+                   for side in (node.left, node.right)} - {None}
+        function = enclosing_function(tree, raw.line)
+        inside = set() if function is tree else {id(n) for n in ast.walk(function)}
+        counts: dict[str, int] = {}
+        for module in (self.tree(f) for f in {raw.file, *self.cells}):
+            for node in ast.walk(module) if module is not None else ():
+                looped = isinstance(node, (ast.For, ast.While))
+                for inner in ast.walk(node) if looped or isinstance(node, ast.Module) else ():
+                    if id(inner) in inside or not isinstance(inner, (ast.Assign, ast.AugAssign)):
+                        continue
+                    for target in (inner.targets if isinstance(inner, ast.Assign)
+                                   else [inner.target]):
+                        name = _name_of(target)
+                        if name in factors:
+                            counts[name] = counts.get(name, 0) + (2 if looped else 1)
+        return any(count >= 2 for count in counts.values())
+
     def layer_definition(self, name: str, files: list[str]) -> RawLocation | None:
         """Return the one call in ``files`` that names a Keras layer ``name`` (``name="h"``).
 
@@ -230,3 +261,10 @@ def _owner(function: ast.AST, node: ast.AST) -> ast.AST:
 
 #: The name the doors use when they register cells; one object per report either way.
 CellMap = SourceIndex
+
+
+def _name_of(node: ast.AST) -> str | None:
+    """Return the name an operand reads (``beta``, ``self.beta`` -> ``beta``), else None."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else None

@@ -365,6 +365,37 @@ def test_python_zero_frozen_into_the_graph(tmp_path: Path) -> None:
     assert set(report.findings[0].variables) == {"log_var/kernel", "log_var/bias"}
 
 
+APPLIED = FROZEN.replace(
+    "        return tape.gradient(loss, model.trainable_variables)",
+    "        grads = tape.gradient(loss, model.trainable_variables)\n"
+    "        opt.apply_gradients(zip(grads, model.trainable_variables))\n"
+    "        return loss").replace("trainer = Trainer()", "opt = tf.keras.optimizers.SGD(0.1)\n"
+                                  "trainer = Trainer()")
+
+
+def test_python_zero_frozen_with_gradients_applied_in_the_step(tmp_path: Path) -> None:
+    # the step applies its gradients: their zeros are never seen, but every path of the
+    # log-variance head crosses the traced 0.0, and the loop sets the factor again
+    report, path = check(tmp_path, APPLIED.format(beta="0.0", ramp="trainer.beta = epoch / 4"),
+                         eager=False)
+    assert found(report) == {("TM504", line(path, "loss = rec + self.beta * kl"), True)}
+    assert report.headline.startswith("All 8 weights are connected, but 2 of them")
+
+
+@pytest.mark.parametrize("beta, ramp, term", [
+    ("0.0", "pass", "self.beta * kl"),  # a weight set once to 0.0: the user's choice
+    ("1.0", "trainer.beta = epoch / 4", "0.0 * kl"),  # a literal 0.0: meant
+])
+def test_a_zero_factor_never_set_again_is_silent_when_unseen(tmp_path: Path, beta: str,
+                                                             ramp: str, term: str) -> None:
+    # -0.25, not -0.5: a step whose code equals an earlier test's is converted once by
+    # autograph (code objects compare equal whatever their file), and its source map then
+    # names the earlier test's file
+    report, _ = check(tmp_path, APPLIED.format(beta=beta, ramp=ramp).replace(
+        "self.beta * kl", term).replace("kl = -0.5", "kl = -0.25"), eager=False)
+    assert loud(report) == []
+
+
 @MODES
 def test_a_variable_loss_weight_is_silent(tmp_path: Path, eager: bool) -> None:
     report, _ = check(tmp_path, FROZEN.format(

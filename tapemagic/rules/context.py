@@ -166,9 +166,11 @@ class RuleContext:
         if made is None:
             return None
         anc, tape, tensors = hit.analysis.ancestors, hit.analysis.tape, self.trace.tensors
-        # the whole source list is the other model's: no source is read while the tape
-        # records (per-task heads made in one loop, each loss reading its own, are not)
-        if any(s.handle is None or self._reads_while(s.handle, tape)
+        # the whole source list is the other model's: no source is read on the target's
+        # dataflow (per-task heads made in one loop, each loss reading its own, are not; a
+        # CycleGAN discriminator read for another loss of the same tape is)
+        if any(s.handle is None or any(set(op.outputs) & anc
+                                       for op in self._reads_while(s.handle, tape))
                for s in hit.analysis.call.sources):
             return None
         for handle, raw in self.trace.handle_created.items():
@@ -221,11 +223,13 @@ class RuleContext:
 
         ``self.beta * kl`` in a ``tf.function`` traced while ``self.beta`` was 0.0: the Python
         number became a graph constant, so the weights behind ``kl`` get exact zeros on every
-        run. None unless the source got all zeros and no path avoids such a multiply.
+        run. None unless the source got all zeros (or its gradient stayed symbolic and the
+        factor is one the code sets again and again) and no path avoids such a multiply.
         """
         source = analysis.sources[index]
         node, zeros = source.node, self.trace.zero_constants
-        if node is None or source.source.result != "zero" or not zeros:
+        unseen = source.source.result == "ok" and source.source.norm is None
+        if node is None or not (source.source.result == "zero" or unseen) or not zeros:
             return None
         graph, within = self.graph, analysis.connected
         reach = forward(graph, node, within, diff_only=True)
@@ -243,7 +247,11 @@ class RuleContext:
                         return None
                     seen.add(edge.dst)
                     stack.append(edge.dst)
-        return graph.ops[min(muls)]
+        op = graph.ops[min(muls)]
+        # gradients applied inside the step are never seen: the zeros are certain (a product
+        # with a 0 constant on every path), the bug only when the code meant to change it
+        return op if not unseen or (op.loc is not None and self.index.ramped_factor(op.loc)) \
+            else None
 
     def second_pass(self, hit: Hit) -> OpRecord | None:
         """Return the first read, on the target's dataflow, of a weight a tensor source came from.
@@ -296,9 +304,9 @@ class RuleContext:
     def edge_match(self, hit: Hit) -> Match:
         """Return the match of a cut *edge* (op, host or state), keyed by what the user wrote.
 
-        One op at one place is one finding whatever the number of tensors crossing it; a host
-        round-trip is keyed by its conversion's place; an assignment by its line and the variable it
-        writes (the message names that variable).
+        One API call at one place is one finding, whatever the ops it ran (Keras' argmax runs
+        seven) or the tensors crossing it; a host round-trip is keyed by its conversion's place;
+        an assignment by its line and the variable it writes (the message names that variable).
         """
         edge = hit.cause.edge
         assert edge is not None
@@ -330,7 +338,8 @@ class RuleContext:
             params["dtype"] = dtype
             if op.op_type in READ_OPS:  # the variable itself holds integers
                 params["api"] = api = f"tf.Variable(dtype={dtype})"
-        return Match((place(op.loc), op.op_type), op.loc, hit.cause.primary, params, hit,
+        called = (op.api_module, op.api_function) if op.api_module else op.op_type
+        return Match((place(op.loc), called), op.loc, hit.cause.primary, params, hit,
                      api=api, op_type=op.op_type, edge=edge, graph_edge=graph_edge)
 
     # -- chains ------------------------------------------------------------------------------------

@@ -25,6 +25,17 @@ def flatten(value: Any) -> list[Any]:
     return [value]
 
 
+def unconnected_mode(method: str, args: tuple[Any, ...],
+                     kwargs: dict[str, Any]) -> Literal["none", "zero"]:
+    """Return what a gradient call asked for unconnected sources (``unconnected_gradients``)."""
+    unconnected = kwargs.get("unconnected_gradients")
+    if unconnected is None:
+        # positional: gradient(target, sources, output_gradients, unconnected_gradients)
+        position = 1 if method == "gradient" else 0
+        unconnected = args[position] if len(args) > position else None
+    return "zero" if str(getattr(unconnected, "value", unconnected)) == "zero" else "none"
+
+
 def shape_of(value: Any) -> tuple[int | None, ...] | None:
     """Return a tensor's static shape as a tuple (None when unknown)."""
     try:

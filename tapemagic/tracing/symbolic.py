@@ -171,6 +171,10 @@ def note_unreached(rec: Recorder, tape: Any, record: TapeRecord, event: HostEven
         if not sources:
             return
         site = (event.loc.file, event.loc.line) if event.loc else None
+        handles = [s.handle for s in sources]
+        if any(not c.reached and c.site == site and [s.handle for s in c.sources] == handles
+               for c in rec.trace.gradient_calls):
+            return  # the same trace failed again (the code caught its error): seen already
         call = GradientCallRecord(
             f"grad{len(rec.trace.gradient_calls) + 1}", record.id, "gradient", record.loc,
             rec.next_seq(), (_host_leaf(rec, event) if continued is None else continued,),

@@ -25,16 +25,14 @@ from tapemagic.tracing.results import (
     describe_watch,
     flatten,
     graph_would_convert,
-    later_result,
-    replaced_sources,
+    unconnected_mode,
 )
+from tapemagic.tracing.sites import MAX_SOURCE_SETS, SiteBook, sources_key
 from tapemagic.tracing.sources import source_record
 
 _MISSING = object()
 Method = Literal["gradient", "jacobian", "batch_jacobian"]
 _FIT_MODULES = ("keras.src.backend.tensorflow.trainer",)
-#: Later runs: at most this many regressions kept per call site.
-_MAX_REGRESSIONS = 10
 
 
 class TapeHooks:
@@ -47,14 +45,18 @@ class TapeHooks:
         self.on_fit_analysed = on_fit_analysed
         self._saved: list[tuple[str, Any]] = []
         self._tapes: weakref.WeakKeyDictionary[Any, TapeRecord] = weakref.WeakKeyDictionary()
-        self._site_calls: dict[tuple[str, int, str], GradientCallRecord] = {}
+        self.book = SiteBook(max_steps)  # which runs of each call site are analysed
         self._saturated_tapes: weakref.WeakSet[Any] = weakref.WeakSet()
         self._site_done: dict[tuple[str, int], int] = {}
-        self._site_analysed: dict[tuple[str, int, str], int] = {}
+        # tapes made where the analysis was not done yet, and tapes whose forward pass (the
+        # ops while they were entered) was recorded: only those can be analysed
+        self._fresh: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._recorded: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._traced: dict[tuple[str, int], int] = {}  # creation site -> tapes made in traces
+        self._keys: dict[str, tuple[Any, ...]] = {}  # call id -> (site, sources key)
         # tapes made where the analysis is not done yet, and not yet differentiated: while one
         # lives, the recorder stays attached (its forward ops are still to come)
         self._pending: weakref.WeakSet[Any] = weakref.WeakSet()
-        self._rearmed: set[tuple[str, int, str]] = set()
         #: told of each gradient call made while a tf.function is traced (sources, caller frame)
         self.on_traced: Callable[[Any, Any], None] | None = None
         recorder.graphs.after_values = self._maybe_detach
@@ -62,11 +64,14 @@ class TapeHooks:
     def install(self) -> None:
         """Patch the tape methods."""
         cls = tfp.GradientTape
-        for name in ("__init__", "__enter__", "__exit__", "watch", "stop_recording", "reset",
-                     "gradient", "jacobian", "batch_jacobian"):
+        for name in ("__init__", "__enter__", "__exit__", "watch", "stop_recording", "reset"):
             original = cls.__dict__[name]
             self._saved.append((name, original))
             setattr(cls, name, getattr(self, f"_make_{name.strip('_')}")(original))
+        methods: tuple[Method, ...] = ("gradient", "jacobian", "batch_jacobian")
+        for method in methods:
+            self._saved.append((method, cls.__dict__[method]))
+            setattr(cls, method, self._make_differentiator(cls.__dict__[method], method))
 
     def remove(self) -> None:
         """Restore the original methods."""
@@ -109,7 +114,8 @@ class TapeHooks:
             record.creation_site = (loc.file, loc.line) if loc else None
             if any(m.startswith(_FIT_MODULES) for m, _ in chain):
                 record.creation_site = ("keras-fit", 0)
-            if not hooks._site_saturated(record):
+            if not hooks._site_saturated(record, made=True):
+                hooks._fresh.add(tape)
                 hooks._pending.add(tape)  # a new call site is coming: record its ops
                 hooks.rec.attach()
 
@@ -124,9 +130,11 @@ class TapeHooks:
                 return result
             record = hooks.record_of(tape)
             record.spans.append([hooks.rec.next_seq(), -1])
-            if hooks._site_saturated(record):
+            if tape not in hooks._fresh and hooks._site_saturated(record):
                 hooks._saturated_tapes.add(tape)
                 hooks.rec.saturated_depth += 1
+            elif hooks.rec.attached and not hooks.rec.saturated_depth:
+                hooks._recorded.add(tape)
             return result
 
         return __enter__
@@ -253,15 +261,6 @@ class TapeHooks:
 
         return reset
 
-    def _make_gradient(self, original: Any) -> Any:
-        return self._make_differentiator(original, "gradient")
-
-    def _make_jacobian(self, original: Any) -> Any:
-        return self._make_differentiator(original, "jacobian")
-
-    def _make_batch_jacobian(self, original: Any) -> Any:
-        return self._make_differentiator(original, "batch_jacobian")
-
     def _make_differentiator(self, original: Any, method: Method) -> Any:
         hooks = self
 
@@ -286,18 +285,17 @@ class TapeHooks:
                 raise
             finally:
                 rec.gradient_depth -= 1
+            if not getattr(tape, "_persistent", False):
+                hooks._pending.discard(tape)  # a non-persistent tape's ops are all used up
             if call is None:  # this site was analysed: look at the results only (cheap)
                 hooks._check_later_run(tape, method, result, sources)
                 hooks._maybe_detach()
             else:
                 hooks._note_results(call, result, sources)
-                site = call.site or ("?", 0)
                 if (call.keras_fit and hooks.on_fit_analysed is not None
-                        and hooks._site_analysed.get((site[0], site[1], method), 0)
+                        and hooks.book.analysed.get(hooks._keys[call.id], 0)
                         >= hooks.max_steps):
                     hooks.on_fit_analysed()
-                if not getattr(tape, "_persistent", False):
-                    hooks._pending.discard(tape)
                 hooks._maybe_detach()
             return result
 
@@ -312,21 +310,14 @@ class TapeHooks:
         chain = frames.library_chain(sys._getframe(2))
         keras_fit = any(m.startswith(_FIT_MODULES) for m, _ in chain)
         site = (loc.file if loc else "?", loc.line if loc else 0, method)
-        first = self._site_calls.get(site)
+        first = self.book.first.get(site)
         if first is not None:
             first.calls += 1  # the first record counts every run of its call site
             first.threads.add(rec.thread_number())
-        analysed = self._site_analysed.get(site, 0)
-        if analysed >= self.max_steps:
+        key = self.book.canonical(site, sources_key(sources))
+        if not self.book.decide(site, key, tape in self._recorded, record.creation_site):
             return None
-        self._site_analysed[site] = analysed + 1
-        unconnected = kwargs.get("unconnected_gradients")
-        if unconnected is None:
-            # positional: gradient(target, sources, output_gradients, unconnected_gradients)
-            position = 1 if method == "gradient" else 0
-            unconnected = args[position] if len(args) > position else None
-        mode: Literal["none", "zero"] = (
-            "zero" if str(getattr(unconnected, "value", unconnected)) == "zero" else "none")
+        mode = unconnected_mode(method, args, kwargs)
         rec.busy = True
         try:
             targets = tuple(rec.hold(t) for t in flatten(target) if hasattr(t, "dtype"))
@@ -345,7 +336,9 @@ class TapeHooks:
                 if source.kind == "tensor" and name:
                     source.name = name
         rec.trace.gradient_calls.append(call)
-        if self._site_calls.setdefault(site, call) is call:
+        self._keys[call.id] = (site, key)
+        self.book.note(site, key, call)
+        if self.book.first[site] is call:
             call.threads.add(rec.thread_number())
         rec.busy = True
         try:
@@ -371,10 +364,25 @@ class TapeHooks:
                 else:
                     self.rec.graphs.pending.append((data, source))
 
-    def _site_saturated(self, record: TapeRecord) -> bool:
-        """Return True when tapes made where ``record``'s was made were analysed enough already."""
+    def _site_saturated(self, record: TapeRecord, made: bool = False) -> bool:
+        """Return True when tapes made where ``record``'s was made were analysed enough already.
+
+        ``made``: asked as the tape is made. A tape made while a ``tf.function`` is traced
+        (graph mode) records anyway, up to a bound: a step shared by several models is traced
+        once per model and never again, so its later traces are the only chance to see the
+        other models' passes (the cost is paid at trace time, not per step).
+        """
         site = record.creation_site
-        return site is not None and self._site_done.get(site, 0) >= self.max_steps
+        if site is None or site in self.book.wanted:
+            return False
+        if self._site_done.get(site, 0) < self.max_steps:
+            return False
+        if made and record.graph and self.rec.trace_graphs:
+            traced = self._traced.get(site, 0)
+            if traced < MAX_SOURCE_SETS * self.max_steps:
+                self._traced[site] = traced + 1
+                return False
+        return True
 
     def _maybe_detach(self) -> None:
         """Stop per-op recording once every site was analysed and no persistent tape is alive.
@@ -394,22 +402,7 @@ class TapeHooks:
         """
         loc, _ = self._user_location(3)
         site = (loc.file if loc else "?", loc.line if loc else 0, method)
-        first = self._site_calls.get(site)
-        flat = flatten(result)
-        if first is None or len(flat) != len(first.sources):
-            return
-        results = tuple(later_result(v) for v in flat)
-        if any(r != "ok" and source.result == "ok"
-               for source, r in zip(first.sources, results, strict=True)):
-            if len(first.regressions) < _MAX_REGRESSIONS:
-                first.regressions.append((first.calls, results))
-            seen = {i for _, i in first.replaced}
-            first.replaced += [(first.calls, i) for i in replaced_sources(first.sources, sources)
-                               if i not in seen]
-            if site in self._rearmed:
-                return
-            self._rearmed.add(site)
-            self._site_analysed[site] = self._site_analysed.get(site, 1) - 1
+        if self.book.later_run(site, flatten(result), sources):
             creation = self.record_of(tape).creation_site
             if creation is not None:
                 self._site_done[creation] = self._site_done.get(creation, 1) - 1
