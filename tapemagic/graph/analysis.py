@@ -8,8 +8,7 @@ TF-free. For one ``tape.gradient(target, sources)`` call:
 3. Per source: in ``BD`` and watched → connected; in ``BD`` but not watched → not-watched;
    in ``BD_ALL`` only → an op on the path ran outside the tape; in ``ANC`` only → severed: the
    cuts are the non-differentiable edges between the source and the target, *primary* when
-   their input still has a differentiable path from the source, *secondary* otherwise (a
-   comparison that only feeds a condition is neither);
+   their input still has a differentiable path from the source, *secondary* otherwise;
    outside ``ANC`` → not connected (or a Python branch on a tensor value chose constants).
 4. The prediction is checked against what TensorFlow returned: a source that got a real
    gradient is connected whatever the trace says; a None that the trace cannot explain is
@@ -209,9 +208,8 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
         # `unconnected_gradients=ZERO` asks for zeros for an unconnected source: as asked
         result.verdict = "zero"
         return result
-    # the path is read only for a finding's chain: a search per connected source made a 10k-op
-    # step with hundreds of weights cost a second
-    # drawn through values, not conditions: a mask's comparison is not where the path runs
+    # only for a finding's chain (a search per connected source made a 10k-op step with hundreds
+    # of weights cost a second); through values, not conditions (a mask is not the path)
     result.path = (shortest_path(graph, node, sets.value, set(call.targets))
                    or shortest_path(graph, node, anc, set(call.targets))) if causes else []
     result.causes = causes
@@ -354,8 +352,8 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
     target only through such inputs (not in ``value``). Only cuts a user must fix are kept:
     when the other (ungated) cuts exist and fixing the primary ones would let the gradient
     through, the gated ones and every secondary cut sit on side paths and are dropped; when
-    they would not, the cuts behind stay (a comparison that counts, after a rounding, is a
-    real second cut). A loss built from comparisons alone keeps its comparison as the cut.
+    they would not, the cuts behind stay when the loss uses their value (a comparison counted
+    after a rounding; not a select's mask). A loss of comparisons alone keeps its comparison.
     """
     reach = forward(graph, node, anc, diff_only=False)
     diff_reach = forward(graph, node, anc, diff_only=True)
@@ -379,8 +377,6 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
             found = [(False, c) for c in needed(graph, node, anc, targets,
                                                  [c for c in ungated if c.primary])]
         else:
-            # a cut behind stays only when its output is a value of the loss: a comparison
-            # that only feeds a condition (the `select` inside a loss) cuts nothing
             found = [(g, c) for g, c in found if not g or not c.primary and c.edge is not None
                      and not c.edge.gating and c.edge.dst in value]
     unique: dict[tuple[str, int, int], Cause] = {}
