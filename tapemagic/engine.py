@@ -27,7 +27,7 @@ from tapemagic.report.model import (
     SourceResult,
     TapeInfo,
 )
-from tapemagic.trace import Trace
+from tapemagic.trace import RawLocation, Trace
 
 _EXPLANATIONS = (
     ("No gradients provided for any variable",
@@ -140,6 +140,12 @@ def _tape(tape: object, cells: CellMap, graph: ProvenanceGraph) -> TapeInfo:
                     tape.watch_accessed_variables, tuple(watched))
 
 
+_EAGER_ARRAYS = (
+    "Under --eager a tf.function received NumPy arrays, which graph mode converts to tensors; "
+    "`tape.watch` at {} raised on one. Run without --eager, or pass tensors "
+    "(`tf.convert_to_tensor`) to the function.")
+
+
 def _explain(message: str) -> str | None:
     for needle, text in _EXPLANATIONS:
         if needle in message:
@@ -174,7 +180,17 @@ def _exception(error: BaseException, cells: CellMap, trace: Trace) -> ErrorInfo:
                 and (call.stopped_error, call.error_type, call.error_message) in seen):
             raw = event.loc
             break
-    return ErrorInfo(type(error).__name__, message, _explain(message), cells.location(raw))
+    means = _explain(message)
+    if raw is not None and any(w is not None and (w.file, w.line) == (raw.file, raw.line)
+                               for w in trace.eager_array_watches):
+        means = ("`tape.watch` got a NumPy array only because --eager ran the tf.function "
+                 "eagerly (see the notes).")
+    return ErrorInfo(type(error).__name__, message, means, cells.location(raw))
+
+
+def _where(raw: RawLocation | None, cells: CellMap) -> str:
+    loc = cells.location(raw)
+    return loc.label if loc else "?"
 
 
 def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[str]:
@@ -185,6 +201,8 @@ def _notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[s
         notes.append(
             "tf.function and Keras fit ran eagerly for this analysis (--eager: "
             "tf.config.run_functions_eagerly(True), restored afterwards).")
+        if trace.eager_array_watches:
+            notes.append(_EAGER_ARRAYS.format(_where(trace.eager_array_watches[0], cells)))
         if trace.fit_resumed_graph:
             notes.append("After the analysed train step(s), fit went on in graph mode, as it "
                          "would without tapemagic.")

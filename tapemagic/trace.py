@@ -250,6 +250,9 @@ class Trace:
     stale_steps: list[StaleStep] = field(default_factory=list)
     function_calls: int = 0
     forced_eager: bool = True
+    #: ``tape.watch`` calls that raised on a NumPy argument of a tf.function run eagerly by
+    #: ``--eager`` (graph mode converts it to a tensor): the forced-eager door's, not a cut
+    eager_array_watches: list[RawLocation | None] = field(default_factory=list)
     fit_resumed_graph: bool = False
     #: graph number -> FuncGraph name, for the functions analysed from their traces
     graph_names: dict[int, str] = field(default_factory=dict)

@@ -56,6 +56,53 @@ def test_loss_computed_after_the_block_is_indented_into_it() -> None:
         in fixed
 
 
+def test_the_loss_built_from_the_moved_line_moves_with_it() -> None:
+    # a DQN update: the action's Q value and the loss after it are both outside the block
+    fixed, _ = fix("TM103", """\
+        with tf.GradientTape() as tape:
+            q_values = model(s)
+        q_action = tf.reduce_sum(
+            q_values * masks, axis=1)
+        loss = loss_function(targets, q_action)
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        """, "tf.reduce_sum(")
+    assert fixed == ("with tf.GradientTape() as tape:\n    q_values = model(s)\n"
+                     "    q_action = tf.reduce_sum(\n    q_values * masks, axis=1)\n"
+                     "    loss = loss_function(targets, q_action)\n"
+                     "grads = tape.gradient(loss, model.trainable_variables)\n"
+                     "optimizer.apply_gradients(zip(grads, model.trainable_variables))\n")
+
+
+def test_a_statement_after_that_reads_nothing_moved_stays_out() -> None:
+    fixed, _ = fix("TM103", """\
+        with tf.GradientTape() as tape:
+            out = model(x)
+        loss = mse(y, out)
+        print("step")
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, "mse(y, out)")
+    assert fixed == ("with tf.GradientTape() as tape:\n    out = model(x)\n"
+                     "    loss = mse(y, out)\nprint(\"step\")\n"
+                     "grads = tape.gradient(loss, model.trainable_variables)\n")
+
+
+def test_a_later_line_moves_along_past_statements_it_does_not_touch() -> None:
+    fixed, _ = fix("TM103", """\
+        with tf.GradientTape() as tape:
+            out = model(x)
+        print("forward done")
+        err = out - y
+
+        loss = tf.reduce_mean(err ** 2)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, "out - y")
+    assert fixed == ("with tf.GradientTape() as tape:\n    out = model(x)\n"
+                     "    err = out - y\n\n    loss = tf.reduce_mean(err ** 2)\n"
+                     "print(\"forward done\")\n"
+                     "grads = tape.gradient(loss, model.trainable_variables)\n")
+
+
 def test_forward_pass_before_the_block_moves_first_into_it() -> None:
     fixed, _ = fix("TM103", """\
         out = model(state)

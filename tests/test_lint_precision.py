@@ -256,3 +256,41 @@ def test_the_same_programs_broken_are_hinted() -> None:
 def test_no_hint_on_the_cell_alone(name: str) -> None:
     # the editor checks one cell; HEAD (imports, models) would be in an earlier cell
     assert check_source(textwrap.dedent(GOOD[name])) == []
+
+
+PINN = """
+@tf.function
+def step(x_col):
+    with tf.GradientTape() as tape:
+        with tf.GradientTape() as inner:
+            u = model(x_col)
+        u_x = inner.gradient(u, x_col)
+        loss = tf.reduce_mean(tf.square(u_x - tf.cos(x_col)))
+    return tape.gradient(loss, model.trainable_variables)
+
+
+x_col = tf.constant(np.linspace(-3, 3, 8)[:, None], tf.float32)
+step(x_col)
+"""
+
+
+def test_one_hint_per_unwatched_tensor_a_function_got_as_its_argument() -> None:
+    # the constant made by the caller is data, not the line to change: the watch at the tape
+    found = check_source(HEAD + textwrap.dedent(PINN))
+    tape_line = (HEAD + PINN).splitlines().index(
+        "        with tf.GradientTape() as inner:") + 1
+    assert [(h.code, h.line) for h in found] == [("TM102", tape_line)]
+
+
+def test_a_constant_made_next_to_its_tape_is_still_the_other_end() -> None:
+    # the same unwatched constant made in the tape's own scope could be a tf.Variable there
+    source = HEAD + textwrap.dedent("""
+        w = tf.constant([[1.0], [2.0], [3.0], [4.0]])
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.matmul(x, w))
+        g = tape.gradient(loss, w)
+        """)
+    lines = source.splitlines()
+    assert [(h.code, h.line) for h in check_source(source)] == [
+        ("TM102", lines.index("w = tf.constant([[1.0], [2.0], [3.0], [4.0]])") + 1),
+        ("TM102", lines.index("with tf.GradientTape() as tape:") + 1)]

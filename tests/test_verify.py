@@ -325,3 +325,38 @@ def test_a_fix_that_cannot_be_right_says_why_instead_of_an_edit(tmp_path: Path) 
     assert finding["fix"]["verification"].startswith(
         "`ranks` is not rewritten in TensorFlow ops: `np.argsort` is piecewise constant")
     assert "  no edit: `ranks` is not rewritten" in done.stdout
+
+
+DQN_UPDATE = """\
+import numpy as np
+import tensorflow as tf
+
+tf.keras.utils.set_random_seed(0)
+model = tf.keras.Sequential([tf.keras.layers.Input((4,)), tf.keras.layers.Dense(3)])
+huber = tf.keras.losses.Huber()
+
+
+@tf.function
+def update(s, a, targets):
+    masks = tf.one_hot(a, 3)
+    with tf.GradientTape() as tape:
+        q_values = model(s)
+    q_action = tf.reduce_sum(tf.multiply(q_values, masks), axis=1)
+    loss = huber(targets, q_action)
+    return tape.gradient(loss, model.trainable_variables)
+
+
+update(tf.ones((5, 4)), tf.constant([0, 1, 2, 0, 1]), tf.zeros(5))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.tf
+def test_the_outside_tape_fix_takes_the_loss_along_and_verifies(tmp_path: Path) -> None:
+    script = tmp_path / "dqn.py"
+    script.write_text(DQN_UPDATE)
+    _, payload = _cli(script, "--verify-fixes")
+    (finding,) = payload["findings"]
+    assert finding["rule"] == "TM103" and finding["location"]["line"] == 14
+    assert [e["line"] for e in finding["fix"]["edits"]] == [14, 15]
+    assert finding["fix"]["verified"] is True, finding["fix"]["verification"]

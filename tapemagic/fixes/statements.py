@@ -114,7 +114,9 @@ def move_into_tape(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...]
     """Move the statement on ``line`` into the neighbouring ``with tf.GradientTape()`` block.
 
     A statement before the block goes first in its body, one after it goes last: only when the
-    statements between them do not use the names it binds or reads. None otherwise.
+    statements between them do not use the names it binds or reads. One after the block takes
+    along the consecutive statements that compute from it, up to the tape's gradient call (the
+    loss built from the moved value would be cut there too). None otherwise.
     """
     src = source_of(index, file)
     stmt = src.statement(line) if src else None
@@ -126,8 +128,12 @@ def move_into_tape(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...]
         at = stmt.index + step
         while 0 <= at < len(stmt.block):
             other = stmt.block[at]
-            if src.tape_with(other) is not None:
-                return _move(src, stmt, other, before=step == 1,
+            tape = src.tape_with(other)
+            if tape is not None:
+                group = [stmt]
+                if step == -1:
+                    group = _loss_path(src, stmt, tape, stmt.block[at + 1:stmt.index])
+                return _move(src, group, other, before=step == 1,
                              adjacent=abs(at - stmt.index) == 1)
             if names & used_names(other) or bound & used_names(other):
                 break
@@ -135,19 +141,49 @@ def move_into_tape(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...]
     return None
 
 
-def _move(src: Source, stmt: Stmt, with_node: cst.CSTNode, before: bool,
+def _loss_path(src: Source, stmt: Stmt, tape: str,
+               between: Sequence[cst.CSTNode]) -> list[Stmt]:
+    """Return ``stmt`` and the simple statements right after it that read what it binds.
+
+    Stops at the tape's own gradient call, at a compound statement, at one that reads nothing
+    the group binds, and before one that the statements ``between`` the block and ``stmt``
+    touch (they stay where they are).
+    """
+    group, bound = [stmt], bound_names(stmt.node)
+    touched = set().union(*(used_names(n) for n in between)) if between else set()
+    for node in stmt.block[stmt.index + 1:]:
+        if (not isinstance(node, cst.SimpleStatementLine) or _calls_tape(node, tape)
+                or not used_names(node) & bound or used_names(node) & touched):
+            break
+        found = src.statement(src.positions[node].start.line)
+        if found is None:
+            break
+        group.append(found)
+        bound |= bound_names(node)
+    return group
+
+
+def _calls_tape(node: cst.CSTNode, tape: str) -> bool:
+    """Return True when ``node`` calls a method of the tape (``tape.gradient(...)``)."""
+    return any(isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)
+               and call.func.value.value == tape for call in _walk_calls(node))
+
+
+def _move(src: Source, group: list[Stmt], with_node: cst.CSTNode, before: bool,
           adjacent: bool) -> tuple[Edit, ...]:
     assert isinstance(with_node, cst.With) and isinstance(with_node.body, cst.IndentedBlock)
     body = with_node.body.body
     first, last = src.positions[body[0]], src.positions[body[-1]]
     indent = " " * first.start.column
-    text = "".join(indent + piece.lstrip() if i == 0 else indent + piece[stmt.col:]
-                   for i, piece in enumerate(src.code(stmt).splitlines(keepends=True)))
-    delete = Edit(stmt.line, 0, stmt.end_line + 1, 0, "")
+    start, end, col = group[0].line, group[-1].end_line, group[0].col
+    pieces = "\n".join(src.lines[start - 1:end]).splitlines(keepends=True)
+    text = "".join(indent + piece.lstrip() if i == 0 else piece if not piece.strip()
+                   else indent + piece[col:] for i, piece in enumerate(pieces)) + "\n"
+    delete = Edit(start, 0, end + 1, 0, "")
     if before:
         return (delete, Edit(first.start.line, 0, first.start.line, 0, text))
     if adjacent:  # right after the block: indenting it puts it last in the block
-        return (Edit(stmt.line, 0, stmt.line, stmt.col, indent),)
+        return tuple(Edit(s.line, 0, s.line, s.col, indent) for s in group)
     return (Edit(last.end.line + 1, 0, last.end.line + 1, 0, text), delete)
 
 

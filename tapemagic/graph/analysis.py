@@ -208,9 +208,10 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
         # `unconnected_gradients=ZERO` asks for zeros for an unconnected source: as asked
         result.verdict = "zero"
         return result
-    # the path is read only for a finding's chain: a search per connected source made a 10k-op
-    # step with hundreds of weights cost a second
-    result.path = shortest_path(graph, node, anc, set(call.targets)) if causes else []
+    # only for a finding's chain (a search per connected source made a 10k-op step with hundreds
+    # of weights cost a second); through values, not conditions (a mask is not the path)
+    result.path = (shortest_path(graph, node, sets.value, set(call.targets))
+                   or shortest_path(graph, node, anc, set(call.targets))) if causes else []
     result.causes = causes
     if (source.result == "ok" and source.norm is None and node in anc and node not in bd
             and _cut_in_loop_bodies(graph, causes)):
@@ -351,8 +352,8 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
     target only through such inputs (not in ``value``). Only cuts a user must fix are kept:
     when the other (ungated) cuts exist and fixing the primary ones would let the gradient
     through, the gated ones and every secondary cut sit on side paths and are dropped; when
-    they would not, the cuts behind stay (a comparison that counts, after a rounding, is a
-    real second cut). A loss built from comparisons alone keeps its comparison as the cut.
+    they would not, the cuts behind stay when the loss uses their value (a comparison counted
+    after a rounding; not a select's mask). A loss of comparisons alone keeps its comparison.
     """
     reach = forward(graph, node, anc, diff_only=False)
     diff_reach = forward(graph, node, anc, diff_only=True)
@@ -376,7 +377,8 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
             found = [(False, c) for c in needed(graph, node, anc, targets,
                                                  [c for c in ungated if c.primary])]
         else:
-            found = [(g, c) for g, c in found if not g or not c.primary]
+            found = [(g, c) for g, c in found if not g or not c.primary and c.edge is not None
+                     and not c.edge.gating and c.edge.dst in value]
     unique: dict[tuple[str, int, int], Cause] = {}
     for _, cause in found:
         assert cause.edge is not None

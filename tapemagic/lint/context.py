@@ -113,11 +113,25 @@ class LintContext:
                 else:
                     sites.append(Site.of(call.tape))
                     made = run.made.get(root)
-                    if made is not None and self._constant_at(made):
+                    here = self._scope_of(Site.of(call.node).line)
+                    if (made is not None and self._constant_at(made)
+                            and self._scope_of(made.line) is here):
                         # a constant could become a tf.Variable there; a computed tensor
-                        # (interpolated images) has only the watch to fix, as the engine says
+                        # (interpolated images) has only the watch to fix, as the engine says;
+                        # one the step got as an argument (a PINN's collocation points) is the
+                        # caller's data, not the line to change
                         sites.append(made)
             yield call, sites
+
+    def _scope_of(self, line: int) -> ast.AST:
+        """Return the innermost function (or the module) whose body holds ``line``."""
+        scope: ast.AST = self.tree
+        for node in ast.walk(self.tree):
+            if (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                    and node.lineno <= line <= (node.end_lineno or node.lineno)
+                    and node.lineno >= getattr(scope, "lineno", 0)):
+                scope = node
+        return scope
 
     def _constant_at(self, site: Site) -> bool:
         """Return True when the name at ``site`` is bound to a literal or a constant tensor.

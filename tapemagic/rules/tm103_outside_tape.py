@@ -16,6 +16,7 @@ from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+from tapemagic.rules.untrained import trained_instead
 from tapemagic.trace import RawLocation
 
 _NOT_RECORDING = ("while the tape is not recording (after its `with` block, inside "
@@ -35,6 +36,8 @@ class OutsideTape(RuleModule):
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         trace = ctx.graph.trace
         for hit in ctx.hits("outside-tape"):
+            if trained_instead(ctx, hit):
+                continue  # the sources are another model's (TM104): the pass stays outside
             call = hit.analysis.call
             tape = hit.analysis.tape
             op = ctx.graph.ops.get(hit.cause.op_seq or -1)

@@ -7,7 +7,9 @@ ends: the line that built the loss from something else in the place of a value c
 the weight (primary) and the last line computed from the weight that the loss never used (a
 prediction left dangling, a second forward pass: secondary), else the line that created a
 weight the step never read, else, for a target built from Python values, the line that built
-it, else the gradient call.
+it, else the gradient call. Sources that reach the loss only outside the tape while other
+weights on its recorded path train nowhere (a distiller differentiating by the teacher's
+weights) are the wrong sources: at the gradient call, instead of TM103.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
 from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+from tapemagic.rules.untrained import trained_instead
 
 _SECOND_PASS = (": it is computed by this second, independent forward pass, which reads the "
                 "same weights again instead of using the watched tensor")
@@ -36,7 +39,8 @@ _SECOND_PASS = (": it is computed by this second, independent forward pass, whic
 @register
 class NotConnected(RuleModule):
     code = "TM104"
-    causes = frozenset({"not-connected"})
+    # an outside-tape source whose model the loss does not train (see trained_instead)
+    causes = frozenset({"not-connected", "outside-tape"})
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         for hit in ctx.hits("not-connected"):
@@ -80,6 +84,7 @@ class NotConnected(RuleModule):
             yield Match((place(raw),), raw, hit.cause.primary,
                         {"target": call.target_label, "detail": ""}, hit)
         yield from _zeros_from_other_model(ctx)
+        yield from _sources_of_a_pass_outside(ctx)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         # a Grad-CAM score from a second forward pass: that pass is the line to change
@@ -150,3 +155,24 @@ def _zeros_from_other_model(ctx: RuleContext) -> Iterable[Match]:
                 yield Match((place(call.loc), "other-model"), call.loc, True,
                             {"target": call.target_label,
                              "detail": _other_model(ctx, other)}, hit)
+
+
+def _sources_of_a_pass_outside(ctx: RuleContext) -> Iterable[Match]:
+    """Yield the sources that reach the loss only outside the tape while others train nothing.
+
+    The line to change is the gradient call's source list (a distiller differentiating by the
+    teacher's weights, whose forward pass runs outside the tape on purpose), not the pass.
+    """
+    for hit in ctx.hits("outside-tape"):
+        call = hit.analysis.call
+        instead = trained_instead(ctx, hit)
+        if not instead or call.loc is None:
+            continue
+        names = ", ".join(f"`{ctx.handle_name(h)}`" for h in instead[:3])
+        more = f" and {len(instead) - 3} more" if len(instead) > 3 else ""
+        yield Match((place(call.loc), "other-model"), call.loc, hit.cause.primary,
+                    {"target": call.target_label,
+                     "detail": " as the tape recorded it: they reach it only through ops "
+                               f"that ran outside the tape, while {names}{more}, on the loss "
+                               "path inside the tape, are trained by no gradient call: pass "
+                               "the weights of the model this loss trains"}, hit)

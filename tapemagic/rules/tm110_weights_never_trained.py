@@ -20,6 +20,7 @@ from collections.abc import Iterable
 
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+from tapemagic.rules.untrained import untrained_on_path
 
 
 @register
@@ -28,38 +29,22 @@ class WeightsNeverTrained(RuleModule):
     causes = frozenset({"sources-mismatch"})
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
-        sources = {s.handle for a in ctx.analyses for s in a.call.sources if s.handle is not None}
-        first_read = {h: min(op.seq for op in reads) for h, reads in ctx.graph.reads.items()
-                      if reads}
-        # updated after use (an initial value assigned at creation is no update)
-        writes = [*((h, seq) for seq, (h, _, _) in ctx.trace.state_writes.items()),
-                  *ctx.trace.variable_writes.items()]
-        written = {handle for handle, seq in writes if seq > first_read.get(handle, seq)}
         reported: set[int] = set()
         trained = _shapes_by_model([(s.name, s.shape) for a in ctx.analyses
                                     for s in (x.source for x in a.sources)
                                     if s.handle is not None])
         for analysis in ctx.analyses:
-            tape, call = analysis.tape, analysis.call
-            if tape is None or call.error_type or not any(
+            call = analysis.call
+            if analysis.tape is None or call.error_type or not any(
                     s.verdict == "connected" for s in analysis.sources):
                 continue
-            kinds = {s.source.kind for s in analysis.sources if s.source.handle is not None}
-            left = sorted(h for h in (tape.watched_handles_at_exit & analysis.connected)
-                          - sources - written - reported
-                          if ctx.trace.handle_trainable.get(h, True)
-                          and _kind(ctx, h) in kinds)
+            left = [h for h in untrained_on_path(ctx, analysis) if h not in reported]
             left = [h for h in left if not _copy_of_trained(ctx, h, left, trained)]
             if not left:
                 continue
             reported.update(left)
             yield Match((place(call.loc),), call.loc, True, {},
                         variables=tuple(ctx.handle_name(h) for h in left))
-
-
-def _kind(ctx: RuleContext, handle: int) -> str:
-    """Return the source kind a variable would have (the trace has a Keras flag for Keras's)."""
-    return "keras-variable" if handle in ctx.trace.handle_trainable else "variable"
 
 
 def _model_of(name: str) -> str | None:

@@ -47,6 +47,7 @@ class Recorder:
         self.busy = False  # re-entrancy guard: our own work never records itself
         self.gradient_depth = 0
         self.function_depth = 0
+        self.function_arrays: list[int] = []  # ids of NumPy arguments of running tf.functions
         self.saturated_depth = 0  # >0 while inside a tape whose call site was analysed already
         self._serial_of: dict[int, int] = {}
         self._refs: dict[int, weakref.ref[Any]] = {}

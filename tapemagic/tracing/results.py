@@ -84,6 +84,25 @@ def later_result(value: Any) -> str:
     return "ok" if np.any(array) else "zero"
 
 
+def arrays_in(args: Any) -> list[int]:
+    """Return the ids of the NumPy arrays among a ``tf.function`` call's (nested) arguments.
+
+    Graph mode converts each to a tensor when it traces the call (``Function.__call__`` binds
+    NumPy arrays as tensor specs); ``run_functions_eagerly`` hands the body the arrays as they are.
+    """
+    return [id(x) for x in flatten(args) if isinstance(x, np.ndarray)]
+
+
+def graph_would_convert(tensor: Any, arrays: Sequence[int]) -> bool:
+    """Return True when every item ``tape.watch`` got is a NumPy argument of a running function.
+
+    Under ``--eager`` such a watch raises only because the function ran eagerly: graph mode
+    would have watched the tensor it converted the array to.
+    """
+    items = flatten(tensor)
+    return bool(items) and all(id(x) in arrays for x in items)
+
+
 def describe_watch(tensor: Any, error: BaseException) -> tuple[str, str, Any]:
     """Return (short error, what was passed, its first item) for a ``tape.watch`` that raised."""
     what = type(tensor).__name__

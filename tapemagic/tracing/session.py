@@ -26,6 +26,7 @@ from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming, symbolic
 from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.recorder import Recorder
+from tapemagic.tracing.results import arrays_in
 from tapemagic.tracing.tapes import TapeHooks
 from tapemagic.tracing.unfreeze import UnfreezeHooks
 
@@ -193,7 +194,7 @@ class TraceSession:
         stack.callback(remove)
 
     def _patch_function_call(self, stack: contextlib.ExitStack) -> None:
-        rec = self.recorder
+        rec, session = self.recorder, self
         cls = tfp.Function
         original: Callable[..., Any] = cls.__call__
 
@@ -203,10 +204,15 @@ class TraceSession:
                 return original(function, *args, **kwargs)
             rec.function_depth += 1
             rec.trace.function_calls += 1
+            # NumPy arguments that graph mode would convert (a failed watch of one is --eager's)
+            arrays = arrays_in((args, kwargs)) if session.force_eager else []
+            rec.function_arrays += arrays
             try:
                 return original(function, *args, **kwargs)
             finally:
                 rec.function_depth -= 1
+                for item in arrays:
+                    rec.function_arrays.remove(item)
 
         cls.__call__ = __call__  # type: ignore[method-assign]
         stack.callback(setattr, cls, "__call__", original)

@@ -24,6 +24,7 @@ from tapemagic.tracing.results import (
     classify,
     describe_watch,
     flatten,
+    graph_would_convert,
     unconnected_mode,
 )
 from tapemagic.tracing.sites import MAX_SOURCE_SETS, SiteBook, sources_key
@@ -212,6 +213,9 @@ class TapeHooks:
         rec.busy = True
         try:
             loc, _ = self._user_location(3)
+            if graph_would_convert(tensor, rec.function_arrays):  # --eager's doing, not a cut
+                rec.trace.eager_array_watches.append(loc)
+                return
             message, what, tensor = describe_watch(tensor, error)
             handle = getattr(getattr(tensor, "_value", None), "handle", None)
             if handle is not None:  # a Keras variable: name it, the report says which

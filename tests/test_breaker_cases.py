@@ -1,0 +1,188 @@
+"""Real-world-shaped programs a tester ran: each kind reported once, at the line to change.
+
+- ``--eager`` hands a ``tf.function`` the NumPy arrays graph mode would convert: a
+  ``tape.watch`` that raises on one is the forced-eager door's doing, said in a note, not a
+  finding on correct code.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import tapemagic
+from tapemagic.report.model import Report
+from tapemagic.report.validate import validate_report
+
+pytestmark = pytest.mark.tf
+
+
+def _run(tmp_path: Path, source: str, *, force_eager: bool = False) -> tuple[Report, list[int]]:
+    """Run ``source`` checked; return its report and the lines marked ``# <-``."""
+    source = textwrap.dedent(source)
+    path = tmp_path / "program.py"
+    path.write_text(source)
+    marked = [i for i, line in enumerate(source.splitlines(), 1) if line.rstrip().endswith("# <-")]
+    namespace: dict[str, object] = {"__name__": "__main__"}
+    check = None
+    try:
+        with tapemagic.gradcheck(force_eager=force_eager) as check:
+            exec(compile(source, str(path), "exec"), namespace)  # noqa: S102
+    except ValueError:
+        pass  # the program's own error: the report describes it
+    assert check is not None and check.report is not None
+    validate_report(check.report.to_json())
+    return check.report, marked
+
+
+def _loud(report: Report) -> list[tuple[str, int | None]]:
+    return [(f.rule, f.location.line if f.location else None) for f in report.findings
+            if f.severity in ("warning", "error")]
+
+
+_FGSM = """
+    import numpy as np
+    import tensorflow as tf
+
+    tf.keras.utils.set_random_seed(0)
+    model = tf.keras.Sequential([tf.keras.layers.Input((4,)), tf.keras.layers.Dense(2)])
+    loss_object = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+    def pattern(x, y):
+        with tf.GradientTape() as tape:
+            tape.watch(WATCHED)  # <-
+            loss = loss_object(y, model(x))
+        return tf.sign(tape.gradient(loss, x))
+
+    @tf.function
+    def step(x, y):
+        x_adv = x + 0.1 * pattern(x, y)
+        with tf.GradientTape() as tape:
+            loss = loss_object(y, model(x_adv))
+        return tape.gradient(loss, model.trainable_variables)
+
+    x = np.random.default_rng(0).normal(size=(8, 4)).astype("float32")
+    y = (x[:, 0] > 0).astype("int32")
+    step(x, y)
+    """
+
+
+def test_eager_numpy_arguments_of_a_function_are_a_note_not_a_finding(tmp_path: Path) -> None:
+    report, marked = _run(tmp_path, _FGSM.replace("WATCHED", "x"), force_eager=True)
+    assert _loud(report) == [], [(f.rule, f.message) for f in report.findings]
+    notes = [n for n in report.notes if "NumPy" in n]
+    assert len(notes) == 1 and "--eager" in notes[0] and f":{marked[0]}" in notes[0], report.notes
+    assert report.exception is not None and "TM108" not in (report.exception.explanation or "")
+
+
+def test_the_same_step_in_graph_mode_is_silent(tmp_path: Path) -> None:
+    report, _ = _run(tmp_path, _FGSM.replace("WATCHED", "x"))
+    assert report.findings == () and report.exception is None, report.findings
+    assert not [n for n in report.notes if "NumPy" in n]
+
+
+def test_a_numpy_array_the_function_makes_itself_is_still_a_failed_watch(tmp_path: Path) -> None:
+    # graph mode raises on this watch too: the code's own, so TM108 stays
+    report, marked = _run(tmp_path, _FGSM.replace("WATCHED", "np.ones((8, 4), 'float32')"),
+                          force_eager=True)
+    assert ("TM108", marked[0]) in _loud(report), report.findings
+    assert not [n for n in report.notes if "NumPy" in n]
+
+
+_QUANTISED_GAN = """
+    import numpy as np
+    import tensorflow as tf
+
+    tf.keras.utils.set_random_seed(0)
+    generator = tf.keras.Sequential([tf.keras.layers.Input((4,)),
+                                     tf.keras.layers.Dense(6, activation="tanh")])
+    critic = tf.keras.Sequential([tf.keras.layers.Input((6,)), tf.keras.layers.Dense(1)])
+    bce = tf.keras.losses.BinaryCrossentropy(from_logits=True)
+
+    @tf.function
+    def step(noise):
+        with tf.GradientTape() as tape:
+            fake = generator(noise)
+            QUANTISE
+            logits = critic(fake)
+            loss = bce(tf.ones_like(logits), logits)
+        return tape.gradient(loss, generator.trainable_variables)
+
+    step(tf.random.normal([8, 4]))
+    """
+
+
+def test_a_comparison_that_only_gates_a_select_is_no_second_cut(tmp_path: Path) -> None:
+    # BinaryCrossentropy(from_logits=True) compares the logits only to choose a branch
+    report, marked = _run(tmp_path, _QUANTISED_GAN.replace(
+        "QUANTISE", "fake = tf.cast(tf.cast((fake + 1.0) * 127.5, tf.uint8), tf.float32)  # <-"))
+    assert _loud(report) == [("TM202", marked[0])], [(f.rule, f.message) for f in report.findings]
+    chain = report.findings[0].chain
+    assert [s.label for s in chain if s.cut] == ["tf.cast (Cast)"], chain
+
+
+def test_the_same_gan_without_the_cast_is_silent(tmp_path: Path) -> None:
+    report, _ = _run(tmp_path, _QUANTISED_GAN.replace("QUANTISE", "fake = fake * 1.0"))
+    assert _loud(report) == [], [(f.rule, f.message) for f in report.findings]
+
+
+_DISTILLER = """
+    import numpy as np
+    import tensorflow as tf
+
+    tf.keras.utils.set_random_seed(0)
+
+    def make(width, name):
+        return tf.keras.Sequential([tf.keras.layers.Input((5,)),
+                                    tf.keras.layers.Dense(width, activation="relu"),
+                                    tf.keras.layers.Dense(3)], name=name)
+
+    student, teacher = make(4, "student"), make(8, "teacher")
+    kl = tf.keras.losses.KLDivergence()
+
+    @tf.function
+    def step(x):
+        BEFORE
+        with tf.GradientTape() as tape:
+            INSIDE
+            loss = kl(tf.nn.softmax(soft_targets), tf.nn.softmax(student_out))
+        return tape.gradient(loss, SOURCES)  # <-
+
+    step(tf.random.normal([8, 5]))
+    """
+
+
+def _distiller(before: str, inside: str, sources: str) -> str:
+    return _DISTILLER.replace("BEFORE", before).replace("INSIDE", inside).replace(
+        "SOURCES", sources)
+
+
+def test_sources_whose_pass_runs_outside_while_the_trained_model_is_left_out(
+        tmp_path: Path) -> None:
+    # the teacher runs outside the tape on purpose: the source list is what is wrong
+    report, marked = _run(tmp_path, _distiller(
+        "soft_targets = teacher(x)  # outside", "student_out = student(x)",
+        "teacher.trainable_variables"))
+    assert _loud(report) == [("TM104", marked[0])], [(f.rule, f.message) for f in report.findings]
+    assert "student/" in report.findings[0].message and "outside the tape" in \
+        report.findings[0].message
+    assert report.findings[0].fix is None or not report.findings[0].fix.edits
+
+
+def test_the_distiller_with_the_students_weights_is_silent(tmp_path: Path) -> None:
+    report, _ = _run(tmp_path, _distiller(
+        "soft_targets = teacher(x)", "student_out = student(x)", "student.trainable_variables"))
+    assert _loud(report) == [], [(f.rule, f.message) for f in report.findings]
+
+
+def test_a_forward_pass_outside_the_tape_of_the_trained_model_stays_tm103(
+        tmp_path: Path) -> None:
+    # the student's own pass before the block, no other weights on the recorded path: the
+    # pass is what moves into the tape
+    source = _distiller("student_out = student(x)  # <-\n        soft_targets = teacher(x)",
+                        "", "student.trainable_variables")
+    report, marked = _run(tmp_path, source)
+    assert ("TM103", marked[0]) in _loud(report), [(f.rule, f.message) for f in report.findings]
+    assert all(rule != "TM104" for rule, _ in _loud(report))
