@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
 import platform
 import statistics
@@ -210,7 +211,12 @@ TARGETS = {"MLP custom loop": 1.15, "12-layer conv net": 1.2, "fit, 20 batches":
 
 def timed(fn: Callable[[], None], mode: Callable[[], contextlib.AbstractContextManager[None]],
           cpu: list[float] | None = None) -> float:
-    """Return the wall seconds of one run of ``fn`` under ``mode`` (its CPU seconds to ``cpu``)."""
+    """Return the wall seconds of one run of ``fn`` under ``mode`` (its CPU seconds to ``cpu``).
+
+    The previous run's garbage is collected first, so no run pays for another's (a cold run
+    leaves a whole ResNet50 behind, and a check keeps the heap frozen while it runs).
+    """
+    gc.collect()
     start, start_cpu = time.perf_counter(), time.process_time()
     with mode():
         fn()
