@@ -6,11 +6,10 @@ without TensorFlow and can run after the traced objects are gone.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
+from tapemagic import heap
 from tapemagic._version import __version__
 from tapemagic.diagnosis import Diagnoser
 from tapemagic.graph.analysis import CallAnalysis, analyse
@@ -61,26 +60,8 @@ def build_report(trace: Trace, cells: CellMap, cell: CellInfo,
                  exception: BaseException | None = None,
                  problems: Sequence[str] = ()) -> Report:
     """Analyse ``trace`` and return the :class:`Report` (findings, verdicts, graph, DOT)."""
-    with _heap_frozen():
+    with heap.frozen():  # an edge object per op input
         return _build_report(trace, cells, cell, exception, problems)
-
-
-@contextlib.contextmanager
-def _heap_frozen() -> Iterator[None]:
-    """Keep the objects that exist now out of the garbage collector's scans while analysing.
-
-    The analysis makes an edge object per op input (10k for a ResNet50 step): they trigger
-    collections of the oldest generation, which scan every TensorFlow and Keras object in the
-    process (profiled: 0.7 s of a 1 s report). Left alone when the program froze the heap.
-    """
-    if not gc.isenabled() or gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
 
 
 def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gc
 import sys
 import threading
 import warnings
@@ -21,6 +20,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from tapemagic import heap
 from tapemagic.trace import Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming, symbolic
@@ -113,7 +113,7 @@ class TraceSession:
             stack.enter_context(watcher)
             if self.force_eager:
                 self._force_eager(stack)
-            _freeze_heap(stack)
+            stack.enter_context(heap.frozen())  # the records made for each op
         except BaseException:
             stack.close()
             raise
@@ -245,17 +245,3 @@ def _own_files() -> frozenset[str]:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     return frozenset(os.path.join(folder, name) for folder, _, names in os.walk(root)
                      for name in names if name.endswith(".py"))
-
-
-def _freeze_heap(stack: contextlib.ExitStack) -> None:
-    """Keep the objects that exist now out of the garbage collector's scans while recording.
-
-    The records made for each op trigger collections of the oldest generation, which scan
-    every object in the process (TensorFlow's and Keras' modules: hundreds of thousands):
-    that, not the recording, doubled the cost of a 5,000-line cell (bench/overhead.py).
-    ``gc.freeze`` moves them to a generation that is not scanned, ``gc.unfreeze`` puts them
-    back when the run ends; a program that froze the heap itself is left as it is.
-    """
-    if gc.isenabled() and gc.get_freeze_count() == 0:
-        gc.freeze()
-        stack.callback(gc.unfreeze)
