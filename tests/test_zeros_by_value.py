@@ -59,13 +59,16 @@ def of(report: Report, code: str) -> list[tuple[int, tuple[str, ...], str]]:
 
 
 # -- 1. a softmax one-hot on every row, then a cross-entropy on its probabilities -----------
+# A batch of 6 rows: from 8 rows on, TensorFlow's vectorised softmax kernel on AVX2 CPUs gives a
+# saturated row 0.99999994 instead of 1.0 (measured on TF 2.21), and the gradient is tiny
+# instead of zero: nothing to explain there.
 
 SOFTMAX = """
 model = tf.keras.Sequential([tf.keras.layers.Input((64,)), tf.keras.layers.Dense(3, name="z")],
                             name="clf")
 rng = np.random.default_rng(5)
-x = tf.constant(rng.integers(0, 256, size=(16, 64)).astype("float32") * {scale})
-y = tf.one_hot(rng.integers(0, 3, size=16), 3)
+x = tf.constant(rng.integers(0, 256, size=(6, 64)).astype("float32") * {scale})
+y = tf.one_hot(rng.integers(0, 3, size=6), 3)
 
 @tf.function
 def step(a, b):

@@ -5,8 +5,8 @@ import tensorflow as tf
 tf.keras.utils.set_random_seed(0)
 
 rng = np.random.default_rng(52)
-images = rng.integers(0, 256, size=(24, 192)).astype("float32")  # not scaled to [0, 1]
-labels = tf.one_hot(rng.integers(0, 3, size=24), 3)
+images = rng.integers(0, 256, size=(6, 192)).astype("float32")  # not scaled to [0, 1]
+labels = tf.one_hot(rng.integers(0, 3, size=6), 3)
 model = tf.keras.Sequential([tf.keras.layers.Input((192,)), tf.keras.layers.Dense(3, name="z")],
                             name="food")
 optimizer = tf.keras.optimizers.SGD(learning_rate=0.5)
