@@ -1,6 +1,7 @@
 """Benchmark (run by hand, never from the tests): what tracing costs, as ratios to the plain run.
 
-    python bench/overhead.py [--pairs N] [--quick] [--only LABEL] [--no-cold] [--out FILE]
+    python bench/overhead.py [--pairs N] [--quick] [--only LABEL] [--no-cold] [--cold-pairs N]
+                              [--out FILE]
 
 Each workload runs plain and traced alternately in this one process (``--pairs`` pairs, at least
 5): ``tapemagic.gradcheck(force_eager=True)`` (forced eager) and ``force_eager=False`` (the
@@ -364,8 +365,11 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="fewer workloads (smoke test)")
     parser.add_argument("--only", action="append", metavar="LABEL", help="only the workloads "
-                        "whose label contains LABEL (repeatable; no subprocess figures)")
+                        "and cold rows whose label contains LABEL (repeatable; no subprocess "
+                        "figures)")
     parser.add_argument("--no-cold", action="store_true", help="skip the cold rows")
+    parser.add_argument("--cold-pairs", type=int, metavar="N",
+                        help="pairs for the cold rows (default: half of --pairs, at least 3)")
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "OVERHEAD.md"))
     args = parser.parse_args()
     pairs = max(args.pairs, 1 if args.quick else 5)
@@ -391,9 +395,10 @@ def main() -> None:
         cpu_rows.append(f"| {label} | "
                         + " | ".join(cell_text(CPU_RATIOS[name]) for name in CPU_MODES) + " |")
         print(rows[-1], cpu_rows[-1], sep="\n", flush=True)
+    cold_pairs = args.cold_pairs or max(3, pairs // 2)
     if not args.no_cold:
-        rows += overhead_auto.cold_rows(ratios, MODES, COLD_MODES, cell_text, max(3, pairs // 2),
-                                        CPU_RATIOS)
+        rows += overhead_auto.cold_rows(ratios, MODES, COLD_MODES, cell_text, cold_pairs,
+                                        CPU_RATIOS, args.only)
     lines = [
         "# tapemagic overhead",
         "",
@@ -404,7 +409,7 @@ def main() -> None:
         "",
         "Ratios to the plain run just before each traced run: median (min–max) of the pairs.",
         "A traced run includes its report. Cold rows: "
-        f"{'not run' if args.no_cold else f'{max(3, pairs // 2)} pairs'}, "
+        f"{'not run' if args.no_cold else f'{cold_pairs} pairs'}, "
         "each run builds its model and traces its first call; each cell gives the wall ratio, "
         "then the ratio of process CPU time (all threads) of the same runs.",
         "",

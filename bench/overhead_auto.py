@@ -138,15 +138,17 @@ COLD = [("ResNet50 custom step, eager, cold", resnet_eager_step, 1.1),
 
 def cold_rows(ratios: Callable[..., Any], modes: dict[str, Any], measured: tuple[str, ...],
               cell_text: Callable[[list[float]], str], pairs: int,
-              cpu_ratios: dict[str, list[float]]) -> list[str]:
+              cpu_ratios: dict[str, list[float]], only: list[str] | None = None) -> list[str]:
     """Return the table rows of the cold workloads (``measured`` modes only, "–" elsewhere).
 
     Each measured cell gives the wall ratio, then the CPU-time ratio of the same runs
     (``cpu_ratios``, filled by ``ratios``): a cold run takes seconds, long enough for the
-    machine's other work to swing its wall time.
+    machine's other work to swing its wall time. ``only``: the labels to run (substrings).
     """
     rows = []
     for label, fn, target in COLD:
+        if only and not any(o in label for o in only):
+            continue
         base, found = ratios(fn, pairs, {name: modes[name] for name in measured})
         rows.append(f"| {label} | {base * 1e3:.0f} ms | "
                     + " | ".join(f"{cell_text(found[name])}; CPU {cell_text(cpu_ratios[name])}"

@@ -259,7 +259,8 @@ def shape_tuple(tensor: Any) -> tuple[int | None, ...] | None:
     building a ``TensorShape``; symbolic and other tensors go through ``shape.as_list()``.
     """
     try:
-        return tuple(tensor._shape_tuple())  # noqa: SLF001
+        found = tensor._shape_tuple()  # noqa: SLF001
+        return found if type(found) is tuple else tuple(found)
     except Exception:  # noqa: BLE001 - not an eager tensor (or unknown rank): the public way
         try:
             return tuple(tensor.shape.as_list())

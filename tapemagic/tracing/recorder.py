@@ -22,8 +22,9 @@ from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming, replicas
 from tapemagic.tracing.graphs import GraphTracer
 from tapemagic.tracing.values import (
-    call_site,
+    SiteMemo,
     custom_gradient_of,
+    dtype_info,
     host_value,
     same_value,
     saturated,
@@ -75,6 +76,7 @@ class Recorder:
         self.attached = False  # the op callback is registered (see attach / detach)
         self._callback = self.on_op  # the one object registered (replica threads inherit it)
         self._threads: dict[int, int] = {}  # other threads' idents -> numbers (see thread_number)
+        self.site = SiteMemo()  # where the last op ran (consecutive ops share it)
 
     # -- attach / detach ------------------------------------------------------------------------
     def attach(self) -> None:
@@ -132,13 +134,12 @@ class Recorder:
         self, tensor: Any, producer: tuple[int, int] | None, leaf: str | None, strong: bool = False
     ) -> int:
         """Give ``tensor`` a new serial and record its dtype and shape."""
-        serial = self.new_serial()
-        dtype = getattr(tensor, "dtype", None)
-        name, trainable = _dtype_info(dtype)
+        serial = self._next_serial
+        self._next_serial = serial + 1
+        name, trainable = dtype_info(getattr(tensor, "dtype", None))
         self.trace.tensors[serial] = TensorRecord(serial, name, tfp.shape_tuple(tensor), trainable,
                                                   producer, leaf)
-        key = id(tensor)
-        self._serial_of[key] = serial
+        self._serial_of[id(tensor)] = serial
         if strong:
             self._strong[serial] = tensor
         else:
@@ -242,8 +243,7 @@ class Recorder:
 
     def record_op(self, name: str, inputs: Any, outputs: Any, graph: Any = None) -> None:
         """Record one op run (eagerly) or created (in ``graph``, at trace time)."""
-        user, api = frames.user_frame(sys._getframe(1))
-        loc = frames.location_of(user) if user is not None else None
+        user, api, loc = self.site.locate(sys._getframe(1))
         api_key = None
         if api is not None:
             api_key = (frames.frame_module(api), api.f_code.co_name)
@@ -251,8 +251,13 @@ class Recorder:
         layer = self._keras_layer()
         number = self.graphs.graph_id(graph) if graph is not None else 0
         in_serials = []
+        serial_of, refs = self._serial_of, self._refs
         for index, tensor in enumerate(inputs):
-            serial = self.serial_of(tensor)
+            serial = serial_of.get(id(tensor))  # serial_of, inlined: once per op input
+            if serial is not None:
+                ref = refs.get(serial)
+                if (ref() if ref is not None else self._strong.get(serial)) is not tensor:
+                    serial = None
             if serial is None:
                 serial = (self.graphs.leaf(tensor, number, layer, loc) if number
                           else self._new_leaf(tensor, name, index, loc, layer))
@@ -267,14 +272,15 @@ class Recorder:
             if loc is not None:
                 self.trace.handle_created[out_serials[0]] = loc
         else:
-            out_serials = tuple(self.register(t, (seq, i), None) for i, t in enumerate(outputs))
+            register = self.register
+            out_serials = tuple([register(t, (seq, i), None) for i, t in enumerate(outputs)])
         op = OpRecord(
             seq, name, tuple(in_serials), out_serials, loc,
             api_key[0] if api_key else None, api_key[1] if api_key else None, layer,
             self.gradient_depth > 0, self.function_depth > 0 or number > 0, graph=number,
         )
         if user is not None and not tfp.could_possibly_record():
-            op.outer_loc = call_site(user, loc)
+            op.outer_loc = self.site.call_site(user, loc)
         if api_key is not None and api_key[0] == CUSTOM_GRADIENT_MODULE and not op.in_gradient:
             found = custom_gradient_of(sys._getframe(1))
             if found is not None:
@@ -292,7 +298,7 @@ class Recorder:
         self, tensor: Any, consumer: str, index: int, loc: RawLocation | None, layer: str
     ) -> int:
         dtype = getattr(tensor, "dtype", None)
-        if dtype is not None and _dtype_info(dtype)[0] == "resource":
+        if dtype is not None and dtype_info(dtype)[0] == "resource":
             return self.handle_serial(tensor, find_owner=True)
         variable = self._match_pending(tensor)
         if variable is not None:
@@ -399,19 +405,5 @@ class Recorder:
         self.graphs.clear()
         self.scope_callers.clear()
         self._scope_top = None
+        self.site = SiteMemo()
         return self.trace
-
-
-_DTYPES: dict[Any, tuple[str, bool]] = {}
-
-
-def _dtype_info(dtype: Any) -> tuple[str, bool]:
-    """Return (name, trainable) of a dtype, computed once per dtype."""
-    try:
-        info = _DTYPES.get(dtype)
-    except TypeError:  # an unhashable stand-in: no caching
-        return tfp.dtype_name(dtype), bool(tfp.is_trainable_dtype(dtype))
-    if info is None:
-        info = (tfp.dtype_name(dtype), bool(dtype is not None and tfp.is_trainable_dtype(dtype)))
-        _DTYPES[dtype] = info
-    return info

@@ -1,4 +1,4 @@
-"""Reading tensor values without running an op: saturation, host-value matching, call sites.
+"""Reading tensors without running an op: saturation, host-value matching, dtypes, call sites.
 
 Imports TensorFlow objects only through the tensors it is handed (``_numpy()`` of an eager
 tensor is a view on CPU and runs no op, so nothing here re-enters the op callback).
@@ -21,6 +21,70 @@ def call_site(user: Any, loc: RawLocation | None) -> RawLocation | None:
         return None
     caller, _ = frames.user_frame(user.f_back)
     return frames.location_of(caller) if caller is not None else None
+
+
+#: a call site not looked up yet
+_UNSET: Any = object()
+
+
+class SiteMemo:
+    """Where the op being recorded runs, remembered from one op to the next.
+
+    Consecutive ops mostly run at one user instruction (the ops of a layer call, of a
+    ``tape.gradient`` call): they share its location and call site, which are then looked up
+    once. The memo holds no frame (that would keep a returned function's tensors alive): its
+    key is the ids, code objects and instructions of the user's frame and of its caller, from
+    which the location and the call site are read.
+    """
+
+    __slots__ = ("_key", "_loc", "_outer")
+
+    def __init__(self) -> None:  # noqa: D107
+        self._key: tuple[Any, ...] | None = None
+        self._loc: RawLocation | None = None
+        self._outer: Any = _UNSET
+
+    def locate(self, start: Any) -> tuple[Any, Any, RawLocation | None]:
+        """Return ``(user frame, API frame, location)`` of the op whose stack starts at ``start``.
+
+        See :func:`frames.user_frame`; each is None when there is none.
+        """
+        user, api = frames.user_frame(start)
+        if user is None:
+            return None, api, None
+        back = user.f_back
+        key = (id(user), user.f_code, user.f_lasti, id(back),
+               back.f_code if back is not None else None,
+               back.f_lasti if back is not None else -1)
+        if key != self._key:
+            self._key, self._loc, self._outer = key, frames.location_of(user), _UNSET
+        return user, api, self._loc
+
+    def call_site(self, user: Any, loc: RawLocation | None) -> RawLocation | None:
+        """Return :func:`call_site` of the frame :meth:`locate` returned last."""
+        if self._outer is _UNSET:
+            self._outer = call_site(user, loc)
+        outer: RawLocation | None = self._outer
+        return outer
+
+
+_DTYPES: dict[int, tuple[Any, tuple[str, bool]]] = {}
+
+
+def dtype_info(dtype: Any) -> tuple[str, bool]:
+    """Return (name, trainable) of a dtype (``float32``, True), computed once per dtype object.
+
+    Keyed by identity: TensorFlow interns its ``DType`` objects (``dtypes._INTERN_TABLE``), and
+    hashing one runs Python code, once per tensor recorded.
+    """
+    cached = _DTYPES.get(id(dtype))
+    if cached is not None and cached[0] is dtype:
+        return cached[1]
+    info = (tfp.dtype_name(dtype), bool(dtype is not None and tfp.is_trainable_dtype(dtype)))
+    if len(_DTYPES) > 256:  # stand-ins that make a new dtype object each time
+        _DTYPES.clear()
+    _DTYPES[id(dtype)] = (dtype, info)  # holds the dtype: its id stays its own
+    return info
 
 
 def saturated(op_type: str, inputs: Any, outputs: Any) -> bool:
