@@ -261,6 +261,42 @@ def test_lazy_locations_read_like_resolved_ones() -> None:
                                                                  loc.end_col)
 
 
+def test_ops_at_one_instruction_share_a_location_and_keep_their_own_call_site() -> None:
+    # consecutive ops at one user instruction share a location (values.SiteMemo); a helper
+    # called from two lines in turn, whose frame CPython puts at the same address each time,
+    # still gets each caller's line as its call site, and two functions of the same text in two
+    # files (equal code objects) each keep their own file
+    import linecache
+
+    # one op per call: the last op of one call and the first of the next run at the same
+    # instruction of the helper, so only the caller's line tells them apart
+    helper = "def loss_of(x):\n    return tf.reduce_sum(x)\n\ndef spread(x):\n" \
+        "    return tf.reduce_sum(tf.square(x) * 2.0 + 1.0)\n"
+    namespace: dict[str, Any] = {"tf": tf}
+    for name in ("<helper-a>", "<helper-b>"):
+        linecache.cache[name] = (len(helper), None, helper.splitlines(True), name)
+        exec(compile(helper, name, "exec"), namespace)  # noqa: S102 - the test's own code
+        namespace[name.strip("<>").replace("-", "_")] = namespace["loss_of"]
+    trace = trace_of("""
+        x = tf.ones((3,))
+        for _ in range(2):
+            a = helper_a(x)
+            b = helper_a(x)
+        c = helper_b(x)
+        d = spread(x)
+        """, namespace)
+    ops = [op for op in trace.ops if op.loc is not None and op.loc.file.startswith("<helper")]
+    sites = [(op.loc.file, op.loc.line, op.outer_loc.line if op.outer_loc else None)
+             for op in ops if op.loc.line == 2]
+    assert sites == [("<helper-a>", 2, 4), ("<helper-a>", 2, 5), ("<helper-a>", 2, 4),
+                     ("<helper-a>", 2, 5), ("<helper-b>", 2, 6)]
+    assert {op.op_type for op in ops if op.loc.line == 5} == {"Square", "Mul", "AddV2", "Sum"}
+    square = [op.loc for op in ops if op.op_type == "Square"]
+    add = [op.loc for op in ops if op.op_type == "AddV2"]
+    assert square[0].end_col is not None and add[0].end_col is not None
+    assert square[0].end_col < add[0].end_col  # each op its own instruction's span
+
+
 def test_variables_are_named_without_a_heap_scan() -> None:
     trace = trace_of("""
         model = tf.keras.Sequential([tf.keras.layers.Input((3,)),

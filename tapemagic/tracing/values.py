@@ -56,7 +56,10 @@ class SiteMemo:
         key = (id(user), user.f_code, user.f_lasti, id(back),
                back.f_code if back is not None else None,
                back.f_lasti if back is not None else -1)
-        if key != self._key:
+        last = self._key
+        # code objects by identity: two with the same text compare equal whatever their file
+        if (last is None or last[0] != key[0] or last[1] is not key[1] or last[2] != key[2]
+                or last[3] != key[3] or last[4] is not key[4] or last[5] != key[5]):
             self._key, self._loc, self._outer = key, frames.location_of(user), _UNSET
         return user, api, self._loc
 
