@@ -160,10 +160,6 @@ class LazyLocation(RawLocation):
                               self.function))
 
 
-#: the location :func:`location_at` made last (reused while ops come from the same instruction)
-_last_location: LazyLocation | None = None
-
-
 def _position(code: CodeType, lasti: int) -> _Position:
     """Return (line, end_line, col, end_col) of the instruction at byte offset ``lasti``."""
     cached = _positions.get(id(code))
@@ -190,20 +186,13 @@ def location_of(frame: FrameType) -> RawLocation:
 
 def location_at(frame: FrameType, lasti: int) -> RawLocation:
     """Return the position of instruction ``lasti`` in ``frame`` (e.g. a traceback's), lazily."""
-    global _last_location
     code = frame.f_code
     if remap_generated is not None and GENERATED_MARK in code.co_filename:
         position = _position(code, lasti)
         origin = remap_generated(code.co_filename, position[0])
         if origin is not None:
             return at_origin(code, lasti, origin)
-    # consecutive ops mostly come from one user line (a layer call, a tape.gradient call):
-    # they share one immutable location
-    last = _last_location
-    if last is not None and last._code is code and last._lasti == lasti:  # noqa: SLF001
-        return last
-    _last_location = LazyLocation(code, lasti)
-    return _last_location
+    return LazyLocation(code, lasti)
 
 
 def at_origin(code: CodeType, lasti: int, origin: tuple[str, int, str]) -> RawLocation:

@@ -134,8 +134,7 @@ class Recorder:
         self, tensor: Any, producer: tuple[int, int] | None, leaf: str | None, strong: bool = False
     ) -> int:
         """Give ``tensor`` a new serial and record its dtype and shape."""
-        serial = self._next_serial
-        self._next_serial = serial + 1
+        serial = self.new_serial()
         name, trainable = dtype_info(getattr(tensor, "dtype", None))
         self.trace.tensors[serial] = TensorRecord(serial, name, tfp.shape_tuple(tensor), trainable,
                                                   producer, leaf)
@@ -251,13 +250,8 @@ class Recorder:
         layer = self._keras_layer()
         number = self.graphs.graph_id(graph) if graph is not None else 0
         in_serials = []
-        serial_of, refs = self._serial_of, self._refs
         for index, tensor in enumerate(inputs):
-            serial = serial_of.get(id(tensor))  # serial_of, inlined: once per op input
-            if serial is not None:
-                ref = refs.get(serial)
-                if (ref() if ref is not None else self._strong.get(serial)) is not tensor:
-                    serial = None
+            serial = self.serial_of(tensor)
             if serial is None:
                 serial = (self.graphs.leaf(tensor, number, layer, loc) if number
                           else self._new_leaf(tensor, name, index, loc, layer))
