@@ -104,10 +104,8 @@ def calling_function(frame: Any) -> Any:
     ``context.call_function`` -> ``execute``).
     """
     for _ in range(12):
-        if frame is None:
-            return None
-        if frame.f_code is _CALL_FLAT_CODE:
-            return frame.f_locals.get("self")
+        if frame is None or frame.f_code is _CALL_FLAT_CODE:
+            return None if frame is None else frame.f_locals.get("self")
         frame = frame.f_back
     return None
 
@@ -128,10 +126,8 @@ def const_capture_source(frame: Any) -> Any:
     if _CAPTURE_AS_CONST_CODE is None:
         return None
     for _ in range(6):
-        if frame is None:
-            return None
-        if frame.f_code is _CAPTURE_AS_CONST_CODE:
-            return frame.f_locals.get("self")
+        if frame is None or frame.f_code is _CAPTURE_AS_CONST_CODE:
+            return None if frame is None else frame.f_locals.get("self")
         frame = frame.f_back
     return None
 
@@ -218,25 +214,31 @@ def check_version() -> str | None:
         return None
     lo, hi = SUPPORTED
     if not lo <= (major, minor) < hi:
-        return (
-            f"tapemagic is tested with TensorFlow {lo[0]}.{lo[1]} to {hi[0]}.{hi[1] - 1}; "
-            f"this is {tf.__version__}, so the analysis may be incomplete"
-        )
+        return (f"tapemagic is tested with TensorFlow {lo[0]}.{lo[1]} to {hi[0]}.{hi[1] - 1}; "
+                f"this is {tf.__version__}, so the analysis may be incomplete")
     return None
 
 
 def registry_entry(op_type: str) -> str:
-    """Look ``op_type`` up in TensorFlow's gradient registry.
+    """Look ``op_type`` up in TensorFlow's gradient registry (ops.py ``_gradient_registry``).
 
     Returns ``"fn"`` (a gradient function is registered), ``"none"`` (registered with
-    ``tf.no_gradient`` / ``ops.NotDifferentiable``) or ``"missing"`` (``LookupError``: nothing
-    registered). Source: ``tensorflow/python/framework/ops.py`` ``_gradient_registry``.
+    ``tf.no_gradient`` / ``ops.NotDifferentiable``) or ``"missing"`` (``LookupError``).
     """
     try:
         fn = ops._gradient_registry.lookup(op_type)  # noqa: SLF001
     except LookupError:
         return "missing"
     return "none" if fn is None else "fn"
+
+
+def gradient_module(op_type: str) -> str:
+    """Return the module defining ``op_type``'s registered gradient function ("" if none)."""
+    try:
+        fn = ops._gradient_registry.lookup(op_type)  # noqa: SLF001
+    except LookupError:
+        return ""
+    return str(getattr(fn, "__module__", "") or "")
 
 
 def is_trainable_dtype(dtype: Any) -> bool:

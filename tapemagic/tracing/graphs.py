@@ -180,6 +180,7 @@ class GraphTracer:
         if not is_call(name):
             return False
         self.rec.trace.function_calls += 1
+        self.rec.python_backward_seq = self.rec.seq  # its backward function may be traced
         function = None if self.rec.gradient_depth else tfp.calling_function(sys._getframe(2))
         if function is None:
             return False

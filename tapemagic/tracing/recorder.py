@@ -21,6 +21,8 @@ from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRe
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming, replicas
 from tapemagic.tracing.graphs import GraphTracer
+from tapemagic.tracing.initializers import KEPT_OPS
+from tapemagic.tracing.summary import Summary, python_backward
 from tapemagic.tracing.values import (
     SiteMemo,
     custom_gradient_of,
@@ -74,34 +76,41 @@ class Recorder:
         # unless TensorFlow runs the traced code on them (``replicas``, :meth:`mine`).
         self.thread = threading.get_ident()
         self.attached = False  # the op callback is registered (see attach / detach)
-        self._callback = self.on_op  # the one object registered (replica threads inherit it)
+        self.callback = self.on_op  # the one object registered (replica threads inherit it)
         self._threads: dict[int, int] = {}  # other threads' idents -> numbers (see thread_number)
         self.site = SiteMemo()  # where the last op ran (consecutive ops share it)
+        # summary.py: the gradient call being recorded as one op, the last op whose backward
+        # pass may run user code (and such op types), when the callback was attached
+        self.summary: Summary | None = None
+        self.python_backward_seq, self.attached_seq = -1, 0
+        self.python_backward: set[str] = set()
+        self.variable_ops_only = 0  # >0 while a Keras initialiser runs (initializers.py)
 
     # -- attach / detach ------------------------------------------------------------------------
     def attach(self) -> None:
         """Register the op callback on this thread (ops are recorded from now on)."""
         if not self.attached:
-            tfp.add_op_callback(self._callback)
+            tfp.add_op_callback(self.callback)
             self.attached = True
+            self.attached_seq = self.seq
 
     def detach(self) -> None:
         """Unregister the op callback: ops run as without tapemagic (no Python call per op)."""
         if self.attached:
-            tfp.remove_op_callback(self._callback)
+            tfp.remove_op_callback(self.callback)
             self.attached = False
             self.pending_reads.clear()
 
     def mine(self) -> bool:
         """Return True when the calling thread runs the traced code (see ``replicas``)."""
         return threading.get_ident() == self.thread or (
-            replicas.has_op_callback(self._callback) if self.attached
+            replicas.has_op_callback(self.callback) if self.attached
             else replicas.waited_on_by(self.thread))
 
     def recording(self) -> bool:
         """Return True when a hook on the calling thread should record (attached, not busy)."""
         return self.attached and not self.busy and (
-            threading.get_ident() == self.thread or replicas.has_op_callback(self._callback))
+            threading.get_ident() == self.thread or replicas.has_op_callback(self.callback))
 
     # -- sequence and tensors ---------------------------------------------------------------
     def next_seq(self) -> int:
@@ -226,6 +235,11 @@ class Recorder:
             self.pending_reads.clear()
             return None
         name = op_type.decode() if isinstance(op_type, bytes) else str(op_type)
+        if graph is None and (self.summary is not None and self.summary.skips() or (
+                self.variable_ops_only and name not in KEPT_OPS
+                and threading.get_ident() == self.thread)):
+            self.pending_reads.clear()  # not recorded: see summary.py, initializers.py
+            return None
         self.busy = True
         try:
             if graph is not None:
@@ -276,6 +290,7 @@ class Recorder:
         if user is not None and not tfp.could_possibly_record():
             op.outer_loc = self.site.call_site(user, loc)
         if api_key is not None and api_key[0] == CUSTOM_GRADIENT_MODULE and not op.in_gradient:
+            self.python_backward_seq = seq
             found = custom_gradient_of(sys._getframe(1))
             if found is not None:
                 self.trace.custom_gradients[seq] = found
@@ -284,6 +299,10 @@ class Recorder:
         self.trace.ops.append(op)
         if name not in self.trace.registry:
             self.trace.registry[name] = tfp.registry_entry(name)
+            if python_backward(name):
+                self.python_backward.add(name)
+        if number or name in self.python_backward:
+            self.python_backward_seq = seq  # a backward pass through it may run user code
         if name in WRITE_OPS:
             value = in_serials[1] if len(in_serials) > 1 else None
             self.trace.state_writes[seq] = (in_serials[0], value, write_label())
@@ -387,17 +406,10 @@ class Recorder:
         self.trace.handle_names = naming.name_handles(self.handle_objects, self.variables_seen,
                                                       self.scope_callers)
         self.trace.api_labels = {k: naming.api_label(k, g) for k, g in self.api_frames.items()}
-        self._strong.clear()
-        self._refs.clear()
-        self._serial_of.clear()
-        self.handle_objects.clear()
-        self._handle_serial_by_id.clear()
-        self.variables_seen.clear()
-        self.pending_reads.clear()
-        self.host_values.clear()
-        self.api_frames.clear()
-        self.graphs.clear()
-        self.scope_callers.clear()
+        for held in (self._strong, self._refs, self._serial_of, self.handle_objects,
+                     self._handle_serial_by_id, self.variables_seen, self.pending_reads,
+                     self.host_values, self.api_frames, self.graphs, self.scope_callers):
+            held.clear()
         self._scope_top = None
         self.site = SiteMemo()
         return self.trace

@@ -25,6 +25,7 @@ from tapemagic.trace import Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming, symbolic
 from tapemagic.tracing.hooks import HostHooks
+from tapemagic.tracing.initializers import InitializerHooks
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.results import arrays_in
 from tapemagic.tracing.tapes import TapeHooks
@@ -98,6 +99,9 @@ class TraceSession:
             stack.callback(tapes.remove)
             # a traced step can keep a stale source list (with --eager too: fit resumes graph
             # mode once its first steps were analysed)
+            initializers = InitializerHooks(rec)
+            initializers.install()
+            stack.callback(initializers.remove)
             unfreeze = UnfreezeHooks(rec)
             tapes.on_traced = unfreeze.note_gradient
             stack.callback(unfreeze.remove)
