@@ -241,12 +241,20 @@ def ratios(fn: Callable[[], None], pairs: int, modes: dict[str, Callable[[], obj
     plain_times: list[float] = []
     found: dict[str, list[float]] = {name: [] for name in modes}
     CPU_RATIOS.clear()
-    for _ in range(pairs):
+    for pair in range(pairs):
         for name, mode in modes.items():
+            # every other pair runs the mode first: a drift between the first and the second
+            # run of a pair (the heap, the allocator, a neighbour) then favours neither
             cpu: list[float] = []
-            base = timed(fn, plain, cpu)
+            if pair % 2:
+                checked = timed(fn, mode, cpu)  # type: ignore[arg-type]
+                base = timed(fn, plain, cpu)
+                cpu.reverse()
+            else:
+                base = timed(fn, plain, cpu)
+                checked = timed(fn, mode, cpu)  # type: ignore[arg-type]
             plain_times.append(base)
-            found[name].append(timed(fn, mode, cpu) / base)  # type: ignore[arg-type]
+            found[name].append(checked / base)
             CPU_RATIOS.setdefault(name, []).append(cpu[1] / cpu[0])
     return statistics.median(plain_times), found
 
