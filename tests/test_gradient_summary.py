@@ -115,6 +115,22 @@ def test_a_call_inside_the_tape_block_is_one_op_once_tensorflow_stops_the_tape()
     assert [op.op_type for op in backward_ops(check)] == [summary.SUMMARY_OP]
 
 
+def test_a_result_tensorflow_passes_through_keeps_its_own_origin() -> None:
+    # the gradient of y by y is the output gradient itself, the very tensor object
+    check = check_of("""
+        w = tf.Variable([1.0, 2.0])
+        dy = tf.constant([3.0, 4.0])
+        with tf.GradientTape() as tape:
+            y = w * 2.0
+        g_y, g_w = tape.gradient(y, [y, w], output_gradients=dy)
+        assert g_y is dy
+        """)
+    (op,) = backward_ops(check)
+    dy = op.inputs[-1]
+    assert check.trace.tensors[dy].producer is None
+    assert len(op.outputs) == 1 and dy not in op.outputs  # only w's gradient is new
+
+
 def test_keras_initialisers_leave_only_the_variable_ops() -> None:
     check = check_of("""
         layer = keras.layers.Dense(3, kernel_initializer="glorot_uniform", bias_initializer="ones")

@@ -123,10 +123,8 @@ def record(rec: Recorder, call: GradientCallRecord, result: Any, output_gradient
             if leaf is None:
                 continue
             for tensor in tfp.tf.nest.flatten(leaf, expand_composites=True):
-                serial = rec.serial_of(tensor)
-                if serial is None:
-                    serial = rec.register(tensor, (seq, len(outputs)), None)
-                outputs.append(serial)
+                if rec.serial_of(tensor) is None:  # (a tensor passed through keeps its origin)
+                    outputs.append(rec.register(tensor, (seq, len(outputs)), None))
         key = (_BACKPROP_MODULE, "gradient")
         module = sys.modules.get(_BACKPROP_MODULE)
         if module is not None:
