@@ -1,13 +1,16 @@
-"""Keras weight initialisers run without recording their ops (only the variable they fill).
+"""Keras weight initialisers' own ops left unrecorded (the variable they fill is recorded).
 
 Imports nothing of TensorFlow itself. Building a Keras model eagerly runs each weight's
 initialiser (random draws, fills, scalings: 698 of the 1,338 ops that build a ResNet50) and
 then creates the ``tf.Variable`` from the value (``VarHandleOp``, then ``AssignVariableOp``).
-The initial value reaches the weight only through that assign, which carries no gradient: no
-rule reads how it was computed. While ``Variable._initialize_with_initializer`` runs
-(keras/src/backend/tensorflow/core.py, which passes the initialiser to ``tf.Variable``) on the
-traced thread, the recorder keeps only the
-variable ops (``KEPT_OPS``): the handle, where it was made, and its write.
+An initial value made from nothing the run recorded reaches the weight only through that
+assign, which carries no gradient, and no rule reads how it was computed. So while
+``Variable._initialize_with_initializer`` runs (keras/src/backend/tensorflow/core.py, which
+hands the initialiser to ``tf.Variable``) on the traced thread, the recorder leaves out every
+op but the variable ops (``KEPT_OPS``) whose inputs are all unrecorded and that no pending
+variable read feeds. An initial value computed from a variable or a recorded tensor (a tied
+decoder's ``tf.transpose(encoder.kernel)``, ``Constant(tensor)``) is recorded as ever: the
+assign then cuts a path (TM402).
 """
 
 from __future__ import annotations

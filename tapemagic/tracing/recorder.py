@@ -20,9 +20,10 @@ from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, VALU
 from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming, replicas
+from tapemagic.tracing.backward import BackwardPass, note_op_type
+from tapemagic.tracing.backward import record as record_backward
 from tapemagic.tracing.graphs import GraphTracer
 from tapemagic.tracing.initializers import KEPT_OPS
-from tapemagic.tracing.summary import Summary, python_backward
 from tapemagic.tracing.values import (
     SiteMemo,
     custom_gradient_of,
@@ -79,9 +80,9 @@ class Recorder:
         self.callback = self.on_op  # the one object registered (replica threads inherit it)
         self._threads: dict[int, int] = {}  # other threads' idents -> numbers (see thread_number)
         self.site = SiteMemo()  # where the last op ran (consecutive ops share it)
-        # summary.py: the gradient call being recorded as one op, the last op whose backward
-        # pass may run user code (and such op types), when the callback was attached
-        self.summary: Summary | None = None
+        # backward.py: the gradient call whose backward ops take the fast path, the last op
+        # whose backward pass may run user code (and such op types), when the callback attached
+        self.backward: BackwardPass | None = None
         self.python_backward_seq, self.attached_seq = -1, 0
         self.python_backward: set[str] = set()
         self.variable_ops_only = 0  # >0 while a Keras initialiser runs (initializers.py)
@@ -235,15 +236,16 @@ class Recorder:
             self.pending_reads.clear()
             return None
         name = op_type.decode() if isinstance(op_type, bytes) else str(op_type)
-        if graph is None and (self.summary is not None and self.summary.skips() or (
-                self.variable_ops_only and name not in KEPT_OPS
-                and threading.get_ident() == self.thread)):
-            self.pending_reads.clear()  # not recorded: see summary.py, initializers.py
-            return None
+        if (graph is None and self.variable_ops_only and name not in KEPT_OPS
+                and threading.get_ident() == self.thread and not self.pending_reads
+                and all(self.serial_of(t) is None for t in inputs or ())):
+            return None  # an initialiser's own op, on nothing recorded (initializers.py)
         self.busy = True
         try:
             if graph is not None:
                 self.graphs.record(name, tuple(inputs or ()), tuple(outputs or ()), graph)
+            elif self.backward is not None and name not in KEPT_OPS and self.backward.takes(name):
+                record_backward(self, name, inputs or (), outputs or ())
             elif not self.trace_graphs or not self.graphs.eager_call(
                     name, tuple(inputs or ()), tuple(outputs or ())):
                 self.record_op(name, inputs or (), outputs or ())
@@ -268,7 +270,7 @@ class Recorder:
             serial = self.serial_of(tensor)
             if serial is None:
                 serial = (self.graphs.leaf(tensor, number, layer, loc) if number
-                          else self._new_leaf(tensor, name, index, loc, layer))
+                          else self.new_leaf(tensor, name, index, loc, layer))
             in_serials.append(serial)
         seq = self.next_seq()
         if name in READ_OPS or name in WRITE_OPS:
@@ -297,19 +299,17 @@ class Recorder:
         if name in VALUE_CHECKED and not op.in_gradient:
             op.saturated = saturated(name, inputs, outputs)
         self.trace.ops.append(op)
-        if name not in self.trace.registry:
-            self.trace.registry[name] = tfp.registry_entry(name)
-            if python_backward(name):
-                self.python_backward.add(name)
-        if number or name in self.python_backward:
-            self.python_backward_seq = seq  # a backward pass through it may run user code
+        note_op_type(self, name, seq, number)
+        if self.backward is not None:
+            self.backward.learn(op)
         if name in WRITE_OPS:
             value = in_serials[1] if len(in_serials) > 1 else None
             self.trace.state_writes[seq] = (in_serials[0], value, write_label())
 
-    def _new_leaf(
+    def new_leaf(
         self, tensor: Any, consumer: str, index: int, loc: RawLocation | None, layer: str
     ) -> int:
+        """Return the serial of an op input seen for the first time (a variable read, a leaf)."""
         dtype = getattr(tensor, "dtype", None)
         if dtype is not None and dtype_info(dtype)[0] == "resource":
             return self.handle_serial(tensor, find_owner=True)

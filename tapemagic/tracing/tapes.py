@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from tapemagic.trace import GradientCallRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, summary, symbolic
+from tapemagic.tracing import backward, frames, symbolic
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.results import (
     classify,
@@ -273,13 +273,12 @@ class TapeHooks:
             if hooks.on_traced is not None and not tfp.executing_eagerly():
                 hooks.on_traced(sources, sys._getframe(1))
             call = hooks._begin_call(tape, method, target, sources, args, kwargs)
-            one_op = None  # the call recorded as one op (summary.py)
             if call is not None:
                 rec.attach()  # a new call site, even on a tape made while detached
             rec.gradient_depth += 1
             try:
-                if call is not None:
-                    one_op = rec.summary = summary.begin(rec, hooks.record_of(tape), method)
+                if call is not None:  # its backward ops may take the fast path (backward.py)
+                    rec.backward = backward.begin(rec, hooks.record_of(tape), method)
                 result = original(tape, target, sources, *args, **kwargs)
             except BaseException as error:
                 if call is not None:
@@ -288,11 +287,7 @@ class TapeHooks:
                 raise
             finally:
                 rec.gradient_depth -= 1
-                if call is not None:
-                    summary.end(rec)
-            if one_op is not None and one_op.active and call is not None:
-                summary.record(rec, call, result,
-                               args[0] if args else kwargs.get("output_gradients"))
+                rec.backward = None
             if not getattr(tape, "_persistent", False):
                 hooks._pending.discard(tape)  # a non-persistent tape's ops are all used up
             if call is None:  # this site was analysed: look at the results only (cheap)
