@@ -32,11 +32,16 @@ def _focus_editor(page, index: int) -> None:
 
 
 def _set_source(page, index: int, old: str, new: str) -> None:
-    """Replace the first `old` in cell `index` by `new`, as one edit of just that text."""
+    """Replace the first `old` in cell `index` by `new`, as one edit of just that text.
+
+    Its own undo step, as a user's edit followed by a pause: the cell's undo manager (Yjs)
+    merges edits less than 500 ms apart, and this test's next edit (an Apply) comes sooner, so
+    one Ctrl-Z then undid both.
+    """
     page.evaluate(
         "([i, a, b]) => { const m = window.jupyterapp.shell.currentWidget.content.widgets[i]"
         ".model.sharedModel; const at = m.getSource().indexOf(a);"
-        " m.updateSource(at, at + a.length, b); }",
+        " m.updateSource(at, at + a.length, b); m.undoManager?.stopCapturing(); }",
         [index, old, new],
     )
 
