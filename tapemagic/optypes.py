@@ -62,6 +62,9 @@ NUMPY_FUNCTION_OPS = frozenset({"PyFunc", "PyFuncStateless"})
 #: Creates a variable's resource handle (its attrs carry ``shared_name``/``debug_name``).
 CREATE_OPS = frozenset({"VarHandleOp"})
 
+#: A variable's own ops: its creation, reads and writes.
+VARIABLE_OPS = CREATE_OPS | READ_OPS | WRITE_OPS
+
 #: Ops whose condition input (index 0) only selects between the other inputs: a gradient flows
 #: to the selected values, never to the condition (array_grad.py / math_grad.py: _SelectGrad,
 #: _SelectGradV2 return None for the condition).

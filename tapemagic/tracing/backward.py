@@ -24,7 +24,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
-from tapemagic.optypes import is_function_call
+from tapemagic.optypes import VARIABLE_OPS, is_function_call
 from tapemagic.trace import OpRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
 
@@ -63,7 +63,7 @@ class BackwardPass:
     def takes(self, name: str) -> bool:
         """Return True when the op being reported can be recorded from the template."""
         return (self.template is not None and threading.get_ident() == self.thread
-                and not is_function_call(name))
+                and name not in VARIABLE_OPS and not is_function_call(name))
 
     def learn(self, op: OpRecord) -> None:
         """Take the first backward op's (slow-path) record as the template of the others."""

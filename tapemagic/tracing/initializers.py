@@ -7,10 +7,10 @@ An initial value made from nothing the run recorded reaches the weight only thro
 assign, which carries no gradient, and no rule reads how it was computed. So while
 ``Variable._initialize_with_initializer`` runs (keras/src/backend/tensorflow/core.py, which
 hands the initialiser to ``tf.Variable``) on the traced thread, the recorder leaves out every
-op but the variable ops (``KEPT_OPS``) whose inputs are all unrecorded and that no pending
-variable read feeds. An initial value computed from a variable or a recorded tensor (a tied
-decoder's ``tf.transpose(encoder.kernel)``, ``Constant(tensor)``) is recorded as ever: the
-assign then cuts a path (TM402).
+op but the variable ops (``VARIABLE_OPS``) whose inputs are all unrecorded and that no pending
+variable read feeds (:func:`own_op`). An initial value computed from a variable or a
+recorded tensor (a tied decoder's ``tf.transpose(encoder.kernel)``, ``Constant(tensor)``) is
+recorded as ever: the assign then cuts a path (TM402).
 """
 
 from __future__ import annotations
@@ -19,16 +19,23 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
-from tapemagic.optypes import CREATE_OPS, READ_OPS, WRITE_OPS
+from tapemagic.optypes import VARIABLE_OPS
 
 if TYPE_CHECKING:
     from tapemagic.tracing.recorder import Recorder
 
-#: The ops recorded while an initialiser runs: the variable's creation, reads and writes.
-KEPT_OPS = CREATE_OPS | READ_OPS | WRITE_OPS
-
 _MODULE = "keras.src.backend"
 _METHOD = "_initialize_with_initializer"
+
+
+def own_op(rec: Recorder, name: str, inputs: Any) -> bool:
+    """Return True for an op of an initialiser that reads nothing recorded (not to record).
+
+    Called by the op callback while ``rec.variable_ops_only``; the variable's own ops, an op
+    on a recorded tensor and one a pending (C fast path) variable read feeds are recorded.
+    """
+    return (name not in VARIABLE_OPS and threading.get_ident() == rec.thread
+            and not rec.pending_reads and all(rec.serial_of(t) is None for t in inputs or ()))
 
 
 class InitializerHooks:

@@ -23,7 +23,7 @@ from tapemagic.tracing import frames, naming, replicas
 from tapemagic.tracing.backward import BackwardPass, note_op_type
 from tapemagic.tracing.backward import record as record_backward
 from tapemagic.tracing.graphs import GraphTracer
-from tapemagic.tracing.initializers import KEPT_OPS
+from tapemagic.tracing.initializers import own_op
 from tapemagic.tracing.values import (
     SiteMemo,
     custom_gradient_of,
@@ -236,15 +236,13 @@ class Recorder:
             self.pending_reads.clear()
             return None
         name = op_type.decode() if isinstance(op_type, bytes) else str(op_type)
-        if (graph is None and self.variable_ops_only and name not in KEPT_OPS
-                and threading.get_ident() == self.thread and not self.pending_reads
-                and all(self.serial_of(t) is None for t in inputs or ())):
+        if graph is None and self.variable_ops_only and own_op(self, name, inputs):
             return None  # an initialiser's own op, on nothing recorded (initializers.py)
         self.busy = True
         try:
             if graph is not None:
                 self.graphs.record(name, tuple(inputs or ()), tuple(outputs or ()), graph)
-            elif self.backward is not None and name not in KEPT_OPS and self.backward.takes(name):
+            elif self.backward is not None and self.backward.takes(name):
                 record_backward(self, name, inputs or (), outputs or ())
             elif not self.trace_graphs or not self.graphs.eager_call(
                     name, tuple(inputs or ()), tuple(outputs or ())):
