@@ -80,10 +80,19 @@ def is_function_call(op_type: str) -> bool:
     """Return True for the op that calls a ``tf.function`` (its body is another graph).
 
     Such an op is opaque to the op callback at run time; the analysis treats it as passing
-    gradients (its body is analysed when it is traced, not here).
+    gradients (its body is analysed when it is traced, not here). Asked once per op recorded,
+    so answers are kept per op type.
     """
-    return op_type.startswith(("__inference", "__forward", "__backward")) or op_type in {
-        "PartitionedCall", "StatefulPartitionedCall"}
+    found = _FUNCTION_CALLS.get(op_type)
+    if found is None:
+        found = op_type.startswith(("__inference", "__forward", "__backward")) or op_type in {
+            "PartitionedCall", "StatefulPartitionedCall"}
+        if len(_FUNCTION_CALLS) < 4096:  # every traced function has its own op type
+            _FUNCTION_CALLS[op_type] = found
+    return found
+
+
+_FUNCTION_CALLS: dict[str, bool] = {}
 
 
 #: Inputs that only select, index or shape the output: a gradient never flows into them, by

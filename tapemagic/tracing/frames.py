@@ -265,6 +265,20 @@ def user_frame(start: FrameType | None) -> tuple[FrameType | None, FrameType | N
     return None, api
 
 
+_api_keys: dict[int, tuple[CodeType, tuple[str, str]]] = {}
+
+
+def api_key(frame: FrameType) -> tuple[str, str]:
+    """Return (module, function) of an API frame, kept per code object (asked once per op)."""
+    code = frame.f_code
+    cached = _api_keys.get(id(code))
+    if cached is not None and cached[0] is code:
+        return cached[1]
+    key = (frame_module(frame), code.co_name)
+    _api_keys[id(code)] = (code, key)  # holds the code object: its id stays its own
+    return key
+
+
 def frame_module(frame: FrameType) -> str:
     """Return the module name a frame runs in."""
     return str(frame.f_globals.get("__name__", "") or "")

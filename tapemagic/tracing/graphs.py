@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tapemagic.optypes import is_function_call
 from tapemagic.trace import HostEvent, OpRecord, SourceRecord
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames
@@ -177,7 +178,7 @@ class GraphTracer:
         A backward function's call (inside ``gradient``) adds nothing to the forward graph: it
         is recorded as an ordinary (pass-through) op.
         """
-        if not is_call(name):
+        if not is_function_call(name):
             return False
         self.rec.trace.function_calls += 1
         self.rec.python_backward_seq = self.rec.seq  # its backward function may be traced
@@ -327,9 +328,3 @@ def _same_graph(tensor: Any, graph: Any) -> bool:
     The call's graph object is not the traced one.
     """
     return getattr(getattr(tensor, "graph", None), "name", None) == getattr(graph, "name", "")
-
-
-def is_call(op_type: str) -> bool:
-    """Return True for the op that runs a whole function (the runtime's call of a graph)."""
-    return op_type.startswith(("__inference", "__forward", "__backward")) or op_type in {
-        "PartitionedCall", "StatefulPartitionedCall"}

@@ -16,13 +16,21 @@ from typing import Any
 
 import numpy as np
 
-from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, VALUE_CHECKED, WRITE_OPS
-from tapemagic.trace import HostEvent, HostLink, OpRecord, RawLocation, TensorRecord, Trace
+from tapemagic.optypes import (
+    CREATE_OPS,
+    CUSTOM_GRADIENT_MODULE,
+    READ_OPS,
+    VALUE_CHECKED,
+    WRITE_OPS,
+    is_function_call,
+)
+from tapemagic.trace import OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming, replicas
 from tapemagic.tracing.backward import BackwardPass, note_op_type
 from tapemagic.tracing.backward import record as record_backward
 from tapemagic.tracing.graphs import GraphTracer
+from tapemagic.tracing.host_values import HostRoundTrips
 from tapemagic.tracing.initializers import own_op
 from tapemagic.tracing.values import (
     SiteMemo,
@@ -34,15 +42,21 @@ from tapemagic.tracing.values import (
     write_label,
 )
 
-#: Host values larger than this (bytes) are not kept for value matching, nor any once all the
-#: kept values reach the second bound: a training loop's metrics must not pin its memory.
-_MAX_HOST_VALUE_BYTES = 8 << 20
-_MAX_HOST_TOTAL_BYTES = 256 << 20
 #: Stop recording ops past this many (a long training loop): the first steps are enough.
 MAX_OPS = 400_000
+_weak = weakref.ref
+#: op type as TensorFlow reports it (bytes from an eager op) -> its name (a few hundred types)
+_OP_NAMES: dict[Any, str] = {}
 
 
-class Recorder:
+def _op_name(op_type: Any) -> str:
+    name = op_type.decode() if isinstance(op_type, bytes) else str(op_type)
+    if len(_OP_NAMES) < 4096:
+        _OP_NAMES[op_type] = name
+    return name
+
+
+class Recorder(HostRoundTrips):
     """Collect one run's ops, tensors, host round-trips and tapes into a :class:`Trace`."""
 
     def __init__(self) -> None:
@@ -53,9 +67,10 @@ class Recorder:
         self.function_depth = 0
         self.function_arrays: list[int] = []  # ids of NumPy arguments of running tf.functions
         self.saturated_depth = 0  # >0 while inside a tape whose call site was analysed already
-        self._serial_of: dict[int, int] = {}
-        self._refs: dict[int, weakref.ref[Any]] = {}
-        self._strong: dict[int, Any] = {}
+        # id(tensor) -> serial, and the serial's tensor by weak or strong reference (serial_of)
+        self.serial_ids: dict[int, int] = {}
+        self.weak_refs: dict[int, weakref.ref[Any]] = {}
+        self.strong_refs: dict[int, Any] = {}
         self._next_serial = 1
         self.handle_objects: dict[int, Any] = {}  # handle serial -> handle tensor (strong)
         self._handle_serial_by_id: dict[int, int] = {}
@@ -132,30 +147,31 @@ class Recorder:
         reference still points at this very object (no weakref callbacks: a Ctrl-C landing in
         one would be swallowed by Python).
         """
-        serial = self._serial_of.get(id(tensor))
+        serial = self.serial_ids.get(id(tensor))
         if serial is None:
             return None
-        ref = self._refs.get(serial)
+        ref = self.weak_refs.get(serial)
         if ref is not None:
             return serial if ref() is tensor else None
-        return serial if self._strong.get(serial) is tensor else None
+        return serial if self.strong_refs.get(serial) is tensor else None
 
     def register(
         self, tensor: Any, producer: tuple[int, int] | None, leaf: str | None, strong: bool = False
     ) -> int:
         """Give ``tensor`` a new serial and record its dtype and shape."""
-        serial = self.new_serial()
+        serial = self._next_serial
+        self._next_serial = serial + 1
         name, trainable = dtype_info(getattr(tensor, "dtype", None))
         self.trace.tensors[serial] = TensorRecord(serial, name, tfp.shape_tuple(tensor), trainable,
                                                   producer, leaf)
-        self._serial_of[id(tensor)] = serial
+        self.serial_ids[id(tensor)] = serial
         if strong:
-            self._strong[serial] = tensor
-        else:
-            try:
-                self._refs[serial] = weakref.ref(tensor)
-            except TypeError:  # not weak-referenceable: hold it for the run
-                self._strong[serial] = tensor
+            self.strong_refs[serial] = tensor
+            return serial
+        try:
+            self.weak_refs[serial] = _weak(tensor)
+        except TypeError:  # not weak-referenceable: hold it for the run
+            self.strong_refs[serial] = tensor
         return serial
 
     def new_serial(self) -> int:
@@ -169,7 +185,7 @@ class Recorder:
         if serial is None:
             serial = self.register(tensor, None, "constant", strong=True)
         else:
-            self._strong[serial] = tensor
+            self.strong_refs[serial] = tensor
         return serial
 
     def handle_serial(self, handle: Any, find_owner: bool = False) -> int:
@@ -235,7 +251,9 @@ class Recorder:
             self.trace.truncated = self.trace.truncated or len(self.trace.ops) >= MAX_OPS
             self.pending_reads.clear()
             return None
-        name = op_type.decode() if isinstance(op_type, bytes) else str(op_type)
+        name = _OP_NAMES.get(op_type)
+        if name is None:
+            name = _op_name(op_type)
         if graph is None and self.variable_ops_only and own_op(self, name, inputs):
             return None  # an initialiser's own op, on nothing recorded (initializers.py)
         self.busy = True
@@ -244,7 +262,7 @@ class Recorder:
                 self.graphs.record(name, tuple(inputs or ()), tuple(outputs or ()), graph)
             elif self.backward is not None and self.backward.takes(name):
                 record_backward(self, name, inputs or (), outputs or ())
-            elif not self.trace_graphs or not self.graphs.eager_call(
+            elif not self.trace_graphs or not is_function_call(name) or not self.graphs.eager_call(
                     name, tuple(inputs or ()), tuple(outputs or ())):
                 self.record_op(name, inputs or (), outputs or ())
         except Exception as error:  # noqa: BLE001 - never break the user's op for our bookkeeping
@@ -259,13 +277,19 @@ class Recorder:
         user, api, loc = self.site.locate(sys._getframe(1))
         api_key = None
         if api is not None:
-            api_key = (frames.frame_module(api), api.f_code.co_name)
-            self.api_frames.setdefault(api_key, api.f_globals)
+            api_key = frames.api_key(api)
+            if api_key not in self.api_frames:
+                self.api_frames[api_key] = api.f_globals
         layer = self._keras_layer()
         number = self.graphs.graph_id(graph) if graph is not None else 0
         in_serials = []
+        serial_ids, refs, strong = self.serial_ids, self.weak_refs, self.strong_refs
         for index, tensor in enumerate(inputs):
-            serial = self.serial_of(tensor)
+            serial = serial_ids.get(id(tensor))  # serial_of, written out: once per input
+            if serial is not None:
+                ref = refs.get(serial)
+                if (ref() if ref is not None else strong.get(serial)) is not tensor:
+                    serial = None
             if serial is None:
                 serial = (self.graphs.leaf(tensor, number, layer, loc) if number
                           else self.new_leaf(tensor, name, index, loc, layer))
@@ -297,7 +321,8 @@ class Recorder:
         if name in VALUE_CHECKED and not op.in_gradient:
             op.saturated = saturated(name, inputs, outputs)
         self.trace.ops.append(op)
-        note_op_type(self, name, seq, number)
+        if number or name not in self.trace.registry or name in self.python_backward:
+            note_op_type(self, name, seq, number)
         if self.backward is not None:
             self.backward.learn(op)
         if name in WRITE_OPS:
@@ -353,58 +378,13 @@ class Recorder:
                 break
         return chosen
 
-    # -- host values ----------------------------------------------------------------------------
-    def add_host_event(
-        self,
-        kind: str,
-        api: str,
-        sources: tuple[int, ...],
-        parents: tuple[int, ...],
-        loc: RawLocation | None,
-        value: Any = None,
-    ) -> int:
-        """Record a host round-trip and remember its value for linking it back into TensorFlow."""
-        event_id = len(self.trace.host_events) + 1
-        self.trace.host_events.append(
-            HostEvent(event_id, self.next_seq(), kind, api, sources, parents, loc,
-                      self.function_depth > 0)
-        )
-        if value is not None and kind != "bool":
-            array = np.asarray(value)
-            if (array.dtype != object and array.nbytes <= _MAX_HOST_VALUE_BYTES
-                    and self._host_bytes + array.nbytes <= _MAX_HOST_TOTAL_BYTES):
-                self.host_values.append((event_id, array.view(np.ndarray).copy()))
-                self._host_bytes += array.nbytes
-        return event_id
-
-    def link_leaf(self, tensor: Any, event_id: int) -> None:
-        """Mark ``tensor`` as produced on the host by event ``event_id`` (an exact link)."""
-        serial = self.serial_of(tensor)
-        if serial is None:
-            serial = self.register(tensor, None, "constant")
-        self.trace.host_links[serial] = HostLink(serial, event_id, probable=False)
-
-    def _link_host_value(self, tensor: Any, serial: int) -> None:
-        # tf.constant(ndarray) copies, so a NumPy result re-enters TensorFlow only by value:
-        # the newest recorded host value equal to this leaf is its probable origin.
-        value = host_value(tensor)
-        if value is None:
-            return
-        for event_id, host in reversed(self.host_values):
-            if host.shape != value.shape:
-                continue
-            if same_value(host, value):
-                trivial = bool(value.size <= 1 or not np.any(value) or np.all(value == 1))
-                self.trace.host_links[serial] = HostLink(serial, event_id, probable=trivial)
-                return
-
     # -- end of run -------------------------------------------------------------------------------
     def finish(self) -> Trace:
         """Resolve names, drop every tensor reference, and return the trace."""
         self.trace.handle_names = naming.name_handles(self.handle_objects, self.variables_seen,
                                                       self.scope_callers)
         self.trace.api_labels = {k: naming.api_label(k, g) for k, g in self.api_frames.items()}
-        for held in (self._strong, self._refs, self._serial_of, self.handle_objects,
+        for held in (self.strong_refs, self.weak_refs, self.serial_ids, self.handle_objects,
                      self._handle_serial_by_id, self.variables_seen, self.pending_reads,
                      self.host_values, self.api_frames, self.graphs, self.scope_callers):
             held.clear()

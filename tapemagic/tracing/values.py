@@ -6,6 +6,7 @@ tensor is a view on CPU and runs no op, so nothing here re-enters the op callbac
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -101,8 +102,8 @@ def saturated(op_type: str, inputs: Any, outputs: Any) -> bool:
             p = np.asarray(outputs[0]._numpy())  # noqa: SLF001
             return bool(p.size) and bool(np.all(np.max(p, axis=-1) == 1.0))
         x = np.asarray(inputs[0]._numpy())  # noqa: SLF001 - a view on CPU, no op is run
-        if op_type == "Relu":
-            return not np.any(x > 0)
+        if op_type == "Relu":  # no positive element (fmax skips NaNs; no boolean temporary)
+            return x.size == 0 or not np.fmax.reduce(x, axis=None) > 0
         if op_type == "Relu6":
             return bool(np.all((x <= 0) | (x >= 6)))
         if op_type == "ClipByValue":
@@ -168,7 +169,19 @@ def write_label() -> str:
     updates (keras/src/optimizers/base_optimizer.py), and a user's subclass keeps Keras' module
     in its MRO. Else ``""``.
     """
-    inside = any(cls.__module__.startswith("keras.src.optimizers")
-                 for entry in tfp.keras_name_scopes()
-                 for cls in type(getattr(entry, "caller", None)).__mro__)
+    inside = any(_is_optimizer(type(getattr(entry, "caller", None)))
+                 for entry in tfp.keras_name_scopes())
     return OPTIMIZER_WRITE if inside else ""
+
+
+#: by weak reference: a class defined in a notebook cell is not kept alive by this cache
+_OPTIMIZER_TYPES: weakref.WeakKeyDictionary[type, bool] = weakref.WeakKeyDictionary()
+
+
+def _is_optimizer(kind: type) -> bool:
+    """Return True for a class with a Keras optimizer in its MRO (kept per class)."""
+    found = _OPTIMIZER_TYPES.get(kind)
+    if found is None:
+        found = _OPTIMIZER_TYPES[kind] = any(
+            cls.__module__.startswith("keras.src.optimizers") for cls in kind.__mro__)
+    return found
