@@ -33,6 +33,17 @@ export interface IFixHost extends ITapemagicReports {
   setOutcome(seq: number, outcome: FixOutcome): void;
 }
 
+/**
+ * Close the cell's current undo step, so an Apply is one step of its own: the cell's undo
+ * manager (Yjs) merges edits less than 500 ms apart, and a Ctrl-Z after an Apply made just
+ * after typing would also undo the typing. `undoManager` is on the Yjs cell model
+ * (`@jupyter/ydoc` YBaseCell), not on the `ISharedCell` interface, hence the narrow type.
+ */
+function endUndoStep(cell: Cell): void {
+  const shared = cell.model.sharedModel as { undoManager?: { stopCapturing(): void } | null };
+  shared.undoManager?.stopCapturing();
+}
+
 /** Applies fixes and re-runs cells for the tracker. */
 export class FixLoop {
   constructor(private readonly host: IFixHost) {}
@@ -70,9 +81,13 @@ export class FixLoop {
     if (addMagic && own === target) {
       specs.push({ from: 0, insert: `${MAGIC_LINE}\n` });
     }
+    endUndoStep(target);
     view.dispatch({ changes: specs, userEvent: APPLY_USER_EVENT, scrollIntoView: true });
+    endUndoStep(target);
     if (addMagic && own !== target) {
+      endUndoStep(own);
       (own.editor as CodeMirrorEditor).editor.dispatch({ changes: { from: 0, insert: `${MAGIC_LINE}\n` }, userEvent: APPLY_USER_EVENT });
+      endUndoStep(own);
     }
     this.host.markStale(entry.cellId);
     return rerun ? this._rerun(entry, finding, target, own) : '';

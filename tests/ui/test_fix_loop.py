@@ -111,9 +111,16 @@ def test_apply_undo_and_stale_fix(lab_server, lab_root, page, shot):
     tape_card.locator(".jp-tapemagic-apply:not([disabled])").wait_for(timeout=10_000)
     assert tape_card.locator(".jp-tapemagic-apply-note").inner_text() == ""
 
-    # 2. Apply edits the cell through its editor; Ctrl-Z there restores the text.
+    # 2. Apply edits the cell through its editor, as an undo step of its own: a user's edit
+    # made just before it (Yjs merges edits under 500 ms apart) is not undone with it.
     before = _cell_source(page, 0)
-    apply.click()
+    edited = before + "\n# edited"
+    page.evaluate(
+        "([sel]) => { const cell = window.jupyterapp.shell.currentWidget.content.widgets[0];"
+        " const m = cell.model.sharedModel; const end = m.getSource().length;"
+        " m.updateSource(end, end, '\\n# edited'); cell.node.querySelector(sel).click(); }",
+        [".jp-tapemagic-card[data-finding='f1'] .jp-tapemagic-apply"],
+    )
     page.wait_for_function(
         "() => window.jupyterapp.shell.currentWidget.content.widgets[0].model.sharedModel"
         ".getSource().split('\\n')[5] === '    p = y_pred'"
@@ -131,12 +138,13 @@ def test_apply_undo_and_stale_fix(lab_server, lab_root, page, shot):
     cell.locator(".jp-tapemagic-renderer.jp-mod-stale").wait_for(timeout=10_000)
     shot(page, "fix_2_applied")
     _focus_editor(page, 0)
-    page.keyboard.press("Control+z")
-    page.wait_for_function(
-        "src => window.jupyterapp.shell.currentWidget.content.widgets[0].model.sharedModel"
-        ".getSource() === src",
-        arg=before,
-    )
+    for text in (edited, before):  # the Apply, then the edit before it
+        page.keyboard.press("Control+z")
+        page.wait_for_function(
+            "src => window.jupyterapp.shell.currentWidget.content.widgets[0].model.sharedModel"
+            ".getSource() === src",
+            arg=text,
+        )
     numpy_card.locator(".jp-tapemagic-apply:not([disabled])").wait_for(timeout=10_000)
 
     # 3. The side panel's cards have the same buttons, in the same state.
