@@ -19,7 +19,8 @@ def find_owner(handle: Any, seen: dict[int, Any], start: FrameType | None) -> No
 
     A read or write op runs inside the variable's own methods: a frame's ``self`` is the
     ``tf.Variable``, and for Keras 3 an outer frame's ``self`` is the ``keras.Variable`` whose
-    ``_value`` it is. Only library frames below the user's are looked at (at most 64).
+    ``_value`` it is. Only library frames below the user's are looked at (at most 64), up to
+    the first Keras variable.
     Reading ``f_locals`` of a running frame only copies its locals into a dict.
     """
     keras_cls = tfp.keras_variable_class()
@@ -38,6 +39,11 @@ def find_owner(handle: Any, seen: dict[int, Any], start: FrameType | None) -> No
             if found is handle or (found is None and (
                     is_keras or isinstance(owner, tfp.BaseResourceVariable))):
                 seen.setdefault(id(owner), owner)
+                if is_keras:
+                    # the outermost owner a handle can have: a frame further out adds only
+                    # variables under construction, which their own VarHandleOp adds (the
+                    # walk to the user's frame read ~20 frames' locals per weight built)
+                    return
         frame = frame.f_back
 
 
