@@ -53,22 +53,17 @@ def python_backward(op_type: str) -> bool:
 class BackwardPass:
     """One eager gradient call whose backward ops take the fast path (see the module)."""
 
-    __slots__ = ("thread", "template", "_takes")
+    __slots__ = ("thread", "template")
 
     def __init__(self, thread: int) -> None:  # noqa: D107
         self.thread = thread
         #: (location, API module, API function, layer, call site) of the pass's first op
         self.template: tuple[Any, str | None, str | None, str, Any] | None = None
-        self._takes: dict[str, bool] = {}  # op type -> neither a variable op nor a call op
 
     def takes(self, name: str) -> bool:
         """Return True when the op being reported can be recorded from the template."""
-        if self.template is None or threading.get_ident() != self.thread:
-            return False
-        found = self._takes.get(name)
-        if found is None:
-            found = self._takes[name] = name not in VARIABLE_OPS and not is_function_call(name)
-        return found
+        return (self.template is not None and threading.get_ident() == self.thread
+                and name not in VARIABLE_OPS and not is_function_call(name))
 
     def learn(self, op: OpRecord) -> None:
         """Take the first backward op's (slow-path) record as the template of the others."""
@@ -93,32 +88,22 @@ def begin(rec: Recorder, tape: TapeRecord, method: str) -> BackwardPass | None:
 
 
 def record(rec: Recorder, name: str, inputs: Any, outputs: Any) -> None:
-    """Record one backward op from the template: the record the slow path would make.
-
-    Runs for about half the ops of an eager training step, so the recorder's look-ups are
-    written out here (``Recorder.serial_of``, ``next_seq`` on the traced thread): the same
-    records, a few microseconds less per op.
-    """
+    """Record one backward op from the template: the record the slow path would make."""
     assert rec.backward is not None and rec.backward.template is not None
     loc, api_module, api_function, layer, outer = rec.backward.template
-    serial_of, refs, strong = rec.serial_ids, rec.weak_refs, rec.strong_refs
+    serial_of = rec.serial_of
     in_serials = []
     for index, tensor in enumerate(inputs):
-        serial = serial_of.get(id(tensor))
-        if serial is not None:
-            ref = refs.get(serial)
-            if (ref() if ref is not None else strong.get(serial)) is not tensor:
-                serial = None
+        serial = serial_of(tensor)
         in_serials.append(serial if serial is not None
                           else rec.new_leaf(tensor, name, index, loc, layer))
-    rec.seq = seq = rec.seq + 1  # on the traced thread (BackwardPass.takes): no thread number
+    seq = rec.next_seq()
     register = rec.register
     out_serials = tuple([register(t, (seq, i), None) for i, t in enumerate(outputs)])
     rec.trace.ops.append(OpRecord(seq, name, tuple(in_serials), out_serials, loc, api_module,
                                   api_function, layer, True, rec.function_depth > 0,
                                   outer_loc=outer if not tfp.could_possibly_record() else None))
-    if name not in rec.trace.registry or name in rec.python_backward:
-        note_op_type(rec, name, seq)
+    note_op_type(rec, name, seq)
 
 
 def note_op_type(rec: Recorder, name: str, seq: int, graph: int = 0) -> None:

@@ -172,7 +172,7 @@ class GraphTracer:
             if serial is not None:
                 self.rec.trace.zero_constants.add(serial)
 
-    def eager_call(self, name: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...]) -> bool:
+    def eager_call(self, name: str, inputs: Any, outputs: Any) -> bool:
         """Tie an eager op that calls a traced function to its trace; False if it is not one.
 
         A backward function's call (inside ``gradient``) adds nothing to the forward graph: it
@@ -185,7 +185,7 @@ class GraphTracer:
         function = None if self.rec.gradient_depth else tfp.calling_function(sys._getframe(2))
         if function is None:
             return False
-        self.link_call(function, inputs, outputs, 0)
+        self.link_call(function, tuple(inputs), tuple(outputs), 0)
         return True
 
     def link_cond(self, inputs: tuple[Any, ...], outputs: tuple[Any, ...], number: int,

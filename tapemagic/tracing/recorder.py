@@ -16,14 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from tapemagic.optypes import (
-    CREATE_OPS,
-    CUSTOM_GRADIENT_MODULE,
-    READ_OPS,
-    VALUE_CHECKED,
-    WRITE_OPS,
-    is_function_call,
-)
+from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, VALUE_CHECKED, WRITE_OPS
 from tapemagic.trace import OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming, replicas
@@ -44,7 +37,6 @@ from tapemagic.tracing.values import (
 
 #: Stop recording ops past this many (a long training loop): the first steps are enough.
 MAX_OPS = 400_000
-_weak = weakref.ref
 #: op type as TensorFlow reports it (bytes from an eager op) -> its name (a few hundred types)
 _OP_NAMES: dict[Any, str] = {}
 
@@ -67,10 +59,9 @@ class Recorder(HostRoundTrips):
         self.function_depth = 0
         self.function_arrays: list[int] = []  # ids of NumPy arguments of running tf.functions
         self.saturated_depth = 0  # >0 while inside a tape whose call site was analysed already
-        # id(tensor) -> serial, and the serial's tensor by weak or strong reference (serial_of)
-        self.serial_ids: dict[int, int] = {}
-        self.weak_refs: dict[int, weakref.ref[Any]] = {}
-        self.strong_refs: dict[int, Any] = {}
+        self._serial_of: dict[int, int] = {}
+        self._refs: dict[int, weakref.ref[Any]] = {}
+        self._strong: dict[int, Any] = {}
         self._next_serial = 1
         self.handle_objects: dict[int, Any] = {}  # handle serial -> handle tensor (strong)
         self._handle_serial_by_id: dict[int, int] = {}
@@ -147,31 +138,30 @@ class Recorder(HostRoundTrips):
         reference still points at this very object (no weakref callbacks: a Ctrl-C landing in
         one would be swallowed by Python).
         """
-        serial = self.serial_ids.get(id(tensor))
+        serial = self._serial_of.get(id(tensor))
         if serial is None:
             return None
-        ref = self.weak_refs.get(serial)
+        ref = self._refs.get(serial)
         if ref is not None:
             return serial if ref() is tensor else None
-        return serial if self.strong_refs.get(serial) is tensor else None
+        return serial if self._strong.get(serial) is tensor else None
 
     def register(
         self, tensor: Any, producer: tuple[int, int] | None, leaf: str | None, strong: bool = False
     ) -> int:
         """Give ``tensor`` a new serial and record its dtype and shape."""
-        serial = self._next_serial
-        self._next_serial = serial + 1
+        serial = self.new_serial()
         name, trainable = dtype_info(getattr(tensor, "dtype", None))
         self.trace.tensors[serial] = TensorRecord(serial, name, tfp.shape_tuple(tensor), trainable,
                                                   producer, leaf)
-        self.serial_ids[id(tensor)] = serial
+        self._serial_of[id(tensor)] = serial
         if strong:
-            self.strong_refs[serial] = tensor
-            return serial
-        try:
-            self.weak_refs[serial] = _weak(tensor)
-        except TypeError:  # not weak-referenceable: hold it for the run
-            self.strong_refs[serial] = tensor
+            self._strong[serial] = tensor
+        else:
+            try:
+                self._refs[serial] = weakref.ref(tensor)
+            except TypeError:  # not weak-referenceable: hold it for the run
+                self._strong[serial] = tensor
         return serial
 
     def new_serial(self) -> int:
@@ -185,7 +175,7 @@ class Recorder(HostRoundTrips):
         if serial is None:
             serial = self.register(tensor, None, "constant", strong=True)
         else:
-            self.strong_refs[serial] = tensor
+            self._strong[serial] = tensor
         return serial
 
     def handle_serial(self, handle: Any, find_owner: bool = False) -> int:
@@ -251,9 +241,7 @@ class Recorder(HostRoundTrips):
             self.trace.truncated = self.trace.truncated or len(self.trace.ops) >= MAX_OPS
             self.pending_reads.clear()
             return None
-        name = _OP_NAMES.get(op_type)
-        if name is None:
-            name = _op_name(op_type)
+        name = _OP_NAMES.get(op_type) or _op_name(op_type)
         if graph is None and self.variable_ops_only and own_op(self, name, inputs):
             return None  # an initialiser's own op, on nothing recorded (initializers.py)
         self.busy = True
@@ -262,8 +250,8 @@ class Recorder(HostRoundTrips):
                 self.graphs.record(name, tuple(inputs or ()), tuple(outputs or ()), graph)
             elif self.backward is not None and self.backward.takes(name):
                 record_backward(self, name, inputs or (), outputs or ())
-            elif not self.trace_graphs or not is_function_call(name) or not self.graphs.eager_call(
-                    name, tuple(inputs or ()), tuple(outputs or ())):
+            elif not self.trace_graphs or not self.graphs.eager_call(
+                    name, inputs or (), outputs or ()):
                 self.record_op(name, inputs or (), outputs or ())
         except Exception as error:  # noqa: BLE001 - never break the user's op for our bookkeeping
             self.trace.recorder_error = f"{type(error).__name__}: {error} (op {name})"
@@ -278,18 +266,13 @@ class Recorder(HostRoundTrips):
         api_key = None
         if api is not None:
             api_key = frames.api_key(api)
-            if api_key not in self.api_frames:
-                self.api_frames[api_key] = api.f_globals
+            self.api_frames.setdefault(api_key, api.f_globals)
         layer = self._keras_layer()
         number = self.graphs.graph_id(graph) if graph is not None else 0
         in_serials = []
-        serial_ids, refs, strong = self.serial_ids, self.weak_refs, self.strong_refs
+        serial_of = self.serial_of
         for index, tensor in enumerate(inputs):
-            serial = serial_ids.get(id(tensor))  # serial_of, written out: once per input
-            if serial is not None:
-                ref = refs.get(serial)
-                if (ref() if ref is not None else strong.get(serial)) is not tensor:
-                    serial = None
+            serial = serial_of(tensor)
             if serial is None:
                 serial = (self.graphs.leaf(tensor, number, layer, loc) if number
                           else self.new_leaf(tensor, name, index, loc, layer))
@@ -321,8 +304,7 @@ class Recorder(HostRoundTrips):
         if name in VALUE_CHECKED and not op.in_gradient:
             op.saturated = saturated(name, inputs, outputs)
         self.trace.ops.append(op)
-        if number or name not in self.trace.registry or name in self.python_backward:
-            note_op_type(self, name, seq, number)
+        note_op_type(self, name, seq, number)
         if self.backward is not None:
             self.backward.learn(op)
         if name in WRITE_OPS:
@@ -384,7 +366,7 @@ class Recorder(HostRoundTrips):
         self.trace.handle_names = naming.name_handles(self.handle_objects, self.variables_seen,
                                                       self.scope_callers)
         self.trace.api_labels = {k: naming.api_label(k, g) for k, g in self.api_frames.items()}
-        for held in (self.strong_refs, self.weak_refs, self.serial_ids, self.handle_objects,
+        for held in (self._strong, self._refs, self._serial_of, self.handle_objects,
                      self._handle_serial_by_id, self.variables_seen, self.pending_reads,
                      self.host_values, self.api_frames, self.graphs, self.scope_callers):
             held.clear()
