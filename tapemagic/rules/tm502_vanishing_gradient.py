@@ -2,18 +2,26 @@
 
 Matcher: among the sources of one gradient call that got a non-zero gradient, one whose L2 norm
 is below ``RATIO`` (1e-6) times the largest norm of the call. Only weights of rank 2 or more
-(kernels, embeddings): a bias gradient is often tiny for a benign reason (centred data, a
-normalisation after it). Information, not a cut: the path is connected, but the weight will
-barely train (saturated activations, a deep stack without normalisation).
+that the forward pass does not only add (kernels, embeddings): an offset's gradient is often
+zero up to round-off by construction, whatever its rank. A bias before a normalisation cancels,
+and the key bias of attention (Keras' ``MultiHeadAttention``, an ``EinsumDense`` bias of shape
+``(heads, key_dim)``) adds the same score to every key of a query, which the softmax ignores.
+Information, not a cut: the path is connected, but the weight will barely train (saturated
+activations, a deep stack without normalisation).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tapemagic.graph.analysis import Cause
+from tapemagic.graph.analysis import Cause, SourceAnalysis
 from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+
+#: Ops that add a weight's value as an offset; a read reaches them through a cast (mixed
+#: precision) or an identity.
+_ADD_OPS = frozenset({"BiasAdd", "AddV2", "Add", "Sub"})
+_PASS_OPS = frozenset({"Cast", "Identity"})
 
 #: A gradient this many times smaller than the call's largest counts as vanishing.
 RATIO = 1e-6
@@ -34,7 +42,36 @@ class VanishingGradient(RuleModule):
             call = analysis.call
             for i, norm in norms:
                 shape = analysis.sources[i].source.shape
-                if norm is not None and norm < RATIO * largest and shape and len(shape) >= 2:
+                if norm is not None and norm < RATIO * largest and shape and len(
+                        shape) >= 2 and not _offset(ctx, analysis.sources[i]):
                     hit = Hit(analysis, i, analysis.sources[i], Cause("zero-at-runtime", False))
                     yield Match((place(call.loc),), call.loc, False,
                                 {"largest": f"{largest:.3g}"}, hit, chain=[])
+
+
+def _offset(ctx: RuleContext, source: SourceAnalysis) -> bool:
+    """Return True when every forward use of ``source`` adds it as an offset (a bias)."""
+    graph = ctx.graph
+    if source.node is None:
+        return False
+    reads = [op for op in graph.reads.get(source.node, ()) if not op.in_gradient] if (
+        source.source.handle is not None) else []
+    frontier = [out for op in reads for out in op.outputs] or [source.node]
+    uses = 0
+    seen: set[int] = set()
+    while frontier:
+        value = frontier.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        for edge in graph.out_edges.get(value, ()):
+            op = graph.ops.get(edge.ref) if edge.kind == "op" else None
+            if op is None or op.in_gradient:
+                continue
+            if op.op_type in _PASS_OPS:
+                frontier.extend(op.outputs)
+            elif op.op_type in _ADD_OPS:
+                uses += 1
+            else:
+                return False
+    return uses > 0
