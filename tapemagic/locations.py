@@ -117,6 +117,25 @@ class SourceIndex:
                     best = node
         return best
 
+    def line_call(self, raw: RawLocation | None) -> RawLocation | None:
+        """Return the span of the call a one-line statement at ``raw``'s line makes, if one.
+
+        For positions without columns (a graph's op traceback gives lines only): the value of
+        an assignment, expression or return statement that is a call on one line
+        (``pred = model(x)`` gives ``model(x)``).
+        """
+        tree = self.tree(raw.file) if raw is not None else None
+        if raw is None or tree is None:
+            return None
+        found = [node for node in ast.walk(tree) if isinstance(node, (
+            ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return))
+            and node.lineno == raw.line]
+        value = found[0].value if len(found) == 1 else None
+        if not isinstance(value, ast.Call) or value.end_lineno != value.lineno:
+            return None
+        return RawLocation(raw.file, raw.line, raw.line, value.col_offset,
+                           value.end_col_offset, raw.function)
+
     def assignment(self, raw: RawLocation, name: str, after: bool = False) -> RawLocation | None:
         """Return the last plain assignment to ``name`` before ``raw``, in ``raw``'s scope.
 

@@ -73,7 +73,9 @@ class RuleContext:
         if op.api_module and op.api_function:
             label = self.trace.api_labels.get((op.api_module, op.api_function))
         if label is None or not label.startswith("tf.") or label.startswith("tf.__"):
-            label = self.index.snippet(op.loc) or op.op_type
+            # an op inside a Keras layer, traced (no columns): the call on its line, not the op
+            label = self.index.snippet(op.loc) or (
+                op.layer and self.index.snippet(self.index.line_call(op.loc))) or op.op_type
         return label
 
     def source_argument(self, loc: RawLocation | None, index: int) -> str | None:

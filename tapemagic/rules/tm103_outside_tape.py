@@ -42,6 +42,8 @@ class OutsideTape(RuleModule):
             tape = hit.analysis.tape
             op = ctx.graph.ops.get(hit.cause.op_seq or -1)
             raw = op.loc if op is not None else call.loc
+            if op is not None and op.layer and raw is not None and raw.col is None:
+                raw = ctx.index.line_call(raw) or raw  # traced: the layer call's columns
             api = ctx.op_api(op) if op is not None else call.target_label
             if (op is not None and tape is not None and tape.loc is not None
                     and trace.thread_at(op.seq) != tape.thread):
