@@ -186,3 +186,23 @@ def test_a_forward_pass_outside_the_tape_of_the_trained_model_stays_tm103(
     report, marked = _run(tmp_path, source)
     assert ("TM103", marked[0]) in _loud(report), [(f.rule, f.message) for f in report.findings]
     assert all(rule != "TM104" for rule, _ in _loud(report))
+
+
+@pytest.mark.parametrize("force_eager", [False, True], ids=["graph", "eager"])
+def test_the_teacher_called_in_the_students_place_is_named_at_that_call(
+        tmp_path: Path, force_eager: bool) -> None:
+    # a distillation typo: the student never runs, the teacher computes the loss inside the
+    # tape; the line to change is that call, not where the student was made
+    # (two definitions, as in the report: a factory making both is the other-model shape)
+    source = _DISTILLER.replace(
+        'student, teacher = make(4, "student"), make(8, "teacher")',
+        'teacher = make(8, "teacher")\n    student = tf.keras.Sequential(['
+        'tf.keras.layers.Input((5,)), tf.keras.layers.Dense(3)], name="student")').replace(
+        "BEFORE", "soft_targets = teacher(x)").replace(
+        "INSIDE", "student_out = teacher(x)  # <-").replace(
+        "return tape.gradient(loss, SOURCES)  # <-", "return tape.gradient(loss, SOURCES)").replace(
+        "SOURCES", "student.trainable_variables")
+    report, marked = _run(tmp_path, source, force_eager=force_eager)
+    assert _loud(report) == [("TM104", marked[0])], [(f.rule, f.message) for f in report.findings]
+    message = report.findings[0].message
+    assert "never ran" in message and "teacher/" in message

@@ -30,7 +30,8 @@ from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
 from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
-from tapemagic.rules.untrained import trained_instead
+from tapemagic.rules.untrained import trained_instead, untrained_on_path
+from tapemagic.trace import OpRecord
 
 _SECOND_PASS = (": it is computed by this second, independent forward pass, which reads the "
                 "same weights again instead of using the watched tensor")
@@ -48,6 +49,14 @@ class NotConnected(RuleModule):
                 continue  # TM105 / TM111 say it, and why
             call = hit.analysis.call
             raw = call.loc
+            instead = _ran_instead(ctx, hit)
+            if instead is not None and instead.loc is not None:
+                # the sources' model never ran; another model's pass, trained by no gradient
+                # call, is on the loss path inside the tape: that pass is the line to change
+                yield Match((place(instead.loc), "ran-instead"), instead.loc, hit.cause.primary,
+                            {"target": call.target_label,
+                             "detail": _ran_instead_detail(ctx, hit)}, hit)
+                continue
             other = ctx.other_model(hit)
             if other is not None and call.loc is not None:
                 # the sources are another model's (a target network made by the same factory):
@@ -128,6 +137,36 @@ def _constant_target(ctx: RuleContext, hit: Hit) -> bool:
     """Return True when every target of the call is a tensor no recorded op produced."""
     tensors = ctx.trace.tensors
     return all(t in tensors and tensors[t].producer is None for t in hit.analysis.call.targets)
+
+
+def _ran_instead(ctx: RuleContext, hit: Hit) -> OpRecord | None:
+    """Return the first recorded read of an untrained weight on the loss path, or None.
+
+    Only when no source of the call was ever read (the sources' model never ran) and the tape
+    recorded a pass over trainable weights that no gradient call of the run trains (a student
+    step that calls the teacher): that pass computed the loss in the sources' place. A call
+    whose sources have twins made by the same code (a DDPG target actor) is ``other_model``'s.
+    """
+    analysis, tape = hit.analysis, hit.analysis.tape
+    reads = ctx.graph.reads
+    if tape is None or any(s.source.handle is None or reads.get(s.source.handle)
+                           for s in analysis.sources):
+        return None
+    if any(ctx.other_model(Hit(analysis, i, s, hit.cause)) is not None
+           for i, s in enumerate(analysis.sources)):
+        return None  # a twin made by the same code reads in their place: the call's sources
+    ops = [op for h in untrained_on_path(ctx, analysis) for op in reads.get(h, ())
+           if not op.in_gradient and tape.recording_at(op.seq)]
+    return min(ops, key=lambda op: op.seq, default=None)
+
+
+def _ran_instead_detail(ctx: RuleContext, hit: Hit) -> str:
+    instead = untrained_on_path(ctx, hit.analysis)
+    names = ", ".join(f"`{ctx.handle_name(h)}`" for h in instead[:3])
+    more = f" and {len(instead) - 3} more" if len(instead) > 3 else ""
+    return (f": the sources' model never ran: this line computed the loss from {names}"
+            f"{more} instead, which no gradient call trains: call the model whose weights "
+            "are the sources")
 
 
 def _other_model(ctx: RuleContext, handle: int) -> str:
