@@ -14,6 +14,7 @@ from tapemagic._version import __version__
 from tapemagic.diagnosis import Diagnoser
 from tapemagic.graph.analysis import CallAnalysis, analyse
 from tapemagic.graph.collapse import collapse
+from tapemagic.graph.none_handling import forgive
 from tapemagic.graph.provenance import ProvenanceGraph
 from tapemagic.locations import CellMap
 from tapemagic.report.dot import build_dot
@@ -68,6 +69,9 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
                   exception: BaseException | None, problems: Sequence[str]) -> Report:
     graph = ProvenanceGraph(trace)
     analyses = analyse(graph, cells.feeds)
+    handled = forgive(analyses, {a.call.id: line for a in analyses if (a.call.regressions or any(
+        s.verdict == "severed" for s in a.sources)) and (line := cells.none_handled(
+            a.call.loc)) is not None})
     diagnoser = Diagnoser(graph, cells, analyses)
     findings, ids = diagnoser.findings()
     edge_ids = {edge: ids[key] for edge, key in diagnoser.edge_findings.items() if key in ids}
@@ -85,10 +89,19 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
         graph=picture,
         dot=build_dot(picture, findings),
         exception=_exception(exception, cells, trace) if exception is not None else None,
-        notes=tuple(problems) + tuple(_notes(trace, analyses, cells)),
+        notes=tuple(problems) + tuple(_notes(trace, analyses, cells)) + tuple(
+            _handled_note(a, line, names, cells) for a, line, names in handled),
         headline=_headline(calls, findings, _regressed(trace)),
     )
     return report
+
+
+def _handled_note(analysis: CallAnalysis, line: int, names: list[str], cells: CellMap) -> str:
+    where = cells.location(analysis.call.loc)
+    named = ", ".join(f"`{n}`" for n in names)
+    return (f"The gradient call at {where.label if where else '?'} returns None for {named}, "
+            f"which its target does not depend on; line {line} drops or replaces the None "
+            "gradients, so that is by design (as with unconnected_gradients=ZERO), not a cut.")
 
 
 def _call(analysis: CallAnalysis, cells: CellMap, diagnoser: Diagnoser,
@@ -324,7 +337,11 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
     total = len(verdicts)
     bad = {v for (v, _), verdict in verdicts.items() if verdict != "connected"}
     missing = sum(v in ("severed", "unexplained") for v in verdicts.values())
-    zero = sum(v == "zero" for v in verdicts.values())
+    # None by design (the code filters them, see graph/none_handling.py): said apart
+    expected = {(s.variable, 0) for c in calls for s in c.sources
+                if s.verdict == "zero" and s.result == "none"}
+    zero = sum(v == "zero" and k not in expected for k, v in verdicts.items())
+    handled = sum(v == "zero" and k in expected for k, v in verdicts.items())
     relevant = [f for f in findings if bad & set(f.variables) or not f.variables]
     causes = sum(1 for f in relevant if f.primary)
     behind = len(relevant) - causes
@@ -350,6 +367,10 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
         verb = "gets" if zero == 1 else "get"
         parts.append(f"{zero} of {total} {noun} {verb} an all-zero gradient "
                      "(connected, zero at run time)")
+    if handled:
+        verb = "gets" if handled == 1 else "get"
+        parts.append(f"{handled} of {total} {noun} {verb} no gradient, which the code drops "
+                     "or replaces (by design, see the notes)")
     # weights on the loss path that no source list holds, named by an error (a layer unfrozen
     # after its step was traced): the calls' verdicts cannot show them
     outside = {v for f in findings if f.severity == "error" and f.cause == "sources-mismatch"

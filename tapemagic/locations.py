@@ -18,6 +18,7 @@ import ast
 import linecache
 from dataclasses import dataclass, field
 
+from tapemagic.graph.none_handling import none_handled_in
 from tapemagic.graph.numpy_chain import Link, feeds_in, numpy_chain_in
 from tapemagic.report.model import Location
 from tapemagic.trace import RawLocation
@@ -243,6 +244,16 @@ class SourceIndex:
             return None
         tree = self.tree(made.file)
         return feeds_in(tree, made.line, used.line) if tree is not None else None
+
+    def none_handled(self, raw: RawLocation | None) -> int | None:
+        """Return the line that filters the None gradients of the call at ``raw``, if any.
+
+        See ``graph.none_handling``: a result whose None gradients are dropped or replaced.
+        """
+        tree = self.tree(raw.file) if raw is not None else None
+        if raw is None or tree is None:
+            return None
+        return none_handled_in(tree, enclosing_function(tree, raw.line), raw.line)
 
     def numpy_chain(self, raw: RawLocation | None) -> tuple[Link, ...]:
         """Return the NumPy calls fed by the conversion at ``raw`` (see ``graph.numpy_chain``)."""
