@@ -142,7 +142,7 @@ def _constant_target(ctx: RuleContext, hit: Hit) -> bool:
 def _ran_instead(ctx: RuleContext, hit: Hit) -> OpRecord | None:
     """Return the first recorded read of an untrained weight on the loss path, or None.
 
-    Only when no source of the call was ever read (the sources' model never ran) and the tape
+    Only when no source of the call (Keras weights: a model's) was ever read and the tape
     recorded a pass over trainable weights that no gradient call of the run trains (a student
     step that calls the teacher): that pass computed the loss in the sources' place. A call
     whose sources have twins made by the same code (a DDPG target actor) is ``other_model``'s.
@@ -150,7 +150,7 @@ def _ran_instead(ctx: RuleContext, hit: Hit) -> OpRecord | None:
     analysis, tape = hit.analysis, hit.analysis.tape
     reads = ctx.graph.reads
     if tape is None or any(s.source.handle is None or reads.get(s.source.handle)
-                           for s in analysis.sources):
+                           or s.source.kind != "keras-variable" for s in analysis.sources):
         return None
     if any(ctx.other_model(Hit(analysis, i, s, hit.cause)) is not None
            for i, s in enumerate(analysis.sources)):
