@@ -230,6 +230,14 @@ grads = tape.gradient(loss, model.trainable_variables)
 for s, v in zip(shadow, model.trainable_variables):
     s.assign(0.9 * s + 0.1 * v)
 """,
+"sources a dict of the trainable variables, rebuilt each step": """
+for step in range(2):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(model(x))
+    sources = {v.path: v for v in model.trainable_variables}
+    grads = tape.gradient(loss, sources)
+    opt.apply_gradients([(grads[k], sources[k]) for k in sources])
+""",
 }
 
 

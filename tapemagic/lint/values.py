@@ -74,6 +74,18 @@ class Value:
 EMPTY = Value()
 
 
+def holds_variables(value: Value) -> bool:
+    """Whether ``value`` holds only weights: a variable, a weight list, or a list/dict of them.
+
+    ``{v.path: v for v in model.trainable_variables}`` is one (a comprehension over weights
+    gives the variable itself); ``w - lr * g`` is a plain tensor, and so is an unknown value.
+    """
+    if value.kind == "variable":
+        return True
+    return value.kind == "seq" and bool(value.items) and all(holds_variables(i)
+                                                            for i in value.items)
+
+
 def join(*values: Value) -> Value:
     """Return a plain value that depends on everything ``values`` depend on."""
     live: set[str] = set()
