@@ -265,7 +265,7 @@ class Calls(Members):
                                                                         *kwargs.values()])
             return result
         if callee.kind == "class":
-            return self.instantiate(node, callee)
+            return self.instantiate(node, callee, tuple(args), kwargs)
         if callee.kind == "tokenizer":  # tokenizer(text): token ids, integers
             return Value(text="int")
         if callee.kind == "pass-through":  # tf.grad_pass_through(f)(x): identity backward
