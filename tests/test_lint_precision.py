@@ -261,6 +261,20 @@ with tf.GradientTape() as tape:
     loss = tf.reduce_sum(net(x))
 grads = tape.gradient(loss, net.trainable_variables)
 """,
+"hyperparameters of another cell passed to a layer's __init__": """
+class Scaled(tf.keras.layers.Layer):
+    def __init__(self, units, temperature):
+        super().__init__()
+        self.units = units; self.temperature = temperature; self.inv = 1.0 / temperature
+    def build(self, input_shape):
+        self.w = self.add_weight(shape=(input_shape[-1], self.units))
+    def call(self, inputs):
+        return (inputs @ self.w) * self.inv
+net = tf.keras.Sequential([tf.keras.layers.Input((4,)), Scaled(CONFIG["units"], TEMPERATURE)])
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum(net(x))
+grads = tape.gradient(loss, net.trainable_variables)
+""",
 "sources a dict of the trainable variables, rebuilt each step": """
 for step in range(2):
     with tf.GradientTape() as tape:

@@ -16,7 +16,7 @@ from dataclasses import replace
 from tapemagic.lint import names, patterns
 from tapemagic.lint.blocks import api_of
 from tapemagic.lint.members import Members
-from tapemagic.lint.values import EMPTY, Env, Value, join
+from tapemagic.lint.values import EMPTY, UNKNOWN, Env, Value, join
 
 _MAX_DEPTH = 8  # nested calls of the user's functions followed (recursion ends here)
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
@@ -224,7 +224,7 @@ class Calls(Members):
         """
         if name in _PYTHON_BUILTINS:
             return EMPTY
-        return Value(kind="model", weights=frozenset({f"?{name}"}), text="?")
+        return Value(kind="model", weights=frozenset({f"?{name}"}), text=UNKNOWN)
 
     def builtin(self, node: ast.Call, name: str, args: list[Value],
                 kwargs: dict[str, Value]) -> Value:

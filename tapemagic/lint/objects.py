@@ -17,7 +17,7 @@ from typing import Any
 
 from tapemagic.lint import methods, names
 from tapemagic.lint.blocks import Blocks
-from tapemagic.lint.values import EMPTY, Env, Value, join, merge
+from tapemagic.lint.values import EMPTY, UNKNOWN_PARAMETER, Env, Value, join, merge
 
 #: Layer attributes that are weights (``layer.kernel``).
 _WEIGHT_MEMBERS = frozenset({"kernel", "bias", "embeddings", "gamma", "beta",
@@ -224,7 +224,8 @@ class Objects(Blocks):
         if model.kind not in ("model", "instance"):
             return False
         if not isinstance(model.node, ast.ClassDef):
-            return bool(model.text) and model.text != "?"  # an unknown name: maybe not Keras
+            # an unknown name or parameter: maybe not Keras
+            return bool(model.text) and not model.text.startswith("?")
         return bool(self.bases(Value(kind="class", node=model.node, env=model.env))
                     & names.KERAS_BASES)
 
@@ -260,12 +261,10 @@ class Objects(Blocks):
                      stmt: ast.Assign) -> Env:
         """Return the scope of a member's assignment: ``self`` and its method's names before it.
 
-        The method's parameters that :meth:`parameter` resolves are bound, not looked up as
-        module globals of the same name; the locals it assigned before the member are
-        evaluated in order. So ``self.scale = alpha / rank`` in ``__init__(self, base, rank=2,
-        alpha=4.0)`` is arithmetic on two numbers, off every tape and on no weight. Any other
-        name is looked up around the class, as before (a layer passed in stays a weight
-        container of its own, ``?base``).
+        The method's parameters are bound (:meth:`parameter`), never looked up as module
+        globals of the same name; the locals it assigned before the member are evaluated in
+        order. So ``self.scale = alpha / rank`` in ``__init__(self, base, rank=2, alpha=4.0)``
+        is arithmetic on two numbers, off every tape and on no weight.
         """
         local = Env(instance.env)
         local.vars["self"] = instance
@@ -276,9 +275,7 @@ class Objects(Blocks):
         for param, default, index in methods.parameters(method):
             given = [args[index] if index is not None and index < len(args)
                      else kwargs.get(param.arg) for args, kwargs in made]
-            value = self.parameter(method, param, default, given)
-            if value is not None:
-                local.vars[param.arg] = value
+            local.vars[param.arg] = self.parameter(method, param, default, given)
         for assign in methods.locals_before(method, stmt):
             # once per instance: the variables a local makes keep one root for every member
             key = (*_instance_key(instance), id(assign))
@@ -290,30 +287,34 @@ class Objects(Blocks):
         return local
 
     def parameter(self, method: methods.Function, param: ast.arg, default: ast.expr | None,
-                  given: list[Value | None]) -> Value | None:
+                  given: list[Value | None]) -> Value:
         """Return a parameter's value: what each construction passed (None: the default).
 
         Host values passed (``LoRA(base, 4, 8.0)``) or a host default (``rank=2``, a scalar
         annotation, a ``build``'s shape) make a plain value; models, variables and tensors
-        passed are themselves. None when unresolved (no construction seen, a name of another
-        cell passed, a ``None`` default).
+        passed are themselves. Anything else (no construction seen, a name of another cell
+        passed, a ``None`` default) is an unknown parameter: called, it reads its weights as
+        a layer passed in does (``self.base(x)``); in arithmetic (``1.0 / units``) it is not
+        read, as a number there is far likelier than a weight (precision first).
         """
+        unresolved = Value(kind="model", weights=frozenset({f"?{param.arg}"}),
+                           text=UNKNOWN_PARAMETER)
         if not given or None in given:  # the default is used somewhere
             if not methods.host_parameter(method, param, default):
-                return None
+                return unresolved
             text = default.value if isinstance(default, ast.Constant) and \
                 isinstance(default.value, str) else ""  # a dtype name stays known
             given = [*given, Value(text=text)]
         passed = [v for v in given if v is not None]
         if any(v.kind == "model" and v.text.startswith("?") for v in passed):
-            return None
+            return unresolved
         if all(_weightless(v) for v in passed):
             texts = {v.text for v in passed}
             return Value(text=texts.pop() if len(texts) == 1 else "")
         out: Value | None = None
         for value in passed:
             out = merge(out, value)
-        return out
+        return out or unresolved
 
     def bind_local(self, target: ast.expr, value: Value, env: Env) -> None:
         """Bind a method's local (names and tuples of them) without making it a source."""

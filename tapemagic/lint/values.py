@@ -72,6 +72,10 @@ class Value:
 
 
 EMPTY = Value()
+#: ``text`` of an unknown value: a name this source never binds (``?``), read as weights when
+#: used in an op; a method's parameter nothing resolves (``?param``), read only when called.
+UNKNOWN = "?"
+UNKNOWN_PARAMETER = "?param"
 
 
 def holds_variables(value: Value) -> bool:
