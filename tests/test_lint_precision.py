@@ -230,6 +230,59 @@ grads = tape.gradient(loss, model.trainable_variables)
 for s, v in zip(shadow, model.trainable_variables):
     s.assign(0.9 * s + 0.1 * v)
 """,
+"a LoRA layer's scale computed in __init__ from its hyperparameters": """
+class LoRA(tf.keras.layers.Layer):
+    def __init__(self, base, rank=2, alpha=4.0):
+        super().__init__()
+        self.base = base; self.rank = rank; self.scale = alpha / rank
+    def build(self, input_shape):
+        self.a = self.add_weight(shape=(input_shape[-1], self.rank))
+        self.b = self.add_weight(shape=(self.rank, 3), initializer="zeros")
+    def call(self, inputs):
+        return self.base(inputs) + self.scale * (inputs @ self.a) @ self.b
+net = tf.keras.Sequential([tf.keras.layers.Input((4,)), LoRA(tf.keras.layers.Dense(3))])
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum(net(x))
+grads = tape.gradient(loss, net.trainable_variables)
+""",
+"an attention scale from a local of __init__ and the numbers passed to it": """
+class Attention(tf.keras.layers.Layer):
+    def __init__(self, dim, heads):
+        super().__init__()
+        head_dim = dim // heads
+        self.head_dim = head_dim
+        self.scale = head_dim ** -0.5
+    def build(self, input_shape):
+        self.qkv = self.add_weight(shape=(input_shape[-1], 3 * self.head_dim))
+    def call(self, inputs):
+        return (inputs @ self.qkv) * self.scale
+net = tf.keras.Sequential([tf.keras.layers.Input((4,)), Attention(8, 2)])
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum(net(x))
+grads = tape.gradient(loss, net.trainable_variables)
+""",
+"hyperparameters of another cell passed to a layer's __init__": """
+class Scaled(tf.keras.layers.Layer):
+    def __init__(self, units, temperature):
+        super().__init__()
+        self.units = units; self.temperature = temperature; self.inv = 1.0 / temperature
+    def build(self, input_shape):
+        self.w = self.add_weight(shape=(input_shape[-1], self.units))
+    def call(self, inputs):
+        return (inputs @ self.w) * self.inv
+net = tf.keras.Sequential([tf.keras.layers.Input((4,)), Scaled(CONFIG["units"], TEMPERATURE)])
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum(net(x))
+grads = tape.gradient(loss, net.trainable_variables)
+""",
+"sources a dict of the trainable variables, rebuilt each step": """
+for step in range(2):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(model(x))
+    sources = {v.path: v for v in model.trainable_variables}
+    grads = tape.gradient(loss, sources)
+    opt.apply_gradients([(grads[k], sources[k]) for k in sources])
+""",
 }
 
 

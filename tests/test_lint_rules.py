@@ -134,6 +134,19 @@ BAD = {
             g = tape.gradient(loss, v)
             v = v - 0.1 * g
         """, [("TM112", 7)]),
+    "a layer's member computed from its own weight in __init__": ("""
+        class Scaled(tf.keras.layers.Layer):
+            def __init__(self, units=4, factor=2.0):
+                super().__init__()
+                self.w = tf.Variable(tf.ones((units,)))
+                self.w2 = self.w * factor
+            def call(self, inputs):
+                return inputs * self.w2
+        net = tf.keras.Sequential([tf.keras.layers.Input((4,)), Scaled()])
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(net(x))
+        grads = tape.gradient(loss, net.trainable_variables)
+        """, [("TM103", 6)]),
     "integer variable as a source": ("""
         k = tf.Variable(3)
         with tf.GradientTape() as tape:

@@ -14,7 +14,7 @@ import ast
 from dataclasses import replace
 
 from tapemagic.lint import names
-from tapemagic.lint.values import EMPTY, Cut, Env, Roots, Site, Value, join
+from tapemagic.lint.values import EMPTY, UNKNOWN, Cut, Env, Roots, Site, Value, join
 
 #: Cut kinds also looked for behind an earlier cut (NumPy after `.numpy()` is the same cut).
 _NEXT_CUTS = frozenset({"non-differentiable", "integer", "numpy-function", "stop-gradient"})
@@ -149,8 +149,12 @@ class Blocks:
         return frozenset(out)
 
     def operand(self, value: Value, node: ast.AST) -> Value:
-        """Return ``value`` as an op input: a variable (or weight list) is read there."""
-        if value.kind == "variable" or (value.kind == "model" and value.text == "?"):
+        """Return ``value`` as an op input: a variable (or weight list) is read there.
+
+        So is a name this source never binds (another cell's variable), but not an unknown
+        parameter of a method (``UNKNOWN_PARAMETER``: in arithmetic, a number far likelier).
+        """
+        if value.kind == "variable" or (value.kind == "model" and value.text == UNKNOWN):
             return join(self.read(value.weights, node), Value(cuts=value.cuts))
         return value
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 from tapemagic.lint import names, patterns
 from tapemagic.lint.blocks import api_of
 from tapemagic.lint.members import Members
-from tapemagic.lint.values import EMPTY, Env, Value, join
+from tapemagic.lint.values import EMPTY, UNKNOWN, Env, Value, join
 
 _MAX_DEPTH = 8  # nested calls of the user's functions followed (recursion ends here)
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
@@ -224,7 +224,7 @@ class Calls(Members):
         """
         if name in _PYTHON_BUILTINS:
             return EMPTY
-        return Value(kind="model", weights=frozenset({f"?{name}"}), text="?")
+        return Value(kind="model", weights=frozenset({f"?{name}"}), text=UNKNOWN)
 
     def builtin(self, node: ast.Call, name: str, args: list[Value],
                 kwargs: dict[str, Value]) -> Value:
@@ -265,7 +265,7 @@ class Calls(Members):
                                                                         *kwargs.values()])
             return result
         if callee.kind == "class":
-            return self.instantiate(node, callee)
+            return self.instantiate(node, callee, tuple(args), kwargs)
         if callee.kind == "tokenizer":  # tokenizer(text): token ids, integers
             return Value(text="int")
         if callee.kind == "pass-through":  # tf.grad_pass_through(f)(x): identity backward

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from tapemagic.lint.interp import GradientCall, Interpreter
-from tapemagic.lint.names import GRADIENT_TAPE, VARIABLE, Imports
+from tapemagic.lint.names import GRADIENT_TAPE, Imports
 from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, join
 from tapemagic.report.model import Edit
 
@@ -207,7 +207,7 @@ class LintContext:
                 if value.kind != "variable" or not isinstance(node, ast.Name):
                     continue
                 for stmt in ast.walk(loop):
-                    if _rebinds(stmt, node.id) and not _makes_variable(stmt, run):
+                    if _rebinds(stmt, node.id) and _binds_tensor(stmt, run):
                         yield node.id, stmt  # type: ignore[misc]
 
     def frozen_sources(self) -> Iterator[GradientCall]:
@@ -255,9 +255,18 @@ def _rebinds(stmt: ast.AST, name: str) -> bool:
         stmt.target.id == name
 
 
-def _makes_variable(stmt: ast.AST, run: Interpreter) -> bool:
-    value = getattr(stmt, "value", None)
-    return isinstance(value, ast.Call) and (run.imports.dotted(value.func) or "") in VARIABLE
+def _binds_tensor(stmt: ast.AST, run: Interpreter) -> bool:
+    """Whether a rebinding of a variable source leaves a plain tensor in the name.
+
+    Judged by the value the interpreter bound there, not by the statement's shape: a fresh
+    ``tf.Variable(...)``, or a dict of ``model.trainable_variables`` rebuilt each step, still
+    holds variables. ``x -= lr * g`` always gives a tensor; a statement this run never
+    interpreted (a function defined in the loop and not called) gives no evidence: no hint.
+    """
+    if isinstance(stmt, ast.AugAssign):
+        return True
+    held = run.binds_variables.get(stmt)
+    return held is not None and not held
 
 
 def _tape_like(node: ast.expr) -> bool:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from tapemagic.lint.calls import Calls
 from tapemagic.lint.names import Imports
-from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, merge
+from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, holds_variables, merge
 
 _MAX_STEPS = 50_000  # statements interpreted per focus: bounds a pathological source's cost
 
@@ -55,6 +55,9 @@ class Interpreter(Calls):
         self.calls_found: list[GradientCall] = []
         self.reached_focus = False
         self.source_names = _source_names(tree)
+        #: Each assignment interpreted -> whether every value it bound held only weights
+        #: (TM112: rebinding a variable source to its own weight list replaces nothing)
+        self.binds_variables: dict[ast.AST, bool] = {}
         self._steps = 0
         self._returns: list[list[Value]] = []
 
@@ -107,6 +110,8 @@ class Interpreter(Calls):
             env.vars[node.name] = Value(kind="class", node=node, env=env)
         elif isinstance(node, ast.Assign):
             value = self.identify(node, self.expr(node.value, env))
+            self.binds_variables[node] = self.binds_variables.get(node, True) and \
+                holds_variables(value)
             for target in node.targets:
                 self.bind(target, value, env)
         elif isinstance(node, ast.AnnAssign) and node.value is not None:

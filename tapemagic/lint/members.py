@@ -115,7 +115,7 @@ class Members(Objects):
             return EMPTY
         if base.kind == "variable" and attr in ("value", "read_value"):
             return replace(base, text="" if base.text.startswith("keras") else base.text)
-        if attr in _ASSIGN_METHODS and (base.kind == "variable" or base.text == "?"):
+        if attr in _ASSIGN_METHODS and (base.kind == "variable" or base.text.startswith("?")):
             return self.assign(node, base, args[0] if args else EMPTY)
         if attr in names.HOST_METHODS and attr != "predict" and attr != "predict_on_batch":
             return self.cut(node, "host", f".{attr}()", [operand])

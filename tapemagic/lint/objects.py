@@ -5,7 +5,8 @@ root; a Sequential contains its layers and runs them in order; a functional ``Mo
 symbolic outputs; a Lambda layer calls its function), answers what ``model.trainable_variables``,
 ``layer.kernel`` or ``self.dense`` are, and calls models: the user's classes are instantiated
 without running ``__init__`` (``self.x = ...`` assignments anywhere in the class give members,
-evaluated when first read) and their ``call`` is interpreted.
+evaluated when first read, in the scope of their method: :mod:`tapemagic.lint.methods`) and
+their ``call`` is interpreted.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import ast
 from dataclasses import replace
 from typing import Any
 
-from tapemagic.lint import names
+from tapemagic.lint import methods, names
 from tapemagic.lint.blocks import Blocks
-from tapemagic.lint.values import EMPTY, Env, Value, join
+from tapemagic.lint.values import EMPTY, UNKNOWN_PARAMETER, Env, Value, join, merge
 
 #: Layer attributes that are weights (``layer.kernel``).
 _WEIGHT_MEMBERS = frozenset({"kernel", "bias", "embeddings", "gamma", "beta",
@@ -30,6 +31,10 @@ class Objects(Blocks):
     def __init__(self, tree: ast.Module, imports: names.Imports | None = None) -> None:
         super().__init__(tree, imports)
         self._members: dict[tuple[str, str], Value] = {}
+        #: What each construction of an instance passed to ``__init__`` (by instance).
+        self._constructed: dict[tuple[str, int], list[tuple[tuple[Value, ...],
+                                                           dict[str, Value]]]] = {}
+        self._locals: dict[tuple[str, int, int], Value] = {}  # a method's locals, evaluated
 
     def keras(self, node: ast.Call, dotted: str, args: list[Value],
               kwargs: dict[str, Value]) -> Value | None:
@@ -77,8 +82,13 @@ class Objects(Blocks):
                 self.roots.add(root, child)
         return Value(kind="model", weights=frozenset({root}), items=items, text=text)
 
-    def instantiate(self, node: ast.AST, cls: Value) -> Value:
-        """Return an instance of a user class (a model/layer, a loss, or a plain object)."""
+    def instantiate(self, node: ast.AST, cls: Value, args: tuple[Value, ...] = (),
+                    kwargs: dict[str, Value] | None = None) -> Value:
+        """Return an instance of a user class (a model/layer, a loss, or a plain object).
+
+        ``args``/``kwargs`` are what the construction passed to ``__init__`` (kept for the
+        scope its members are evaluated in).
+        """
         bases = self.bases(cls)
         if bases & names.LOSS_BASES:
             kind = "loss"
@@ -86,8 +96,10 @@ class Objects(Blocks):
             kind = "model"
         else:
             kind = "object"
-        return Value(kind=kind, weights=frozenset({self.fresh(node)}) if kind == "model" else
-                     frozenset(), node=cls.node, env=cls.env)
+        instance = Value(kind=kind, weights=frozenset({self.fresh(node)}) if kind == "model"
+                         else frozenset(), node=cls.node, env=cls.env)
+        self._constructed.setdefault(_instance_key(instance), []).append((args, kwargs or {}))
+        return instance
 
     def bases(self, cls: Value) -> set[str]:
         """Return the dotted library bases of a user class, through its user base classes."""
@@ -212,7 +224,8 @@ class Objects(Blocks):
         if model.kind not in ("model", "instance"):
             return False
         if not isinstance(model.node, ast.ClassDef):
-            return bool(model.text) and model.text != "?"  # an unknown name: maybe not Keras
+            # an unknown name or parameter: maybe not Keras
+            return bool(model.text) and not model.text.startswith("?")
         return bool(self.bases(Value(kind="class", node=model.node, env=model.env))
                     & names.KERAS_BASES)
 
@@ -224,17 +237,14 @@ class Objects(Blocks):
         if key in self._members:
             return self._members[key]
         self._members[key] = EMPTY  # a member defined from itself ends here
-        value_node = next((n.value for n in ast.walk(cls) if isinstance(n, ast.Assign)
-                           for t in n.targets if isinstance(t, ast.Attribute)
-                           and t.attr == attr and isinstance(t.value, ast.Name)
-                           and t.value.id == "self"), None)
-        if value_node is None:
+        found = methods.member_assignment(cls, attr)
+        if found is None:
             return None
-        local = Env(instance.env)
-        local.vars["self"] = instance
+        method, stmt = found
+        value_node = stmt.value
         recording, self.recording = self.recording, False
         try:
-            value = self.expr(value_node, local)
+            value = self.expr(value_node, self.member_scope(instance, method, stmt))
         finally:
             self.recording = recording
         if isinstance(value_node, ast.Call) and isinstance(value_node.func, ast.Attribute) \
@@ -246,3 +256,85 @@ class Objects(Blocks):
                 self.roots.add(parent, child)
         self._members[key] = value
         return value
+
+    def member_scope(self, instance: Value, method: methods.Function | None,
+                     stmt: ast.Assign) -> Env:
+        """Return the scope of a member's assignment: ``self`` and its method's names before it.
+
+        The method's parameters are bound (:meth:`parameter`), never looked up as module
+        globals of the same name; the locals it assigned before the member are evaluated in
+        order. So ``self.scale = alpha / rank`` in ``__init__(self, base, rank=2, alpha=4.0)``
+        is arithmetic on two numbers, off every tape and on no weight.
+        """
+        local = Env(instance.env)
+        local.vars["self"] = instance
+        if method is None:
+            return local
+        made = self._constructed.get(_instance_key(instance), []) \
+            if method.name == "__init__" else []
+        for param, default, index in methods.parameters(method):
+            given = [args[index] if index is not None and index < len(args)
+                     else kwargs.get(param.arg) for args, kwargs in made]
+            local.vars[param.arg] = self.parameter(method, param, default, given)
+        for assign in methods.locals_before(method, stmt):
+            # once per instance: the variables a local makes keep one root for every member
+            key = (*_instance_key(instance), id(assign))
+            if key not in self._locals:
+                self._locals[key] = self.expr(assign.value, local)
+            targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
+            for target in targets:
+                self.bind_local(target, self._locals[key], local)
+        return local
+
+    def parameter(self, method: methods.Function, param: ast.arg, default: ast.expr | None,
+                  given: list[Value | None]) -> Value:
+        """Return a parameter's value: what each construction passed (None: the default).
+
+        Host values passed (``LoRA(base, 4, 8.0)``) or a host default (``rank=2``, a scalar
+        annotation, a ``build``'s shape) make a plain value; models, variables and tensors
+        passed are themselves. Anything else (no construction seen, a name of another cell
+        passed, a ``None`` default) is an unknown parameter: called, it reads its weights as
+        a layer passed in does (``self.base(x)``); in arithmetic (``1.0 / units``) it is not
+        read, as a number there is far likelier than a weight (precision first).
+        """
+        unresolved = Value(kind="model", weights=frozenset({f"?{param.arg}"}),
+                           text=UNKNOWN_PARAMETER)
+        if not given or None in given:  # the default is used somewhere
+            if not methods.host_parameter(method, param, default):
+                return unresolved
+            text = default.value if isinstance(default, ast.Constant) and \
+                isinstance(default.value, str) else ""  # a dtype name stays known
+            given = [*given, Value(text=text)]
+        passed = [v for v in given if v is not None]
+        if any(v.kind == "model" and v.text.startswith("?") for v in passed):
+            return unresolved
+        if all(_weightless(v) for v in passed):
+            texts = {v.text for v in passed}
+            return Value(text=texts.pop() if len(texts) == 1 else "")
+        out: Value | None = None
+        for value in passed:
+            out = merge(out, value)
+        return out or unresolved
+
+    def bind_local(self, target: ast.expr, value: Value, env: Env) -> None:
+        """Bind a method's local (names and tuples of them) without making it a source."""
+        if isinstance(target, ast.Name):
+            env.vars[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for index, element in enumerate(target.elts):
+                if isinstance(element, ast.Starred):
+                    self.bind_local(element.value, value, env)
+                else:
+                    self.bind_local(element, self.item(value, index, target), env)
+
+
+def _instance_key(instance: Value) -> tuple[str, int]:
+    return ",".join(sorted(instance.weights)), id(instance.node)
+
+
+def _weightless(value: Value) -> bool:
+    """Whether a value passed in carries no weight: no kind, nothing live, cut or weighed."""
+    if value.kind == "seq":
+        return all(_weightless(i) for i in value.items)
+    return value.kind is None and not value.live and not value.cuts and \
+        all(r.startswith("t:") for r in value.weights | value.ghost)

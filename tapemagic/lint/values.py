@@ -72,6 +72,22 @@ class Value:
 
 
 EMPTY = Value()
+#: ``text`` of an unknown value: a name this source never binds (``?``), read as weights when
+#: used in an op; a method's parameter nothing resolves (``?param``), read only when called.
+UNKNOWN = "?"
+UNKNOWN_PARAMETER = "?param"
+
+
+def holds_variables(value: Value) -> bool:
+    """Whether ``value`` holds only weights: a variable, a weight list, or a list/dict of them.
+
+    ``{v.path: v for v in model.trainable_variables}`` is one (a comprehension over weights
+    gives the variable itself); ``w - lr * g`` is a plain tensor, and so is an unknown value.
+    """
+    if value.kind == "variable":
+        return True
+    return value.kind == "seq" and bool(value.items) and all(holds_variables(i)
+                                                            for i in value.items)
 
 
 def join(*values: Value) -> Value:
