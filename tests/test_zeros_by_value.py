@@ -250,3 +250,81 @@ def test_attention_key_bias_round_off_is_silent(tmp_path: Path, eager: bool) -> 
         exec(compile(path.read_text(), str(path), "exec"), namespace)  # noqa: S102
     assert namespace["key_bias"] < 1e-6  # the shape TM502 looks at, still there
     assert result.report is not None and result.report.findings == ()
+
+
+# The TensorFlow tutorial "Neural machine translation with attention" (Bahdanau attention):
+# the query projection W1 is broadcast over the keys and passes a tanh of small activations
+# before the softmax, which ignores a score added to a whole row: its gradient is of second
+# order (measured 1.3e-8 against 1.06), by construction at initialisation, not vanishing.
+BAHDANAU = """
+class Attention(tf.keras.layers.Layer):
+    def __init__(self, units):
+        super().__init__()
+        self.W1 = tf.keras.layers.Dense(units, name="w1")
+        self.W2 = tf.keras.layers.Dense(units, name="w2")
+        self.V = tf.keras.layers.Dense(1, name="v")
+    def call(self, query, values):
+        score = self.V(tf.nn.tanh(self.W1(tf.expand_dims(query, 1)) + self.W2(values)))
+        return tf.reduce_sum(tf.nn.softmax(score, axis=1) * values, axis=1)
+
+attention = Attention(8)
+gru = tf.keras.layers.GRU(8, return_state=True)
+head = tf.keras.layers.Dense(10, name="head")
+tokens = tf.keras.layers.Embedding(12, 6, name="tokens")
+ids = tf.constant([[3, 4, 5, 0], [6, 7, 0, 0]]); targets = tf.constant([4, 6])
+
+@tf.function
+def step(ids, targets):
+    with tf.GradientTape() as tape:
+        values, state = gru(tokens(ids))
+        context = attention(state, values)
+        logits = head(tf.concat([context, state], axis=-1))
+        loss = tf.reduce_mean(tf.keras.losses.sparse_categorical_crossentropy(
+            targets, logits, from_logits=True))
+    weights = tokens.trainable_variables + gru.trainable_variables + \\
+        attention.trainable_variables + head.trainable_variables
+    return tape.gradient(loss, weights)
+
+g = step(ids, targets)
+weights = tokens.trainable_variables + gru.trainable_variables + \
+    attention.trainable_variables + head.trainable_variables
+norms = {v.path: float(tf.norm(t)) for v, t in zip(weights, g)}
+w1 = norms[next(p for p in norms if p.endswith("w1/kernel"))] / max(norms.values())
+"""
+
+
+@MODES
+def test_attention_query_projection_behind_its_softmax_is_silent(tmp_path: Path,
+                                                                 eager: bool) -> None:
+    path = tmp_path / "prog.py"
+    path.write_text("import numpy as np\nimport tensorflow as tf\n"
+                    "tf.keras.utils.set_random_seed(18)\n" + BAHDANAU)
+    namespace = {"__name__": "__main__"}
+    with tapemagic.gradcheck(force_eager=eager) as result:
+        exec(compile(path.read_text(), str(path), "exec"), namespace)  # noqa: S102
+    assert namespace["w1"] < 1e-6  # the shape TM502 looks at, still there
+    assert result.report is not None and of(result.report, "TM502") == []
+
+
+@MODES
+def test_a_vanishing_kernel_before_a_softmax_output_is_still_explained(tmp_path: Path,
+                                                                       eager: bool) -> None:
+    # every path passes the classifier's softmax, but nothing repeats the kernel's value over
+    # the classes: a gradient scaled down on the way is TM502's, softmax or not
+    report, _ = check(tmp_path, """
+        w = tf.Variable(tf.random.normal((4, 8)), name="deep")
+        out = tf.Variable(tf.random.normal((8, 3)), name="out")
+        skip = tf.Variable(tf.random.normal((4, 3)), name="skip")
+        x = tf.random.normal((16, 4)); y = tf.constant(np.arange(16) % 3)
+
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                h = tf.tanh(tf.matmul(x, w) * 1e-9)
+                p = tf.nn.softmax(tf.matmul(h, out) + tf.matmul(x, skip))
+                loss = tf.reduce_mean(tf.keras.losses.sparse_categorical_crossentropy(y, p))
+            return tape.gradient(loss, [w, out, skip])
+
+        g = step()
+        """, eager)
+    assert [(f.rule, f.variables) for f in report.findings] == [("TM502", ("deep", "out"))]

@@ -6,15 +6,21 @@ that the forward pass does not only add (kernels, embeddings): an offset's gradi
 zero up to round-off by construction, whatever its rank. A bias before a normalisation cancels,
 and the key bias of attention (Keras' ``MultiHeadAttention``, an ``EinsumDense`` bias of shape
 ``(heads, key_dim)``) adds the same score to every key of a query, which the softmax ignores.
+A weight that reaches the loss only through a softmax, its value repeated along a non-batch
+axis on the way (attention scores), is left out too: a softmax ignores what adds the same score
+to every entry of a row, so a weight that does so nearly (Bahdanau attention's query projection,
+broadcast over the keys before a ``tanh`` of small activations) gets a gradient of second order
+by construction, not one that vanishes on the way.
 Information, not a cut: the path is connected, but the weight will barely train (saturated
 activations, a deep stack without normalisation).
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
 
-from tapemagic.graph.analysis import Cause, SourceAnalysis
+from tapemagic.graph.analysis import CallAnalysis, Cause, SourceAnalysis
 from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
@@ -22,6 +28,8 @@ from tapemagic.rules.context import RuleContext, place
 #: precision) or an identity.
 _ADD_OPS = frozenset({"BiasAdd", "AddV2", "Add", "Sub"})
 _PASS_OPS = frozenset({"Cast", "Identity"})
+_SOFTMAX_OPS = frozenset({"Softmax", "LogSoftmax"})
+_BROADCAST_OPS = frozenset({"AddV2", "Add", "Sub", "Mul", "BiasAdd", "RealDiv"})
 
 #: A gradient this many times smaller than the call's largest counts as vanishing.
 RATIO = 1e-6
@@ -43,7 +51,8 @@ class VanishingGradient(RuleModule):
             for i, norm in norms:
                 shape = analysis.sources[i].source.shape
                 if norm is not None and norm < RATIO * largest and shape and len(
-                        shape) >= 2 and not _offset(ctx, analysis.sources[i]):
+                        shape) >= 2 and not _offset(ctx, analysis.sources[i]) and not (
+                        _broadcast_into_softmax(ctx, analysis, analysis.sources[i])):
                     hit = Hit(analysis, i, analysis.sources[i], Cause("zero-at-runtime", False))
                     yield Match((place(call.loc),), call.loc, False,
                                 {"largest": f"{largest:.3g}"}, hit, chain=[])
@@ -75,3 +84,51 @@ def _offset(ctx: RuleContext, source: SourceAnalysis) -> bool:
             else:
                 return False
     return uses > 0
+
+
+def _reads(ctx: RuleContext, source: SourceAnalysis) -> list[int]:
+    """Return the tensors a source's forward reads made (the source's own node for a tensor)."""
+    if source.node is None:
+        return []
+    reads = [op for op in ctx.graph.reads.get(source.node, ()) if not op.in_gradient] if (
+        source.source.handle is not None) else []
+    return [out for op in reads for out in op.outputs] or [source.node]
+
+
+def _broadcast_into_softmax(ctx: RuleContext, analysis: CallAnalysis,
+                            source: SourceAnalysis) -> bool:
+    """Return True when every path of ``source`` to the target passes a softmax, broadcast.
+
+    Broadcast: on the way, an elementwise op repeats a value computed from the source along an
+    axis other than the batch's (an input of size 1 where the output has more), so the softmax
+    sees nearly the same score added to several entries of a row.
+    """
+    graph, anc, targets = ctx.graph, analysis.ancestors, set(analysis.call.targets)
+    tensors = ctx.trace.tensors
+    softmax = broadcast = False
+    seen = set(_reads(ctx, source))
+    queue = deque(seen)
+    while queue:
+        node = queue.popleft()
+        if node in targets:
+            return False  # a path that passes no softmax
+        for edge in graph.out_edges.get(node, ()):
+            if edge.dst in seen or edge.dst not in anc or not edge.differentiable:
+                continue
+            op = graph.ops.get(edge.ref) if edge.kind == "op" else None
+            if op is not None and not op.in_gradient and op.op_type in _SOFTMAX_OPS:
+                softmax = True
+                continue
+            if op is not None and op.op_type in _BROADCAST_OPS and node in tensors and (
+                    edge.dst in tensors):
+                broadcast = broadcast or _repeats(tensors[node].shape, tensors[edge.dst].shape)
+            seen.add(edge.dst)
+            queue.append(edge.dst)
+    return softmax and broadcast
+
+
+def _repeats(made: tuple[int | None, ...] | None, out: tuple[int | None, ...] | None) -> bool:
+    """Return True when ``made`` is repeated along a non-batch axis of ``out``."""
+    if not made or not out or len(made) != len(out):
+        return False
+    return any(a == 1 and b is not None and b > 1 for a, b in zip(made[1:], out[1:], strict=True))
