@@ -64,7 +64,7 @@ def kernel_hooks(shell: Any) -> Iterator[Any]:
     shell.events.unregister("post_run_cell", checks.post)
 
 
-@pytest.mark.parametrize("above, line", [b for b in BODIES if "%%capture" not in b[0]])
+@pytest.mark.parametrize("above, line", BODIES)
 def test_the_notebook_run_places_a_cell_magics_body(kernel_hooks, run_cell, shell,
                                                      above: str, line: int) -> None:
     run = run_cell(above + ROUND_CELL)

@@ -4,7 +4,7 @@ Three real runs (each starts a kernel and TensorFlow once), in module fixtures; 
 their outputs. The broken notebook has a plain cell, a ``%%time`` cell, a cut whose cause
 lives in an earlier cell, a ``%%gradcheck`` cell of its own, a connected cell and a cell that
 raises, after which nothing runs. The clean notebook exits 0 with a SARIF log without results.
-The magics notebook has a cut in a ``%%time`` cell.
+The magics notebook has a cut in a ``%%time`` cell and one in a ``%%capture`` cell.
 """
 
 from __future__ import annotations
@@ -40,8 +40,9 @@ BROKEN = [
              "tape.gradient(loss, [w])\nraise ValueError('boom at the end')"),
     ("code", "print('never runs')"),
 ]
-#: a timed training step with a host round trip (its cell is 3: the markdown cell counts): the
-#: body is compiled as `<timed exec>`, lines counted from the body
+#: a timed training step with a host round trip (its cell is 3: the markdown cell counts), and a
+#: captured one whose body starts after a blank line: each body is compiled under a name of its
+#: own (`<timed exec>`), lines counted from the body
 ROUND_TRIP = "    loss = tf.constant(np.mean((pred.numpy() - 1.0) ** 2))  # host round trip"
 MAGICS = [
     ("code", "import numpy as np\nimport tensorflow as tf\nw = tf.Variable([1.0, 2.0], name='w')"),
@@ -49,6 +50,10 @@ MAGICS = [
     ("code", "%%time\nx = tf.ones((4, 2))\nwith tf.GradientTape() as tape:\n"
              "    pred = x @ w[:, None]\n" + ROUND_TRIP + "\n"
              "grads = tape.gradient(loss, [w])\nprint('timed', grads)"),
+    ("code", "%%capture cap\n\nwith tf.GradientTape() as tape:\n"
+             "    loss = tf.reduce_sum(tf.round(w * 3.0))\n"
+             "grads = tape.gradient(loss, [w])\nprint('captured')"),
+    ("code", "print(repr(cap.stdout), len(cap.outputs))"),
 ]
 CLEAN = [
     ("code", "import tensorflow as tf\nw = tf.Variable([1.0, 2.0], name='w')"),
@@ -204,6 +209,15 @@ def test_a_cut_in_a_timed_cell_is_at_the_cells_own_line(magics: Done) -> None:
     assert (location["line"], location["col"], location["execution_count"]) == (
         5, column - 1, 2)
     assert location["source_line"] == ROUND_TRIP
+
+
+@pytest.mark.slow
+def test_a_captured_cell_shows_its_report_and_captures_only_its_own(magics: Done) -> None:
+    # %%capture runs its body as a cell of its own (run_cell): still this cell's check, lines
+    assert "timed.ipynb:cell 4:4:" in magics.stdout and "TM201" in magics.stdout
+    nb = nbformat.read(magics.folder / "executed.ipynb", as_version=4)
+    assert [o.metadata.get(OUTPUT_TAG) for o in nb.cells[3].outputs] == [True]
+    assert nb.cells[4].outputs[0].text == "'captured\\n' 0\n"  # as without the check
 
 
 def test_missing_or_unreadable_notebook_is_a_usage_error(
