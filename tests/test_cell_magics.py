@@ -104,3 +104,18 @@ def test_a_function_a_checked_timed_cell_defined_stays_in_that_cell(run_cell, sh
     loc = finding.location
     assert (loc.execution_count, loc.line) == (defined.count, 5)  # %%gradcheck 1, %%time 2
     assert loc.source_line == "    return tf.reduce_sum(tf.round(w * scale))"
+
+
+def test_a_run_cell_magic_call_among_other_lines_keeps_its_lines(run_cell, shell) -> None:
+    # the user's own call, not a %%time cell: its body is not placed over the lines after it
+    body = "with tf.GradientTape() as tape:\n    loss = tf.reduce_sum(tf.round(w * 3.0))\n"
+    run = run_cell(f"%%gradcheck rep\nw = tf.Variable([1.0, 2.0], name='w')\n"
+                   f"get_ipython().run_cell_magic('time', '', {body!r})\n"
+                   "grads = tape.gradient(loss, [w])\n")
+    assert run.error is None
+    rep = shell.user_ns["rep"]
+    (call,) = rep.gradient_calls
+    assert (call.location.line, call.location.source_line) == (
+        4, "grads = tape.gradient(loss, [w])")
+    (finding,) = rep.findings
+    assert (finding.location.file, finding.location.line) == ("<timed exec>", 2)

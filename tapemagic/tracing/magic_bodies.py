@@ -68,7 +68,10 @@ def _find(frame: FrameType, is_library: Callable[[FrameType], bool]) -> Place | 
     lines = _compiled(root.f_code.co_filename, body)
     if lines is None or not 0 < frame.f_lineno <= len(lines):
         return None
-    shift = line + _leading_blank_lines(body)
+    blank = _leading_blank_lines(body)
+    if not _alone(file, line, ["\n"] * blank + lines):
+        return None
+    shift = line + blank
     place_lines(file, shift + 1, lines)
     for code in _codes(root.f_code):  # the body's functions too: called later, not walked
         name = "<module>" if code is root.f_code else code.co_name  # %%timeit's `inner`
@@ -122,6 +125,21 @@ def _magic_call(frame: FrameType, is_library: Callable[[FrameType], bool],
     body = calls[0].args[2]
     assert isinstance(body, ast.Constant)
     return file, line, str(body.value)
+
+
+def _alone(file: str, line: int, body: list[str]) -> bool:
+    """Tell whether the call on ``line`` is a cell magic's, so its body may go after it.
+
+    IPython makes a ``%%name`` cell one line: before it only blank lines (``%%gradcheck``'s)
+    or outer magics' calls, after it nothing, or this body placed by an earlier run of the
+    cell. A user's own ``run_cell_magic`` call among other lines keeps its body where it is:
+    placing it would cover the lines after the call.
+    """
+    text = source_lines(file)
+    if any(old.strip() and _MAGIC_CALL not in old for old in text[:line - 1]):
+        return False
+    return all(not old.strip() or (i < len(body) and old.rstrip("\n") == body[i].rstrip("\n"))
+               for i, old in enumerate(text[line:]))
 
 
 def _compiled(filename: str, body: str) -> list[str] | None:
