@@ -119,3 +119,19 @@ def test_a_run_cell_magic_call_among_other_lines_keeps_its_lines(run_cell, shell
         4, "grads = tape.gradient(loss, [w])")
     (finding,) = rep.findings
     assert (finding.location.file, finding.location.line) == ("<timed exec>", 2)
+
+
+def test_a_function_the_timed_body_defined_and_its_last_expression_calls(run_cell,
+                                                                          shell) -> None:
+    # %%time runs a last expression as a code object of its own, apart from the function
+    run = run_cell("%%gradcheck rep\n%%time\ndef grads_of(w):\n"
+                   "    with tf.GradientTape() as tape:\n"
+                   "        loss = tf.reduce_sum(tf.round(w * 3.0))\n"
+                   "    return tape.gradient(loss, [w])\n"
+                   "grads_of(tf.Variable([1.0, 2.0], name='w'))\n")
+    assert run.error is None and run.value == [None]
+    rep = shell.user_ns["rep"]
+    (finding,) = rep.findings
+    loc = finding.location
+    assert (loc.line, loc.execution_count, loc.function) == (5, run.count, "grads_of")
+    assert loc.source_line == "        loss = tf.reduce_sum(tf.round(w * 3.0))"

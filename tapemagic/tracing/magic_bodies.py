@@ -13,8 +13,9 @@ blank. Without this module a finding there reads ``<timed exec>:10`` with no sou
 A frame runs a body when, walking out from it past the frames of its own file and any library
 frames, the first user frame of another file is executing such a ``run_cell_magic`` call: the
 cell, or another body (``%%time`` over ``%%capture``, a ``%%gradcheck`` body). Its code must be
-that outermost frame's of its file or a function defined in it: ``<timed exec>`` is every
-``%%time`` cell's name, and a function an earlier such cell defined is not this cell's. Body
+that outermost frame's of its file or a function defined in it, or one compiled from the same
+text (``%%time`` runs a last expression apart): ``<timed exec>`` is every ``%%time`` cell's
+name, and a function an earlier such cell defined is not this cell's. Body
 line L is then line ``call line + blank lines + L`` of the calling cell's file, and the body's
 text as compiled is placed there (``locations.place_lines``), so the excerpt, the call's source
 and the quick fixes read those lines. A file with text of its own in linecache is moved only when
@@ -25,6 +26,7 @@ blank line in front, which is already the editor's lines.
 from __future__ import annotations
 
 import ast
+import functools
 import linecache
 import sys
 from collections.abc import Callable, Iterator
@@ -76,7 +78,10 @@ def _find(frame: FrameType, is_library: Callable[[FrameType], bool]) -> Place | 
     for code in _codes(root.f_code):  # the body's functions too: called later, not walked
         name = "<module>" if code is root.f_code else code.co_name  # %%timeit's `inner`
         _places[id(code)] = (code, (file, shift, name))
-    return known_place(frame.f_code)
+    place = known_place(frame.f_code)
+    if place is None and _defined_in(frame.f_code, root.f_code.co_filename, "".join(lines)):
+        place = (file, shift, frame.f_code.co_name)
+    return place
 
 
 def _caller(frame: FrameType, is_library: Callable[[FrameType], bool],
@@ -156,6 +161,31 @@ def _compiled(filename: str, body: str) -> list[str] | None:
     if own and [line.rstrip("\n") for line in own] != [line.rstrip("\n") for line in lines]:
         return None  # the file's own text: its lines are the ones to show
     return lines
+
+
+def _defined_in(code: CodeType, filename: str, text: str) -> bool:
+    """Tell whether ``code`` is a function compiled from the body ``text``.
+
+    ``%%time`` runs a body that ends with an expression as two code objects, the expression
+    apart: a function the first defined, called from the expression, is in neither's constants
+    then. Compiled again as IPython compiles it, the body has the same function (name, first
+    line, bytecode); an earlier cell's function differs, unless its text is this one.
+    """
+    if code.co_name.startswith("<"):  # a module, a lambda, a comprehension: no name to match
+        return False
+    return (code.co_name, code.co_firstlineno, code.co_code) in _functions(filename, text)
+
+
+@functools.lru_cache(maxsize=8)
+def _functions(filename: str, text: str) -> frozenset[tuple[str, int, bytes]]:
+    module = sys.modules.get("IPython.core.getipython")
+    shell = module.get_ipython() if module is not None else None  # type: ignore[attr-defined]
+    flags = int(getattr(getattr(shell, "compile", None), "flags", 0))
+    try:  # the shell's flags, as its compiler has them (a cell's `from __future__` import)
+        whole = compile(text, filename, "exec", flags, True)
+    except (SyntaxError, ValueError, OverflowError, MemoryError):
+        return frozenset()
+    return frozenset((c.co_name, c.co_firstlineno, c.co_code) for c in _codes(whole))
 
 
 def _leading_blank_lines(body: str) -> int:
