@@ -1,26 +1,31 @@
 """A cell magic's body: code IPython compiled from the lines of a cell after its magic line.
 
-Stdlib only (no TensorFlow; IPython's shell is read from ``sys.modules``, never imported).
-IPython turns a ``%%name line`` cell into one line, ``get_ipython().run_cell_magic(name, line,
-body)``, and registers that line as the cell's text. The magic then compiles the body under a
-name of its own (IPython 8-9, ``core/magics/execution.py``): ``%%time`` as ``<timed exec>``
-(``<timed eval>`` for one expression), ``%%timeit`` as ``<magic-timeit>`` (the body inside a
-function ``inner``), ``%%prun`` as ``<string>``; ``%%capture`` runs it as a cell of its own
-(``shell.run_cell``, a file of its own in linecache). Each compiles ``shell.transform_cell(body)``,
-which drops the body's leading blank lines, so the body's line 1 is its first line that is not
-blank. Without this module a finding there reads ``<timed exec>:10`` with no source.
+No TensorFlow and no IPython import (the shell is read from ``sys.modules``). IPython turns a
+``%%name line`` cell into one line, ``get_ipython().run_cell_magic(name, line, body)``, and
+registers that line as the cell's text. The magic then compiles the body under a name of its
+own (IPython 8-9, ``core/magics/execution.py``): ``%%time`` as ``<timed exec>`` (``<timed
+eval>`` for one expression), ``%%timeit`` as ``<magic-timeit>`` (the body inside a function
+``inner``), ``%%prun`` as ``<string>``; ``%%capture`` runs it as a cell of its own
+(``shell.run_cell``, a file of its own in linecache). Each compiles
+``shell.transform_cell(body)``, which drops the body's leading blank lines, so the body's line 1
+is its first line that is not blank. Without this module a finding there reads
+``<timed exec>:10`` with no source.
 
 A frame runs a body when, walking out from it past the frames of its own file and any library
 frames, the first user frame of another file is executing such a ``run_cell_magic`` call: the
 cell, or another body (``%%time`` over ``%%capture``, a ``%%gradcheck`` body). Its code must be
 that outermost frame's of its file or a function defined in it, or one compiled from the same
 text (``%%time`` runs a last expression apart): ``<timed exec>`` is every ``%%time`` cell's
-name, and a function an earlier such cell defined is not this cell's. Body
-line L is then line ``call line + blank lines + L`` of the calling cell's file, and the body's
-text as compiled is placed there (``locations.place_lines``), so the excerpt, the call's source
-and the quick fixes read those lines. A file with text of its own in linecache is moved only when
-that text is the body exactly (``%%capture``); ``%%gradcheck`` registers its body with one
-blank line in front, which is already the editor's lines.
+name, and a function an earlier such cell defined is not this cell's. Body line L is then line
+``call line + blank lines + L`` of the calling cell's file, and the body's text as compiled is
+placed there (``locations.place_lines``), so the excerpt, the call's source and the quick fixes
+read those lines. A file with text of its own in linecache is moved only when that text is the
+body exactly (``%%capture``); ``%%gradcheck`` registers its body with one blank line in front,
+which is already the editor's lines.
+
+Not placed right: code on the magic line itself, which these magics compile with the body's
+line numbers (``%%timeit``'s setup statement, in ``inner`` too; ``%%prun``'s statement, line 1
+of its text), and a body whose first line is indented (IPython dedents it: columns shift).
 """
 
 from __future__ import annotations
