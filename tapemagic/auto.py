@@ -5,9 +5,11 @@ through IPython's unchanged ``run_cell`` path (history, ``In``/``Out``, display 
 and syntax-error display are IPython's): ``pre_run_cell`` opens a :func:`tapemagic.gradcheck`
 block and ``post_run_cell`` closes it, with the cell's exception recorded as ``%%gradcheck``
 records it, and every patch is undone there. A cell that starts with a cell magic (``%%time``,
-``%%bash``, ``%%gradcheck`` with its own options ...) runs plain: no second check. A cell that
-ran no gradient call shows nothing and builds no report; a cell whose weights all get a gradient
-shows nothing (one status line with ``--verbose``); a cell with a cut shows the full report.
+``%%bash``, ``%%gradcheck`` with its own options ...) runs plain: no second check, and a body
+the magic runs as a cell of its own (``%%capture``'s ``run_cell``) runs plain with it. A cell
+that ran no gradient call shows nothing and builds no report; a cell whose weights all get a
+gradient shows nothing (one status line with ``--verbose``); a cell with a cut shows the full
+report.
 
 Set it once for every session with the configurable :class:`Gradcheck` (``ipython_config.py``
 or ``ipython_kernel_config.py``)::
@@ -62,6 +64,8 @@ class Gradcheck(Configurable):  # type: ignore[misc]  # traitlets is untyped
         self.magics = magics
         # (the cell's ExecutionInfo, the open context manager, its Check, its CellMap)
         self._open: tuple[Any, Any, Any, CellMap] | None = None
+        #: the ExecutionInfo of the cell now running (checked or not), while auto mode is on
+        self._running: Any = None
         #: the report of the last checked cell that ran a gradient call
         self.last_report: Report | None = None
         shell.events.register("pre_run_cell", self.pre_run_cell)
@@ -70,6 +74,7 @@ class Gradcheck(Configurable):  # type: ignore[misc]  # traitlets is untyped
     def close(self) -> None:
         """Close an open check and remove the event hooks (``%unload_ext tapemagic``)."""
         self._finish(None)
+        self._running = None
         for event, hook in (("pre_run_cell", self.pre_run_cell),
                             ("post_run_cell", self.post_run_cell)):
             try:
@@ -97,8 +102,11 @@ class Gradcheck(Configurable):  # type: ignore[misc]  # traitlets is untyped
     # -- the two cell events --------------------------------------------------------------
     def pre_run_cell(self, info: Any) -> None:
         """Open a check around the cell about to run (auto mode on, not a cell magic)."""
-        if not self.auto or self._open is not None:  # off, or a cell run from inside a cell
+        if not self.auto or self._running is not None:  # off, or a cell run from inside a cell
             return
+        # remembered for a cell that runs plain too: `%%capture` runs its body with run_cell,
+        # and that body is the cell's, not a cell to check (its report would be captured)
+        self._running = info
         raw = getattr(info, "raw_cell", "") or ""
         if _starts_with_cell_magic(raw):
             return
@@ -121,8 +129,9 @@ class Gradcheck(Configurable):  # type: ignore[misc]  # traitlets is untyped
 
     def post_run_cell(self, result: Any) -> None:
         """Close the cell's check (every patch undone) and show its report when it has a cut."""
-        if self._open is None or getattr(result, "info", None) is not self._open[0]:
-            return
+        if result is not None and getattr(result, "info", None) is not self._running:
+            return  # the end of a cell run from inside the cell (or of `%gradcheck on`)
+        self._running = None
         self._finish(result)
 
     def _finish(self, result: Any) -> None:

@@ -3,7 +3,10 @@
 TF-free. A ``%%gradcheck`` body is compiled with one blank line in front, so its line numbers
 already equal the editor's (line 1 is the magic line). Earlier cells are found through
 IPython's ``CachingCompiler._filename_map`` (filename → execution count); their lines are the
-cell's own. Anything else (a script, the user's module) keeps its file and line.
+cell's own. Anything else (a script, the user's module) keeps its file and line. The body of
+another cell magic (``%%time`` compiles it as ``<timed exec>``, lines counted from the body) is
+moved to its cell's file and lines by ``tracing/magic_bodies.py``, which places the body's text
+there with :func:`place_lines`: every reader of the user's source reads :func:`source_lines`.
 
 One :class:`SourceIndex` serves one report: it reads each file's text once (from ``linecache``,
 where IPython registers cells), parses it once, and answers the cell/line mapping, snippets, the
@@ -22,6 +25,29 @@ from tapemagic.graph.none_handling import none_handled_in
 from tapemagic.graph.numpy_chain import Link, feeds_in, numpy_chain_in
 from tapemagic.report.model import Location
 from tapemagic.trace import RawLocation
+
+#: Text placed over a cell's own (IPython registers a ``%%time`` cell as its one-line
+#: ``run_cell_magic`` call): compiled filename -> lines. Kept for the session, as linecache keeps
+#: cells; never written to linecache, so IPython's tracebacks stay as they are.
+_placed: dict[str, list[str]] = {}
+
+
+def source_lines(file: str) -> list[str]:
+    """Return the lines of ``file`` as tapemagic reads it: placed text first, else linecache."""
+    placed = _placed.get(file)
+    return placed if placed is not None else linecache.getlines(file)
+
+
+def place_lines(file: str, first: int, lines: list[str]) -> None:
+    """Put ``lines`` at lines ``first``, ``first + 1``, ... (1-based) of ``file``'s text.
+
+    The other lines stay as they were (the cell's magic call on line 1); blank lines pad.
+    """
+    text = list(source_lines(file))
+    text += ["\n"] * (first - 1 + len(lines) - len(text))
+    text[first - 1:first - 1 + len(lines)] = [line if line.endswith("\n") else line + "\n"
+                                              for line in lines]
+    _placed[file] = text
 
 
 @dataclass
@@ -44,7 +70,7 @@ class SourceIndex:
         """Return the lines of ``file`` as compiled (with line ends), read once; [] if unknown."""
         found = self._lines.get(file)
         if found is None:
-            found = self._lines[file] = list(linecache.getlines(file))
+            found = self._lines[file] = list(source_lines(file))
         return found
 
     def line(self, file: str, number: int) -> str:

@@ -176,6 +176,16 @@ def test_a_cell_run_from_inside_a_cell_is_not_checked_twice(auto, run_cell, shel
     assert auto.last_report.codes == ["TM201"]
 
 
+def test_a_capture_cell_runs_plain_and_captures_only_its_own(auto, run_cell, shell) -> None:
+    # %%capture runs its body with run_cell: that is the cell's body, which runs plain as the
+    # cell does, not a cell to check (its report would land in what the cell captured)
+    run = run_cell("%%capture cap\n" + ROUND_CELL + "print('hidden')\n")
+    assert run.error is None and reports_in(run) == [] and run.stdout == ""
+    assert shell.user_ns["cap"].outputs == [] and shell.user_ns["cap"].stdout == "hidden\n"
+    assert auto.last_report is None
+    assert len(reports_in(run_cell(ROUND_CELL))) == 1  # the next cell is checked again
+
+
 def test_patches_are_active_only_while_the_cell_runs(auto, run_cell, patch_state) -> None:
     run = run_cell("from tapemagic.tracing import session\nactive = list(session._ACTIVE)\n")
     assert run.error is None

@@ -1,9 +1,10 @@
 """``python -m tapemagic run NOTEBOOK.ipynb``: every code cell in a real nbclient kernel, checked.
 
-Two real runs (each starts a kernel and TensorFlow once), in module fixtures; the tests read
+Three real runs (each starts a kernel and TensorFlow once), in module fixtures; the tests read
 their outputs. The broken notebook has a plain cell, a ``%%time`` cell, a cut whose cause
 lives in an earlier cell, a ``%%gradcheck`` cell of its own, a connected cell and a cell that
 raises, after which nothing runs. The clean notebook exits 0 with a SARIF log without results.
+The magics notebook has a cut in a ``%%time`` cell and one in a ``%%capture`` cell.
 """
 
 from __future__ import annotations
@@ -38,6 +39,21 @@ BROKEN = [
     ("code", "with tf.GradientTape() as tape:\n    loss = tf.reduce_sum(np.exp(w.numpy()))\n"
              "tape.gradient(loss, [w])\nraise ValueError('boom at the end')"),
     ("code", "print('never runs')"),
+]
+#: a timed training step with a host round trip (its cell is 3: the markdown cell counts), and a
+#: captured one whose body starts after a blank line: each body is compiled under a name of its
+#: own (`<timed exec>`), lines counted from the body
+ROUND_TRIP = "    loss = tf.constant(np.mean((pred.numpy() - 1.0) ** 2))  # host round trip"
+MAGICS = [
+    ("code", "import numpy as np\nimport tensorflow as tf\nw = tf.Variable([1.0, 2.0], name='w')"),
+    ("markdown", "A timed step"),
+    ("code", "%%time\nx = tf.ones((4, 2))\nwith tf.GradientTape() as tape:\n"
+             "    pred = x @ w[:, None]\n" + ROUND_TRIP + "\n"
+             "grads = tape.gradient(loss, [w])\nprint('timed', grads)"),
+    ("code", "%%capture cap\n\nwith tf.GradientTape() as tape:\n"
+             "    loss = tf.reduce_sum(tf.round(w * 3.0))\n"
+             "grads = tape.gradient(loss, [w])\nprint('captured')"),
+    ("code", "print(repr(cap.stdout), len(cap.outputs))"),
 ]
 CLEAN = [
     ("code", "import tensorflow as tf\nw = tf.Variable([1.0, 2.0], name='w')"),
@@ -75,6 +91,13 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> Done:
     _notebook(BROKEN, folder / "train.ipynb")
     return _run(folder, "--json", "reports.json", "--output", "executed.ipynb",
                 "--format", "github", "--html", "report.html", "train.ipynb")
+
+
+@pytest.fixture(scope="module")
+def magics(tmp_path_factory: pytest.TempPathFactory) -> Done:
+    folder = tmp_path_factory.mktemp("magics")
+    _notebook(MAGICS, folder / "timed.ipynb")
+    return _run(folder, "--json", "reports.json", "--output", "executed.ipynb", "timed.ipynb")
 
 
 @pytest.fixture(scope="module")
@@ -165,6 +188,36 @@ def test_clean_notebook_exits_0_with_an_empty_sarif_log(clean: Done) -> None:
     rows = json.loads((clean.folder / "reports.json").read_text())
     assert [row["cell"] for row in rows] == [1, 2]
     assert rows[1]["report"]["gradient_calls"][0]["sources"][0]["verdict"] == "connected"
+
+
+@pytest.mark.slow
+def test_a_cut_in_a_timed_cell_is_at_the_cells_own_line(magics: Done) -> None:
+    assert magics.returncode == 1, magics.stderr
+    out = magics.stdout
+    column = ROUND_TRIP.index("pred.numpy()") + 1  # 1-based, as `tapemagic lint` prints it
+    # line 1 of the cell is %%time: the round trip is the cell's line 5, the body's line 4
+    assert f"== timed.ipynb:cell 3 (In[2]) ==\ntimed.ipynb:cell 3:5:{column}: TM301 " in out
+    assert f"    at: In[2] line 5\n      | {ROUND_TRIP}\n" in out  # the excerpt
+    assert "gradient call grad1: tape.gradient(loss) at In[2] line 6 " in out
+    assert "<timed exec>" not in out
+    nb = nbformat.read(magics.folder / "executed.ipynb", as_version=4)
+    timed = "".join(o.get("text", "") for o in nb.cells[2].outputs)
+    assert "timed [None]" in timed and "Wall time" in timed  # %%time behaved as plain
+    rows = {row["cell"]: row["report"] for row in
+            json.loads((magics.folder / "reports.json").read_text())}
+    location = rows[3]["findings"][0]["location"]
+    assert (location["line"], location["col"], location["execution_count"]) == (
+        5, column - 1, 2)
+    assert location["source_line"] == ROUND_TRIP
+
+
+@pytest.mark.slow
+def test_a_captured_cell_shows_its_report_and_captures_only_its_own(magics: Done) -> None:
+    # %%capture runs its body as a cell of its own (run_cell): still this cell's check, lines
+    assert "timed.ipynb:cell 4:4:" in magics.stdout and "TM201" in magics.stdout
+    nb = nbformat.read(magics.folder / "executed.ipynb", as_version=4)
+    assert [o.metadata.get(OUTPUT_TAG) for o in nb.cells[3].outputs] == [True]
+    assert nb.cells[4].outputs[0].text == "'captured\\n' 0\n"  # as without the check
 
 
 def test_missing_or_unreadable_notebook_is_a_usage_error(

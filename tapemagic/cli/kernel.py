@@ -7,8 +7,9 @@ Imported in the notebook's kernel by :mod:`tapemagic.cli.notebook` (never in the
 :data:`OUTPUT_TAG` in the output metadata. The cell itself runs through IPython's own
 ``run_cell``, untouched: its magics, display hook, ``;``, ``await`` and errors behave as in a
 plain kernel, and its lines are its own (no magic line in front). A cell that starts with
-``%%gradcheck`` is left to that magic (checked once, with its own options). TensorFlow is
-imported when a cell imports it.
+``%%gradcheck`` is left to that magic (checked once, with its own options); a cell run from
+inside a cell (``%%capture`` runs its body with ``run_cell``) is part of that cell's check.
+TensorFlow is imported when a cell imports it.
 """
 
 from __future__ import annotations
@@ -42,12 +43,19 @@ class CellChecks:
         self._cells: Any = None
         self._raw = ""
         self._cell_id: str | None = None
+        self._running: Any = None  # the ExecutionInfo of the notebook's cell now running
 
     def pre(self, info: Any) -> None:
         """Start checking the cell about to run (``pre_run_cell``)."""
         from tapemagic.api import gradcheck
         from tapemagic.locations import CellMap
 
+        if self._running is not None:
+            # a cell run from inside the cell (`%%capture` runs its body with run_cell): the
+            # cell's own check covers it, and its report belongs to the cell, not to what
+            # `%%capture` captures (the captured outputs stay the cell's own)
+            return
+        self._running = info
         self._close()
         raw = getattr(info, "raw_cell", "") or ""
         if has_own_check(raw):
@@ -67,6 +75,9 @@ class CellChecks:
 
     def post(self, result: Any) -> None:
         """End the cell's check and display its report (``post_run_cell``)."""
+        if result is not None and getattr(result, "info", None) is not self._running:
+            return  # the end of a cell run from inside the cell
+        self._running = None
         if self._stack is None:
             return
         from IPython.display import display

@@ -74,9 +74,10 @@ _call_index: dict[str, tuple[int, dict[int, list[_Call]]]] = {}
 def _calls(file: str) -> dict[int, list[_Call]]:
     """Index the calls of a source file (as linecache has it) by their first line."""
     import ast
-    import linecache
 
-    lines = linecache.getlines(file)
+    from tapemagic.locations import source_lines
+
+    lines = source_lines(file)
     cached = _call_index.get(file)
     if cached is None or cached[0] != len(lines):
         calls: dict[int, list[_Call]] = {}

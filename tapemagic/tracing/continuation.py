@@ -19,13 +19,12 @@ deprecation warnings it would print are held back.
 from __future__ import annotations
 
 import ast
-import linecache
 import logging
 import warnings
 from types import FrameType
 from typing import Any
 
-from tapemagic.locations import enclosing_function
+from tapemagic.locations import enclosing_function, source_lines
 from tapemagic.trace import HostEvent, HostLink, RawLocation
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import purity
@@ -141,7 +140,7 @@ def handles_behind(rec: Recorder, start: int,
 def _plan(frame: FrameType, loc: RawLocation, kind: str, api: str,
           ) -> tuple[Any, str, dict[str, Any]] | None:
     """Return (code, name of the loss, namespace) for the rest of the function, or None."""
-    tree = ast.parse("".join(linecache.getlines(loc.file)))
+    tree = ast.parse("".join(source_lines(loc.file)))
     function = enclosing_function(tree, loc.line)
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None

@@ -1,11 +1,13 @@
 """Find the user's frame behind an op or a host round-trip, and where in it we are.
 
-Stdlib only (no TensorFlow import). A frame is *library* code when its file lies under the
+No TensorFlow import. A frame is *library* code when its file lies under the
 standard library or a site-packages directory, or its module belongs to a package listed in
 ``_LIBRARY_PACKAGES`` (which also covers editable installs of TensorFlow or Keras); everything
 else (notebook cells, scripts, the user's own modules) is user code. Results are cached per
 code object, so the walk costs a few dict look-ups per frame; a location is resolved to lines
-and columns only when something reads it (:class:`LazyLocation`).
+and columns only when something reads it (:class:`LazyLocation`). Code a cell magic compiled
+from its cell's body (``%%time``: ``<timed exec>``) is read at its cell's file and lines
+(:class:`MovedLocation`, :mod:`tapemagic.tracing.magic_bodies`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from types import CodeType, FrameType
 from typing import Any
 
 from tapemagic.trace import RawLocation
-from tapemagic.tracing import autograph
+from tapemagic.tracing import autograph, magic_bodies
 
 _LIBRARY_PACKAGES = frozenset(
     {
@@ -160,6 +162,42 @@ class LazyLocation(RawLocation):
                               self.function))
 
 
+class MovedLocation(LazyLocation):
+    """A :class:`LazyLocation` in a cell magic's body, read at its cell's file and lines.
+
+    ``%%time`` compiles its body as ``<timed exec>``, lines counted from the body
+    (:mod:`tapemagic.tracing.magic_bodies`); the place moves it to the cell, still lazily.
+    """
+
+    __slots__ = ("_place",)
+    _place: magic_bodies.Place
+
+    def __init__(self, code: CodeType, lasti: int, place: magic_bodies.Place) -> None:
+        super().__init__(code, lasti)
+        object.__setattr__(self, "_place", place)
+
+    @property  # type: ignore[misc]
+    def file(self) -> str:  # type: ignore[override]
+        """The cell's compiled file name."""
+        return self._place[0]
+
+    @property  # type: ignore[misc]
+    def function(self) -> str:  # type: ignore[override]
+        """The code object's name (``<module>`` for the body itself)."""
+        return self._place[2]
+
+    @property  # type: ignore[misc]
+    def line(self) -> int:  # type: ignore[override]
+        """1-based first line, in the cell."""
+        return self._resolve()[0] + self._place[1]
+
+    @property  # type: ignore[misc]
+    def end_line(self) -> int | None:  # type: ignore[override]
+        """1-based last line in the cell, or None."""
+        end = self._resolve()[1]
+        return None if end is None else end + self._place[1]
+
+
 def _position(code: CodeType, lasti: int) -> _Position:
     """Return (line, end_line, col, end_col) of the instruction at byte offset ``lasti``."""
     cached = _positions.get(id(code))
@@ -192,7 +230,24 @@ def location_at(frame: FrameType, lasti: int) -> RawLocation:
         origin = remap_generated(code.co_filename, position[0])
         if origin is not None:
             return at_origin(code, lasti, origin)
+    place = magic_bodies.place_of(frame, is_library)
+    if place is not None:
+        return MovedLocation(code, lasti, place)
     return LazyLocation(code, lasti)
+
+
+def source_of(frame: FrameType) -> tuple[str, int]:
+    """Return (file, lines to add) to read ``frame``'s code at: a cell magic's body is moved."""
+    place = magic_bodies.place_of(frame, is_library)
+    return (place[0], place[1]) if place is not None else (frame.f_code.co_filename, 0)
+
+
+def definition_of(code: CodeType) -> RawLocation:
+    """Return where ``code`` is defined (its first line, as ``co_firstlineno``)."""
+    place = magic_bodies.known_place(code)
+    if place is None:
+        return RawLocation(code.co_filename, code.co_firstlineno, None, None, None, code.co_name)
+    return RawLocation(place[0], code.co_firstlineno + place[1], None, None, None, place[2])
 
 
 def at_origin(code: CodeType, lasti: int, origin: tuple[str, int, str]) -> RawLocation:
@@ -297,11 +352,12 @@ def library_chain(start: FrameType | None) -> list[tuple[str, str]]:
 def _call_node(loc: RawLocation | None) -> Any:
     """Return the ``ast.Call`` at ``loc`` in the user's source, or None."""
     import ast
-    import linecache
+
+    from tapemagic.locations import source_lines
 
     if loc is None or loc.col is None or loc.end_col is None:
         return None
-    lines = linecache.getlines(loc.file)[loc.line - 1:(loc.end_line or loc.line)]
+    lines = source_lines(loc.file)[loc.line - 1:(loc.end_line or loc.line)]
     if not lines:
         return None
     text = "".join(lines)

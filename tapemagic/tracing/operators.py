@@ -1,6 +1,6 @@
 """Tell a NumPy binary operator from a direct ufunc call, for ``ndarray <op> tensor``.
 
-Stdlib only (NumPy is looked up lazily through ``sys.modules``). Why this is needed: once
+No TensorFlow import (NumPy is looked up lazily through ``sys.modules``). Why this is needed: once
 :mod:`tapemagic.tracing.hooks` gives eager tensors an ``__array_ufunc__``, ``ndarray + tensor``
 no longer defers to ``Tensor.__radd__`` (NumPy's ``binop_should_defer`` only defers to a class
 with ``__array_ufunc__ = None``; without one it defers by ``__array_priority__``, which tensors
@@ -19,12 +19,14 @@ import ast
 import builtins
 import dis
 import functools
-import linecache
 import operator
 import sys
 from collections.abc import Callable
 from types import CodeType, FrameType, ModuleType
 from typing import Any
+
+from tapemagic.locations import source_lines
+from tapemagic.tracing import frames
 
 # ufunc name -> (the operator Python applies, its in-place form): only ufuncs an operator maps
 # to (NumPy's n_ops table). NumPy 2 names `/` "divide", 1.x "true_divide".
@@ -86,15 +88,19 @@ def is_operator_call(frame: FrameType) -> bool:
         return False  # e.g. FOR_ITER over map(...): keep the ufunc reading
     key = (code, index)
     if key not in _call_site_cache:
-        _call_site_cache[key] = _call_site_names(code, index)
+        _call_site_cache[key] = _call_site_names(code, index, *frames.source_of(frame))
     names = _call_site_cache[key]
     if names is None:
         return False
     return not any(_is_ufunc(_resolve(dotted, frame)) for dotted in names)
 
 
-def _call_site_names(code: CodeType, index: int) -> tuple[Dotted, ...] | None:
-    """Return the dotted names of a call's callee and direct arguments (nested calls' too)."""
+def _call_site_names(code: CodeType, index: int, file: str, shift: int,
+                     ) -> tuple[Dotted, ...] | None:
+    """Return the dotted names of a call's callee and direct arguments (nested calls' too).
+
+    ``file`` and ``shift``: where the code's lines are read (a ``%%time`` body's in its cell).
+    """
     positions = getattr(code, "co_positions", None)  # Python 3.11+
     if positions is None:
         return None
@@ -102,10 +108,13 @@ def _call_site_names(code: CodeType, index: int) -> tuple[Dotted, ...] | None:
         line, end_line, col, end_col = list(positions())[index // 2]
     except (IndexError, ValueError):
         return None
-    lines = linecache.getlines(code.co_filename)
-    if None in (line, end_line, col, end_col) or not lines or end_line > len(lines):
+    lines = source_lines(file)
+    if None in (line, end_line, col, end_col) or not lines:
         return None
     assert line is not None and end_line is not None and col is not None and end_col is not None
+    line, end_line = line + shift, end_line + shift
+    if end_line > len(lines):
+        return None
     # co_positions columns are UTF-8 byte offsets
     chunk = [text.encode("utf-8") for text in lines[line - 1:end_line]]
     chunk[-1] = chunk[-1][:end_col]

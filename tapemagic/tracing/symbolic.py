@@ -261,14 +261,13 @@ def _scalar_conversion(frame: FrameType, lasti: int,
     frame's locals, never evaluated).
     """
     import ast
-    import linecache
 
     if frames.is_library(frame):
         return None
     loc = located(frame, lasti)
     if loc.col is None or loc.end_col is None or loc.end_line != loc.line:
         return None
-    text = linecache.getline(loc.file, loc.line)[loc.col:loc.end_col]
+    text = _line(loc.file, loc.line)[loc.col:loc.end_col]
     try:
         node = ast.parse(text.strip(), mode="eval").body
     except SyntaxError:
@@ -348,9 +347,8 @@ def _called_name(loc: RawLocation) -> str | None:
     lines only) the line's one NumPy call, when there is exactly one.
     """
     import ast
-    import linecache
 
-    line = linecache.getline(loc.file, loc.line)
+    line = _line(loc.file, loc.line)
     if loc.col is not None and loc.end_col is not None and loc.end_line == loc.line:
         try:
             node = ast.parse(line[loc.col:loc.end_col].strip(), mode="eval").body
@@ -364,3 +362,11 @@ def _called_name(loc: RawLocation) -> str | None:
     names = {ast.unparse(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     numpy_calls = [n for n in names if n.startswith(("np.", "numpy."))]
     return numpy_calls[0] if len(numpy_calls) == 1 else None
+
+
+def _line(file: str, number: int) -> str:
+    """Return line ``number`` of ``file`` as tapemagic reads it ('' if unknown), as getline."""
+    from tapemagic.locations import source_lines
+
+    lines = source_lines(file)
+    return lines[number - 1] if 0 < number <= len(lines) else ""

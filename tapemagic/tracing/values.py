@@ -154,9 +154,7 @@ def custom_gradient_of(start: Any) -> tuple[str, RawLocation] | None:
             code = getattr(grad_fn, "__code__", None)
             if code is None:
                 return None
-            return (str(getattr(f, "__name__", "?")),
-                    RawLocation(code.co_filename, code.co_firstlineno, None, None, None,
-                                code.co_name))
+            return (str(getattr(f, "__name__", "?")), frames.definition_of(code))
         frame = frame.f_back
     return None
 
