@@ -64,3 +64,30 @@ def test_the_exception_is_placed_at_the_users_line_not_autographs_copy(
     where = graph.report.exception.location  # type: ignore[union-attr]
     assert where is not None
     assert (Path(where.file).name, where.line) == (path.name, line_of(path, "host = pred.numpy()"))
+
+
+@pytest.mark.parametrize("loss", [
+    "ops.mean(ops.convert_to_tensor(np.abs(ops.convert_to_numpy(y_pred) - y_true)))",
+    "ops.mean(ops.minimum(ops.abs(y_true - y_pred), "
+    "np.percentile(ops.convert_to_numpy(ops.abs(y_true - y_pred)), 90)))",
+], ids=["numpy-loss", "percentile-threshold"])
+def test_keras_convert_to_numpy_in_a_compiled_loss_is_named_in_graph_mode(
+        tmp_path: Path, loss: str) -> None:
+    """Keras 3 issues: a loss calls ``keras.ops.convert_to_numpy`` and ``fit`` fails tracing.
+
+    Its ``np.array(x)`` runs in Keras' backend, not in the user's frame: the API the user
+    called is named, at the line that called it, as forced eager names it.
+    """
+    path = _write(tmp_path, f"""
+        from keras import ops
+        def robust_loss(y_true, y_pred):
+            return {loss}
+        model.compile(optimizer="sgd", loss=robust_loss)
+        try:
+            model.fit(x, y, epochs=1, verbose=0)
+        except NotImplementedError:
+            pass
+        """)
+    graph = run(path, force_eager=False)
+    found = [(f.rule, f.api, f.location.line) for f in graph.report.findings if f.location]
+    assert found == [("TM301", "keras.ops.convert_to_numpy", line_of(path, "return "))]

@@ -286,23 +286,28 @@ def _user_caller(outer: list[tuple[FrameType, int]], kind: str,
                  ) -> tuple[RawLocation, str, FrameType] | None:
     """Walk out from the conversion to the user's frame; name the API the user called."""
     api: str | None = None
+    inside = False  # inside a library's own code, not (yet) under an API the user called
     for frame, lasti in reversed(outer):
         if not frames.is_library(frame):
+            if inside:
+                return None  # a library's own conversion: not the user's round-trip
             loc = located(frame, lasti)
             if kind == "numpy":
                 return loc, api or ".numpy()", frame
             return loc, api or _called_name(loc) or "np.asarray()", frame
         module = frames.frame_module(frame)
-        if kind == "numpy":
-            label = HOST_APIS.get((module, frame.f_code.co_name))
-            if label is not None:
-                api = label  # the outermost listed API wins (eval calls get_value)
-            elif api is None and not module.startswith(_WRAPPERS):
+        label = HOST_APIS.get((module, frame.f_code.co_name))
+        if label is not None:
+            # the outermost listed API wins (eval calls get_value); keras.ops.convert_to_numpy
+            # reaches `np.array(x)` through its backend's own function
+            api, inside = label, False
+        elif kind == "numpy":
+            if api is None and not module.startswith(_WRAPPERS):
                 return None  # a library's own `.numpy()`: not the user's round-trip
         elif module.startswith("numpy"):
-            api = f"np.{frame.f_code.co_name}"
+            api, inside = f"np.{frame.f_code.co_name}", False
         elif not module.startswith(_WRAPPERS):
-            return None
+            inside = True
     return None
 
 
