@@ -179,6 +179,12 @@ def _exception(error: BaseException, cells: CellMap, trace: Trace) -> ErrorInfo:
                                for w in trace.eager_array_watches):
         means = ("`tape.watch` got a NumPy array only because --eager ran the tf.function "
                  "eagerly (see the notes).")
+    elif means is None and any(id(e) in trace.eager_array_errors
+                               for e in frames.error_chain(error, 8)):
+        means = ("Under --eager a tf.function received NumPy arrays as they are, which graph "
+                 "mode converts to tensors first; if the code runs without --eager, that is "
+                 "why it raised here: run without --eager, or pass tensors "
+                 "(`tf.convert_to_tensor`) to the function.")
     return ErrorInfo(type(error).__name__, message, means, cells.location(raw))
 
 

@@ -253,6 +253,8 @@ class Trace:
     #: ``tape.watch`` calls that raised on a NumPy argument of a tf.function run eagerly by
     #: ``--eager`` (graph mode converts it to a tensor): the forced-eager door's, not a cut
     eager_array_watches: list[RawLocation | None] = field(default_factory=list)
+    #: ``id()`` of exceptions that left a tf.function given NumPy arguments under ``--eager``
+    eager_array_errors: set[int] = field(default_factory=set)
     fit_resumed_graph: bool = False
     #: graph number -> FuncGraph name, for the functions analysed from their traces
     graph_names: dict[int, str] = field(default_factory=dict)

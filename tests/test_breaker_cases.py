@@ -206,3 +206,32 @@ def test_the_teacher_called_in_the_students_place_is_named_at_that_call(
     assert _loud(report) == [("TM104", marked[0])], [(f.rule, f.message) for f in report.findings]
     message = report.findings[0].message
     assert "never ran" in message and "teacher/" in message
+
+
+_TWO_INPUTS = """
+    import numpy as np
+    import tensorflow as tf
+
+    s_in, a_in = tf.keras.Input((3,)), tf.keras.Input((1,))
+    critic = tf.keras.Model([s_in, a_in], tf.keras.layers.Dense(1)(
+        tf.keras.layers.Concatenate()([s_in, a_in])))
+
+    @tf.function
+    def update(states, actions):
+        with tf.GradientTape() as tape:
+            q = critic([states, tf.tanh(actions)])
+            loss = -tf.reduce_mean(q)
+        return tape.gradient(loss, critic.trainable_variables)
+
+    update(np.ones((4, 3), "float32"), np.ones((4, 1), "float32"))
+    """
+
+
+def test_an_error_only_eager_numpy_arguments_cause_says_so(tmp_path: Path) -> None:
+    # a DDPG critic called with [NumPy states, tensor actions]: Keras refuses the mix, which
+    # graph mode never hands it (it converts the function's arguments first)
+    graph, _ = _run(tmp_path, _TWO_INPUTS)
+    assert graph.exception is None and _loud(graph) == []
+    eager, _ = _run(tmp_path, _TWO_INPUTS, force_eager=True)
+    assert eager.exception is not None and eager.exception.type == "ValueError"
+    assert "--eager" in (eager.exception.explanation or "")

@@ -213,6 +213,10 @@ class TraceSession:
             rec.function_arrays += arrays
             try:
                 return original(function, *args, **kwargs)
+            except Exception as error:
+                if arrays:  # graph mode would have converted them: the report says so
+                    rec.trace.eager_array_errors.add(id(error))
+                raise
             finally:
                 rec.function_depth -= 1
                 for item in arrays:
