@@ -66,6 +66,12 @@ BAD = {
                                    tf.keras.layers.Dense(1)])
         net.compile(optimizer="adam", loss="mse")
         """, [("TM202", 4)]),
+    "bucketised activations of a compiled Sequential": ("""
+        net = tf.keras.Sequential([tf.keras.layers.Input((4,)), tf.keras.layers.Dense(8),
+                                   tf.keras.layers.Discretization(bin_boundaries=[0.0]),
+                                   tf.keras.layers.Dense(1)])
+        net.compile(optimizer="adam", loss="mse")
+        """, [("TM202", 5)]),
     "watch_accessed_variables=False watching the input": ("""
         with tf.GradientTape(watch_accessed_variables=False) as tape:
             tape.watch(x)

@@ -75,14 +75,17 @@ DTYPE_KEEPING = frozenset(
 )
 #: Keras layers that use their input as indices (an Embedding casts it to an integer).
 INDEX_LAYERS = frozenset({"Embedding"})
+#: Keras preprocessing layers that turn their input into integer ids (or counts of ids, a
+#: bucket index): no gradient crosses them to their input. Made from data before the first
+#: weight (text to token ids for an Embedding), they are no cut at all.
+INTEGER_LAYERS = frozenset({"TextVectorization", "StringLookup", "IntegerLookup", "Hashing",
+                            "HashedCrossing", "Discretization", "CategoryEncoding"})
 #: Keras layers that hold no variable: calling one reads no weights, so its output depends on
 #: weights only through its input. Token ids a lookup layer makes from text are then not on
 #: the path from the weights (reading the layer as a weight put the ids after a "weight" and
 #: the Embedding's lookup on the weights-to-loss path). Layers with any variable, trainable or
 #: not (PReLU, Normalization's adapted mean), are left out: they are read as weights.
-WEIGHTLESS_LAYERS = frozenset({
-    "TextVectorization", "StringLookup", "IntegerLookup", "Hashing", "HashedCrossing",
-    "Discretization", "CategoryEncoding",
+WEIGHTLESS_LAYERS = INTEGER_LAYERS | frozenset({
     "Flatten", "Reshape", "Permute", "RepeatVector", "Masking", "Identity", "Activation",
     "ReLU", "Softmax", "LeakyReLU", "ELU", "ThresholdedReLU", "Dropout", "AlphaDropout",
     "GaussianDropout", "GaussianNoise", "ActivityRegularization", "UnitNormalization",
