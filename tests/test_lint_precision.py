@@ -283,6 +283,27 @@ for step in range(2):
     grads = tape.gradient(loss, sources)
     opt.apply_gradients([(grads[k], sources[k]) for k in sources])
 """,
+"text made token ids before the Embedding of a compiled Sequential (the RNN tutorial)": """
+encoder = keras.layers.TextVectorization(max_tokens=50)
+encoder.adapt(np.array(["good movie", "bad film"]))
+rnn = keras.Sequential([encoder, keras.layers.Embedding(50, 8, mask_zero=True),
+                        keras.layers.Bidirectional(keras.layers.LSTM(8)), keras.layers.Dense(1)])
+rnn.compile(loss=keras.losses.BinaryCrossentropy(from_logits=True), optimizer="adam")
+""",
+"string lookup to ids in a Sequential trained in a tape": """
+lookup = keras.layers.StringLookup(vocabulary=["a", "b"])
+clf = keras.Sequential([lookup, keras.layers.Embedding(4, 8),
+                        keras.layers.GlobalAveragePooling1D(), keras.layers.Dense(1)])
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(clf(tf.constant([["a", "b"]])))
+grads = tape.gradient(loss, clf.trainable_variables)
+""",
+"integer ids reshaped before the Embedding of a functional model": """
+ids = keras.Input(shape=(None,), dtype="int32")
+vectors = keras.layers.Embedding(100, 8)(keras.layers.Reshape((-1,))(ids))
+out = keras.layers.Dense(1)(keras.layers.GlobalAveragePooling1D()(vectors))
+keras.Model(ids, out).compile(optimizer="adam", loss="mse")
+""",
 }
 
 

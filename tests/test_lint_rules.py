@@ -57,6 +57,21 @@ BAD = {
             loss = tf.reduce_sum(tf.cast(tf.cast(model(x), tf.int32), tf.float32))
         grads = tape.gradient(loss, model.trainable_variables)
         """, [("TM202", 3)]),
+    "int cast in a custom layer of a compiled Sequential": ("""
+        class Quantise(tf.keras.layers.Layer):
+            def call(self, inputs):
+                return tf.cast(tf.cast(inputs, tf.int32), tf.float32)
+        net = tf.keras.Sequential([tf.keras.layers.Input((4,)), tf.keras.layers.Dense(8),
+                                   tf.keras.layers.Flatten(), Quantise(),
+                                   tf.keras.layers.Dense(1)])
+        net.compile(optimizer="adam", loss="mse")
+        """, [("TM202", 4)]),
+    "bucketised activations of a compiled Sequential": ("""
+        net = tf.keras.Sequential([tf.keras.layers.Input((4,)), tf.keras.layers.Dense(8),
+                                   tf.keras.layers.Discretization(bin_boundaries=[0.0]),
+                                   tf.keras.layers.Dense(1)])
+        net.compile(optimizer="adam", loss="mse")
+        """, [("TM202", 5)]),
     "watch_accessed_variables=False watching the input": ("""
         with tf.GradientTape(watch_accessed_variables=False) as tape:
             tape.watch(x)

@@ -75,6 +75,29 @@ DTYPE_KEEPING = frozenset(
 )
 #: Keras layers that use their input as indices (an Embedding casts it to an integer).
 INDEX_LAYERS = frozenset({"Embedding"})
+#: Keras preprocessing layers that turn their input into integer ids (or counts of ids, a
+#: bucket index): no gradient crosses them to their input. Made from data before the first
+#: weight (text to token ids for an Embedding), they are no cut at all.
+INTEGER_LAYERS = frozenset({"TextVectorization", "StringLookup", "IntegerLookup", "Hashing",
+                            "HashedCrossing", "Discretization", "CategoryEncoding"})
+#: Keras layers that hold no variable: calling one reads no weights, so its output depends on
+#: weights only through its input. Token ids a lookup layer makes from text are then not on
+#: the path from the weights (reading the layer as a weight put the ids after a "weight" and
+#: the Embedding's lookup on the weights-to-loss path). Layers with any variable, trainable or
+#: not (PReLU, Normalization's adapted mean), are left out: they are read as weights.
+WEIGHTLESS_LAYERS = INTEGER_LAYERS | frozenset({
+    "Flatten", "Reshape", "Permute", "RepeatVector", "Masking", "Identity", "Activation",
+    "ReLU", "Softmax", "LeakyReLU", "ELU", "ThresholdedReLU", "Dropout", "AlphaDropout",
+    "GaussianDropout", "GaussianNoise", "ActivityRegularization", "UnitNormalization",
+    "Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate", "Dot",
+    "Rescaling", "Resizing", "CenterCrop", "RandomCrop", "RandomFlip", "RandomRotation",
+    "RandomZoom", "RandomTranslation", "RandomContrast", "RandomBrightness", "RandomHeight",
+    "RandomWidth",
+}) | frozenset(
+    f"{name}{n}D" for n in (1, 2, 3) for name in (
+        "SpatialDropout", "Cropping", "ZeroPadding", "UpSampling", "MaxPooling", "MaxPool",
+        "AveragePooling", "AvgPool", "GlobalMaxPooling", "GlobalMaxPool",
+        "GlobalAveragePooling", "GlobalAvgPool"))
 #: Tokenizer methods that give token ids (integers).
 TOKENIZER_METHODS = frozenset({"__call__", "encode", "encode_plus", "batch_encode_plus",
                                "convert_tokens_to_ids"})

@@ -179,9 +179,13 @@ class Objects(Blocks):
             return self.bound(node, method, model, args, kwargs)
         if model.kind in ("loss", "object"):
             return self.op(node, ast.unparse(node.func), operands)
-        if model.text in names.INDEX_LAYERS:  # an Embedding's input is indices: no gradient
+        if model.text in names.INDEX_LAYERS | names.INTEGER_LAYERS:
+            # an Embedding's input is indices, a lookup's output ids: no gradient to the
+            # input (a cut only when weights come before: text made ids is data)
             inputs = self.cut(node, "integer", ast.unparse(node.func), [inputs])
-        weights = self.read(model.weights, node, symbolic)
+        # a layer without variables reads no weights: only its input can carry them
+        weights = EMPTY if model.text in names.WEIGHTLESS_LAYERS else self.read(
+            model.weights, node, symbolic)
         if symbolic:
             return replace(join(weights, inputs), kind="symbolic")
         return self.op(node, ast.unparse(node.func), [weights, inputs])  # outside: a cut
