@@ -51,6 +51,8 @@ class Check:
     def __init__(self) -> None:
         self.report: Report | None = None
         self.error: BaseException | None = None
+        #: why the code ran unchecked (tracing failed to start), else None
+        self.unchecked: str | None = None
 
     def __getattr__(self, name: str) -> Any:
         report = self.__dict__.get("report")
@@ -153,6 +155,8 @@ def gradcheck(
         try:
             from tapemagic.tracing.session import TraceSession  # imports TensorFlow
         except ImportError as error:
+            if not (error.name or "").startswith(("tensorflow", "keras")):
+                raise  # tapemagic's own import failed (a broken install): not TensorFlow's
             raise ImportError(
                 "tapemagic needs TensorFlow 2.16-2.21: pip install 'tapemagic[cpu]' "
                 f"(or tensorflow / tensorflow-cpu) ({error})") from error
@@ -203,8 +207,8 @@ def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo |
 
     trace = session.trace
     if session.start_error is not None:
-        problems += (f"tapemagic could not start tracing: {type(session.start_error).__name__}: "
-                     f"{session.start_error}",)
+        result.unchecked = f"{type(session.start_error).__name__}: {session.start_error}"
+        problems += (f"tapemagic could not start tracing: {result.unchecked}",)
     if session.session is None:  # the block never imported TensorFlow: nothing was traced
         trace = Trace(forced_eager=False)
     elif trace is None:

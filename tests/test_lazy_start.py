@@ -128,3 +128,6 @@ def test_tensorflow_imported_first_on_another_thread_is_reported_not_called_untr
                             capture_output=True, text=True, env=_env(), timeout=300)
     assert "gradient: None" in traced.stdout
     assert "imported on another thread" in traced.stdout + traced.stderr
+    # unchecked is not clean: CI must not pass a run nothing checked (exit status 3)
+    assert traced.returncode == 3, traced.stderr
+    assert "ran unchecked" in traced.stderr

@@ -29,6 +29,8 @@ exit status:
   N    the script's own non-zero status: sys.exit(N), N != 0, is kept (sys.exit(0)
        with an error finding gives 1, so CI fails on the finding)
   2    usage error (bad option, missing script, unwritable --json destination)
+  3    the script ran, but tapemagic could not check it (tracing failed to start; the
+       report and standard error say why)
   130  KeyboardInterrupt, as without tapemagic"""
 # Options of `run` that take a value: needed to find where the script path is.
 _VALUE_OPTIONS = frozenset({"--json", "--steps", "--format", "--html", "--output"})

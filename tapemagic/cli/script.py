@@ -73,6 +73,11 @@ def run_script(script: str, script_args: list[str], outputs: Outputs, steps: int
     outputs.write([Unit(report, script)], script, successful=not failed)
     if status:
         return status
+    unchecked = check.unchecked if check is not None else None
+    if not failed and unchecked is not None:
+        # a run nothing checked must not pass CI as a clean one
+        print(f"tapemagic: the script ran unchecked: {unchecked}", file=sys.stderr)
+        return 3
     return 1 if failed or report.has_errors else 0
 
 
