@@ -28,6 +28,9 @@ HANDLED = {
                         "if g is not None)",
     "a loop that skips": "for g, v in zip(grads, variables):\n    if g is None:\n"
                          "        continue\n    v.assign_sub(0.1 * g)",
+    "a loop that applies the others": "for g, v in zip(grads, variables):\n"
+                                      "    if g is not None:\n        v.assign_sub(0.1 * g)",
+    "a dict": "kept = {v.name: g for g, v in zip(grads, variables) if g is not None}",
     "in place": None,
 }
 LOOKS = {
@@ -35,6 +38,13 @@ LOOKS = {
     "an f-string": 'print(f"{[g is None for g in grads]}")',
     "a logger": "logging.info([g is not None for g in grads])",
     "another list": "flags = [f is None for f in others]",
+    "a list of the None ones": "missing = [v.name for g, v in zip(grads, variables) "
+                               "if g is None]",
+    "a loop that raises": "for g, v in zip(grads, variables):\n    if g is None:\n"
+                          "        raise ValueError(v.name)",
+    "a loop that prints": "for g, v in zip(grads, variables):\n    if g is None:\n"
+                          "        print(v.name, 'gets no gradient')",
+    "flags kept": "missing = [g is None for g in grads]",
 }
 
 

@@ -37,19 +37,65 @@ def none_handled_in(tree: ast.Module, scope: ast.AST, line: int) -> int | None:
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))
     for stmt in _statements_from(scope, line):
         if isinstance(stmt, ast.For) and _iterates(stmt.iter, names, line) and any(
-                _tests_none(n, _bound(stmt.target)) for s in stmt.body
-                for n in (ast.walk(s.test) if isinstance(s, ast.If) else _kept(s))):
-            return stmt.lineno  # `if g is None: continue` / `g = zeros if g is None else g`
+                _skips(s, _bound(stmt.target)) for s in stmt.body):
+            return stmt.lineno
         if isinstance(stmt, ast.For):
             continue
         for node in _kept(stmt):
-            if isinstance(node, _COMPREHENSIONS):
-                for gen in node.generators:
-                    bound = _bound(gen.target)
-                    if _iterates(gen.iter, names, line) and any(
-                            _tests_none(n, bound) for n in ast.walk(node)):
-                        return node.lineno
+            if isinstance(node, _COMPREHENSIONS) and any(
+                    _iterates(gen.iter, names, line) and _keeps_gradients(node, gen)
+                    for gen in node.generators):
+                return node.lineno
     return None
+
+
+def _keeps_gradients(node: ast.AST, gen: ast.comprehension) -> bool:
+    """Tell whether a comprehension yields the gradients with their None ones handled.
+
+    ``... for g, v in zip(grads, variables) if g is not None`` with ``g`` in the element, or an
+    element ``zeros if g is None else g``. A list of the None ones (``[v.name for g, v in ...
+    if g is None]``, what a user debugging the cut writes) handles nothing.
+    """
+    bound = _bound(gen.target)
+    element = [node.key, node.value] if isinstance(node, ast.DictComp) else [
+        getattr(node, "elt", None)]
+    used = {n.id for e in element if e is not None for n in ast.walk(e)
+            if isinstance(n, ast.Name)}
+    if any(_tests_none(test, bound, kept=True) and _name(test) in used for test in gen.ifs):
+        return True
+    return any(isinstance(n, ast.IfExp) and _replaces(n, bound)
+               for e in element if e is not None for n in ast.walk(e))
+
+
+def _replaces(node: ast.IfExp, bound: set[str]) -> bool:
+    """Tell whether ``node`` is ``zeros if g is None else g`` / ``g if g is not None else z``."""
+    test = node.test
+    if _tests_none(test, bound, kept=False):
+        return _name(test) in _names(node.orelse)
+    return _tests_none(test, bound, kept=True) and _name(test) in _names(node.body)
+
+
+def _skips(stmt: ast.stmt, bound: set[str]) -> bool:
+    """Tell whether a loop body statement skips the None gradients or uses only the others.
+
+    ``if g is None: continue``, ``if g is not None: <uses g>`` or ``g = zeros if g is None else
+    g``; a check that raises or prints on a None one handles nothing.
+    """
+    if isinstance(stmt, ast.If):
+        if _tests_none(stmt.test, bound, kept=False):
+            return all(isinstance(s, ast.Continue) for s in stmt.body)
+        return _tests_none(stmt.test, bound, kept=True) and _name(stmt.test) in {
+            n for s in stmt.body for n in _names(s)}
+    return any(isinstance(n, ast.IfExp) and _replaces(n, bound) for n in _kept(stmt))
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _name(test: ast.expr) -> str:
+    return test.left.id if isinstance(test, ast.Compare) and isinstance(
+        test.left, ast.Name) else ""
 
 
 def forgive(analyses: list[CallAnalysis], handled_line: dict[str, int]) -> list[tuple[
@@ -129,10 +175,10 @@ def _bound(target: ast.expr) -> set[str]:
     return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
 
 
-def _tests_none(node: ast.AST, bound: set[str]) -> bool:
-    """Tell whether ``node`` is ``x is None`` / ``x is not None`` for a bound name ``x``."""
+def _tests_none(node: ast.AST, bound: set[str], kept: bool) -> bool:
+    """Tell whether ``node`` is ``x is not None`` (``kept``) or ``x is None`` for bound ``x``."""
     return (isinstance(node, ast.Compare) and len(node.ops) == 1
-            and isinstance(node.ops[0], (ast.Is, ast.IsNot))
+            and isinstance(node.ops[0], ast.IsNot if kept else ast.Is)
             and isinstance(node.comparators[0], ast.Constant)
             and node.comparators[0].value is None
             and isinstance(node.left, ast.Name) and node.left.id in bound)
