@@ -55,8 +55,9 @@ class BiasBeforeBatchNorm(RuleModule):
                 named = f"the normalization `{norm}`" if norm else "a batch normalization"
                 if where is not None and where.line and not norm:
                     named += f" (line {where.line})"
-                how = ("exactly zero" if source.source.result == "zero"
-                       else "round-off (over ten thousand times smaller than the largest)")
+                # one finding can hold several biases (a helper that makes Dense + BN): the
+                # wording holds for each, exact zeros and round-off alike
+                how = "zero, or round-off next to the largest gradient of its call"
                 hit = Hit(analysis, index, source, Cause("zero-at-runtime", True,
                                                          op_seq=add.seq))
                 yield Match((place(raw), "bias"), raw, True,
