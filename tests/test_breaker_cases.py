@@ -235,3 +235,60 @@ def test_an_error_only_eager_numpy_arguments_cause_says_so(tmp_path: Path) -> No
     eager, _ = _run(tmp_path, _TWO_INPUTS, force_eager=True)
     assert eager.exception is not None and eager.exception.type == "ValueError"
     assert "--eager" in (eager.exception.explanation or "")
+
+
+_WGAN_GP = """
+    import tensorflow as tf
+
+    tf.keras.utils.set_random_seed(0)
+    critic = tf.keras.Sequential([
+        tf.keras.layers.Input((8,)), tf.keras.layers.Dense(16, name="h"),
+        tf.keras.layers.LeakyReLU(0.2), tf.keras.layers.Dense(1, name="q")], name="critic")
+
+    def gradient_penalty(real, fake):
+        alpha = tf.random.uniform([tf.shape(real)[0], 1])
+        inter = real + alpha * (fake - real)
+        with tf.GradientTape() as gp_tape:
+            gp_tape.watch(inter)
+            pred = critic(inter, training=True)
+        grads = gp_tape.gradient(pred, inter)
+        norm = tf.sqrt(tf.reduce_sum(tf.square(grads), axis=1) + 1e-12)
+        return tf.reduce_mean((norm - 1.0) ** 2)
+
+    @tf.function
+    def d_step(real, fake):
+        BEFORE
+        with tf.GradientTape() as tape:
+            INSIDE
+            d_loss = tf.reduce_mean(critic(fake)) - tf.reduce_mean(critic(real)) + 10.0 * gp
+        return tape.gradient(d_loss, critic.trainable_variables)
+
+    d_step(tf.random.normal((8, 8)), tf.random.normal((8, 8)))
+    """
+
+
+def test_a_gradient_penalty_computed_before_the_critics_tape_is_named(tmp_path: Path) -> None:
+    # every critic weight is connected through the Wasserstein terms; the penalty, built from
+    # another gradient outside the tape and added in, trains none of them (a constant)
+    report, marked = _run(tmp_path, _WGAN_GP.replace(
+        "BEFORE", "gp = gradient_penalty(real, fake)  # <-").replace("INSIDE", "pass"))
+    assert _loud(report) == [("TM103", marked[0])], [(f.rule, f.message) for f in report.findings]
+    finding = report.findings[0]
+    assert "gradient_penalty(real, fake)" in finding.message
+    # the output bias does not change the critic's input gradient: the penalty never trains it
+    assert set(finding.variables) == {"critic/h/kernel", "critic/h/bias", "critic/q/kernel"}
+
+
+def test_the_gradient_penalty_inside_the_tape_is_silent(tmp_path: Path) -> None:
+    report, _ = _run(tmp_path, _WGAN_GP.replace("BEFORE", "pass").replace(
+        "INSIDE", "gp = gradient_penalty(real, fake)"))
+    assert report.findings == (), [(f.rule, f.message) for f in report.findings]
+
+
+def test_an_adaptive_weight_from_gradients_outside_the_tape_is_silent(tmp_path: Path) -> None:
+    # VQGAN-style: a factor computed from gradient norms on purpose outside the tape scales
+    # a term that depends on the weights: it changes the gradient, so it is no dropped term
+    report, _ = _run(tmp_path, _WGAN_GP.replace(
+        "BEFORE", "gp = gradient_penalty(real, fake)").replace("INSIDE", "pass").replace(
+        "+ 10.0 * gp", "+ gp * tf.reduce_mean(critic(real))"))
+    assert _loud(report) == [], [(f.rule, f.message) for f in report.findings]

@@ -11,13 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tapemagic.fixes import statements, watches
+from tapemagic.graph.analysis import Cause
+from tapemagic.graph.dropped_terms import dropped_terms
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location
-from tapemagic.rules.base import Draft, Match, RuleModule, register
+from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.rules.untrained import trained_instead
-from tapemagic.trace import RawLocation
+from tapemagic.trace import OpRecord, RawLocation
 
 _NOT_RECORDING = ("while the tape is not recording (after its `with` block, inside "
                   "`stop_recording`, or before a `tape.reset()`)")
@@ -52,13 +54,15 @@ class OutsideTape(RuleModule):
                 yield Match((place(tape.loc), "replica"), tape.loc, hit.cause.primary,
                             {"api": api, "when": _REPLICA}, hit)
                 continue
-            outer = op.outer_loc if op is not None else None
-            if (outer is not None and raw is not None and call.loc is not None
-                    and _scope(raw) != _scope(call.loc) and _scope(outer) == _scope(call.loc)):
-                raw, api = outer, ctx.index.snippet(outer) or api
-            # one line to move into the tape is one finding, whatever ops it runs
-            key = (raw.file, raw.line) if raw is not None else ("?",)
-            yield Match(key, raw, hit.cause.primary, {"api": api, "when": _NOT_RECORDING}, hit)
+            yield _at_user_line(ctx, hit, op, raw, api)
+        # a term built from another gradient outside the tape and added in (a WGAN-GP penalty
+        # computed before the critic's tape): every weight is connected, the term trains none
+        for analysis in ctx.analyses:
+            for op, indices in dropped_terms(ctx.graph, analysis):
+                for index in indices:
+                    hit = Hit(analysis, index, analysis.sources[index],
+                              Cause("outside-tape", True, op_seq=op.seq))
+                    yield _at_user_line(ctx, hit, op, op.loc, ctx.op_api(op))
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         return matchers.cut_matches(ctx, self.code, "outside")
@@ -72,6 +76,21 @@ class OutsideTape(RuleModule):
         return (statements.move_into_tape(ctx.index, location.file, location.line)
                 or statements.hoist_target(ctx.index, location.file, location.line)
                 or watches.inline_into_function(ctx.index, location.file, location.line) or ())
+
+
+def _at_user_line(ctx: RuleContext, hit: Hit, op: OpRecord | None, raw: RawLocation | None,
+                  api: str) -> Match:
+    """Return the match at the line to move into the tape: the op's, or the helper's call."""
+    call = hit.analysis.call
+    outer = op.outer_loc if op is not None else None
+    if (outer is not None and raw is not None and call.loc is not None
+            and _scope(raw) != _scope(call.loc) and _scope(outer) == _scope(call.loc)):
+        # traced ops' places have no columns: the helper call on that line, underlined
+        raw = outer if outer.col is not None else ctx.index.line_call(outer) or outer
+        api = ctx.index.snippet(raw) or api
+    # one line to move into the tape is one finding, whatever ops it runs
+    key = (raw.file, raw.line) if raw is not None else ("?",)
+    return Match(key, raw, hit.cause.primary, {"api": api, "when": _NOT_RECORDING}, hit)
 
 
 def _scope(raw: RawLocation) -> tuple[str, str]:
