@@ -127,3 +127,20 @@ def test_pre_commit_hook_runs_this_command() -> None:
     hook = next(h for h in hooks if h["id"] == "tapemagic-lint")
     assert hook["entry"] == "tapemagic lint" and hook["language"] == "python"
     assert set(hook["types_or"]) == {"python", "jupyter"}
+
+
+@pytest.mark.slow
+def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path: Path) -> None:
+    # `tapemagic lint src/ | head -1`: the pipe closes while hints are still being printed
+    for i in range(400):
+        (tmp_path / f"train_{i}.py").write_text(BROKEN)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
+    proc = subprocess.Popen([sys.executable, "-m", "tapemagic", "lint", "."], cwd=tmp_path,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert b"TM301" in proc.stdout.readline()
+    proc.stdout.close()
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 1
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr

@@ -144,7 +144,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "lint":
         from tapemagic.lint.files import run as lint
 
-        return lint(args.paths, args.format, out=sys.stdout, err=sys.stderr)
+        try:
+            return lint(args.paths, args.format, out=sys.stdout, err=sys.stderr)
+        except BrokenPipeError:
+            # `lint ... | head`: the reader left; no traceback, and Python's own flush of
+            # stdout at exit must not raise again (the recipe in the `signal` module's docs)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
     if args.command == "explain":
         from tapemagic import rules
 
