@@ -64,7 +64,7 @@ class Blocks:
         """Interpret a call of a user function (the statement half implements it)."""
         raise NotImplementedError
 
-    def bind(self, target: ast.expr, value: Value, env: Env) -> None:
+    def bind(self, target: ast.expr, value: Value, env: Env, source: bool = True) -> None:
         """Bind an assignment target (the statement half implements it)."""
         raise NotImplementedError
 

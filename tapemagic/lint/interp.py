@@ -239,11 +239,14 @@ class Interpreter(Calls):
         return replace(value, live=value.live | mark, weights=value.weights | mark, items=items)
 
     # -- binding -------------------------------------------------------------------------------
-    def bind(self, target: ast.expr, value: Value, env: Env) -> None:
-        """Bind ``value`` to an assignment target (names, tuples, attributes of ``self``)."""
+    def bind(self, target: ast.expr, value: Value, env: Env, source: bool = True) -> None:
+        """Bind ``value`` to an assignment target (names, tuples, attributes of ``self``).
+
+        ``source`` False: a plain tensor bound to a name gets no root (a method's local).
+        """
         if isinstance(target, ast.Name):
-            if value.kind is None and not (value.live or value.weights or value.items
-                                           or value.text not in ("", "int")):
+            if source and value.kind is None and not (value.live or value.weights or value.items
+                                                      or value.text not in ("", "int")):
                 # a plain tensor (or number) gets a root, so that it can be a gradient
                 # source: TM102 when the tape never watched it before the loss used it
                 root = "t:" + self.fresh(target)
@@ -253,11 +256,11 @@ class Interpreter(Calls):
         elif isinstance(target, (ast.Tuple, ast.List)):
             for index, element in enumerate(target.elts):
                 if isinstance(element, ast.Starred):
-                    self.bind(element.value, value, env)
+                    self.bind(element.value, value, env, source)
                 else:
-                    self.bind(element, self.item(value, index, target), env)
+                    self.bind(element, self.item(value, index, target), env, source)
         elif isinstance(target, ast.Starred):
-            self.bind(target.value, value, env)
+            self.bind(target.value, value, env, source)
 
 
 def _source_names(tree: ast.Module) -> frozenset[str]:

@@ -287,7 +287,7 @@ class Objects(Blocks):
                 self._locals[key] = self.expr(assign.value, local)
             targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
             for target in targets:
-                self.bind_local(target, self._locals[key], local)
+                self.bind(target, self._locals[key], local, source=False)
         return local
 
     def parameter(self, method: methods.Function, param: ast.arg, default: ast.expr | None,
@@ -319,17 +319,6 @@ class Objects(Blocks):
         for value in passed:
             out = merge(out, value)
         return out or unresolved
-
-    def bind_local(self, target: ast.expr, value: Value, env: Env) -> None:
-        """Bind a method's local (names and tuples of them) without making it a source."""
-        if isinstance(target, ast.Name):
-            env.vars[target.id] = value
-        elif isinstance(target, (ast.Tuple, ast.List)):
-            for index, element in enumerate(target.elts):
-                if isinstance(element, ast.Starred):
-                    self.bind_local(element.value, value, env)
-                else:
-                    self.bind_local(element, self.item(value, index, target), env)
 
 
 def _instance_key(instance: Value) -> tuple[str, int]:
