@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,16 +25,20 @@ MODES = pytest.mark.parametrize("eager", [False, True], ids=["graph", "eager"])
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def check(tmp_path: Path, source: str, eager: bool) -> tuple[Report, Path]:
-    """Run ``source`` under gradcheck; return the report and the file (for line lookups)."""
+def check(tmp_path: Path, source: str, eager: bool, seed: int = 0,
+          namespace: dict[str, Any] | None = None) -> tuple[Report, Path]:
+    """Run ``source`` under gradcheck; return the report and the file (for line lookups).
+
+    ``namespace``: where the program runs (its values, to look at afterwards).
+    """
     path = tmp_path / "prog.py"
     path.write_text("import numpy as np\nimport tensorflow as tf\n"
-                    "tf.keras.utils.set_random_seed(0)\n" + textwrap.dedent(source))
-    return run(path, eager), path
+                    f"tf.keras.utils.set_random_seed({seed})\n" + textwrap.dedent(source))
+    return run(path, eager, namespace), path
 
 
-def run(path: Path, eager: bool) -> Report:
-    namespace = {"__name__": "__main__"}
+def run(path: Path, eager: bool, namespace: dict[str, Any] | None = None) -> Report:
+    namespace = {"__name__": "__main__"} if namespace is None else namespace
     code = compile(path.read_text(), str(path), "exec")
     with tapemagic.gradcheck(force_eager=eager) as result:
         exec(code, namespace)  # noqa: S102
@@ -242,14 +247,10 @@ key_bias = float(tf.norm(g[3])) / max(float(tf.norm(t)) for t in g)
 
 @MODES
 def test_attention_key_bias_round_off_is_silent(tmp_path: Path, eager: bool) -> None:
-    path = tmp_path / "prog.py"
-    path.write_text("import numpy as np\nimport tensorflow as tf\n"
-                    "tf.keras.utils.set_random_seed(0)\n" + ATTENTION)
-    namespace = {"__name__": "__main__"}
-    with tapemagic.gradcheck(force_eager=eager) as result:
-        exec(compile(path.read_text(), str(path), "exec"), namespace)  # noqa: S102
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    report, _ = check(tmp_path, ATTENTION, eager, namespace=namespace)
     assert namespace["key_bias"] < 1e-6  # the shape TM502 looks at, still there
-    assert result.report is not None and result.report.findings == ()
+    assert report.findings == ()
 
 
 # The TensorFlow tutorial "Neural machine translation with attention" (Bahdanau attention):
@@ -296,14 +297,10 @@ w1 = norms[next(p for p in norms if p.endswith("w1/kernel"))] / max(norms.values
 @MODES
 def test_attention_query_projection_behind_its_softmax_is_silent(tmp_path: Path,
                                                                  eager: bool) -> None:
-    path = tmp_path / "prog.py"
-    path.write_text("import numpy as np\nimport tensorflow as tf\n"
-                    "tf.keras.utils.set_random_seed(18)\n" + BAHDANAU)
-    namespace = {"__name__": "__main__"}
-    with tapemagic.gradcheck(force_eager=eager) as result:
-        exec(compile(path.read_text(), str(path), "exec"), namespace)  # noqa: S102
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    report, _ = check(tmp_path, BAHDANAU, eager, seed=18, namespace=namespace)
     assert namespace["w1"] < 1e-6  # the shape TM502 looks at, still there
-    assert result.report is not None and of(result.report, "TM502") == []
+    assert of(report, "TM502") == []
 
 
 @MODES

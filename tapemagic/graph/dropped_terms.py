@@ -61,10 +61,8 @@ def dropped_terms(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[tuple[
             candidates.append((node, made))
     if not candidates:
         return []
-    weighted: set[int] = set()
-    for source in analysis.sources:
-        if source.node is not None:
-            weighted |= forward(graph, source.node, recorded, True)
+    weighted = forward(graph, {s.node for s in analysis.sources if s.node is not None},
+                       recorded, True)
     found = [made for node, made in candidates
              if _affine_to(graph, node, targets, recorded, weighted)]
     if not found:
@@ -79,17 +77,10 @@ def dropped_terms(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[tuple[
 
 def _gradient_derived(graph: ProvenanceGraph, unrecorded: set[int]) -> set[int]:
     """Return the unrecorded tensors made by, or computed from, a backward pass's ops."""
-    start = [n for n in unrecorded if n in graph.trace.tensors
+    start = {n for n in unrecorded if n in graph.trace.tensors
              and (p := graph.trace.tensors[n].producer) is not None
-             and (op := graph.ops.get(p[0])) is not None and op.in_gradient]
-    seen, queue = set(start), deque(start)
-    while queue:
-        node = queue.popleft()
-        for edge in graph.out_edges.get(node, ()):
-            if edge.differentiable and edge.dst in unrecorded and edge.dst not in seen:
-                seen.add(edge.dst)
-                queue.append(edge.dst)
-    return seen
+             and (op := graph.ops.get(p[0])) is not None and op.in_gradient}
+    return forward(graph, start, unrecorded, True)
 
 
 def _affine(op: OpRecord, node: int, weighted: set[int]) -> bool:

@@ -37,7 +37,7 @@ def none_handled_in(tree: ast.Module, scope: ast.AST, line: int) -> int | None:
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))
     for stmt in _statements_from(scope, line):
         if isinstance(stmt, ast.For) and _iterates(stmt.iter, names, line) and any(
-                _skips(s, _bound(stmt.target)) for s in stmt.body):
+                _skips(s, _names(stmt.target)) for s in stmt.body):
             return stmt.lineno
         if isinstance(stmt, ast.For):
             continue
@@ -56,11 +56,10 @@ def _keeps_gradients(node: ast.AST, gen: ast.comprehension) -> bool:
     element ``zeros if g is None else g``. A list of the None ones (``[v.name for g, v in ...
     if g is None]``, what a user debugging the cut writes) handles nothing.
     """
-    bound = _bound(gen.target)
+    bound = _names(gen.target)
     element = [node.key, node.value] if isinstance(node, ast.DictComp) else [
         getattr(node, "elt", None)]
-    used = {n.id for e in element if e is not None for n in ast.walk(e)
-            if isinstance(n, ast.Name)}
+    used = {name for e in element if e is not None for name in _names(e)}
     if any(_tests_none(test, bound, kept=True) and _name(test) in used for test in gen.ifs):
         return True
     return any(isinstance(n, ast.IfExp) and _replaces(n, bound)
@@ -169,10 +168,6 @@ def _iterates(expr: ast.expr, names: set[str], line: int) -> bool:
                or (isinstance(i, ast.Call) and i.lineno <= line <= (i.end_lineno or i.lineno)
                    and _callee(i.func) in ("gradient", "jacobian"))
                for i in items)
-
-
-def _bound(target: ast.expr) -> set[str]:
-    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
 
 
 def _tests_none(node: ast.AST, bound: set[str], kept: bool) -> bool:

@@ -67,6 +67,14 @@ class ProvenanceGraph:
         self._add_state_edges()
         self._add_host_edges()
 
+    def read_values(self, node: int, variable: bool) -> list[int]:
+        """Return the tensors the forward reads of variable handle ``node`` made.
+
+        ``variable`` False (a tensor source), or a variable never read forward: ``[node]``.
+        """
+        reads = [op for op in self.reads.get(node, ()) if not op.in_gradient] if variable else []
+        return [out for op in reads for out in op.outputs] or [node]
+
     def _add(self, edge: Edge) -> None:
         self.in_edges[edge.dst].append(edge)
         self.out_edges[edge.src].append(edge)

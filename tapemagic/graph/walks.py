@@ -7,7 +7,7 @@ TF-free. Shared by the cut analysis, the collapsed picture and the rules' contex
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 
@@ -25,10 +25,14 @@ def backward(graph: ProvenanceGraph, start: set[int], keep: Callable[[Edge], boo
     return seen
 
 
-def forward(graph: ProvenanceGraph, start: int, within: set[int], diff_only: bool) -> set[int]:
-    """Return the tensors reachable from ``start`` inside ``within`` (differentiably, maybe)."""
-    seen = {start}
-    queue = deque([start])
+def forward(graph: ProvenanceGraph, start: int | Collection[int], within: set[int],
+            diff_only: bool) -> set[int]:
+    """Return ``start`` and the tensors reachable from it inside ``within`` (differentiably, maybe).
+
+    ``start``: one tensor, or several (one walk from all of them).
+    """
+    seen = {start} if isinstance(start, int) else set(start)
+    queue = deque(seen)
     while queue:
         node = queue.popleft()
         for edge in graph.out_edges.get(node, ()):

@@ -44,18 +44,21 @@ class NotConnected(RuleModule):
     causes = frozenset({"not-connected", "outside-tape"})
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
+        ran: dict[str, tuple[OpRecord, str] | None] = {}  # per call: the same for each source
         for hit in ctx.hits("not-connected"):
             if hit.analysis.keras_zero_error or ctx.recreated(hit) is not None:
                 continue  # TM105 / TM111 say it, and why
             call = hit.analysis.call
             raw = call.loc
-            instead = _ran_instead(ctx, hit)
-            if instead is not None and instead.loc is not None:
+            if call.id not in ran:
+                ran[call.id] = _ran_instead(ctx, hit)
+            instead = ran[call.id]
+            if instead is not None and instead[0].loc is not None:
                 # the sources' model never ran; another model's pass, trained by no gradient
                 # call, is on the loss path inside the tape: that pass is the line to change
-                yield Match((place(instead.loc), "ran-instead"), instead.loc, hit.cause.primary,
-                            {"target": call.target_label,
-                             "detail": _ran_instead_detail(ctx, hit)}, hit)
+                op, detail = instead
+                yield Match((place(op.loc), "ran-instead"), op.loc, hit.cause.primary,
+                            {"target": call.target_label, "detail": detail}, hit)
                 continue
             other = ctx.other_model(hit)
             if other is not None and call.loc is not None:
@@ -139,8 +142,8 @@ def _constant_target(ctx: RuleContext, hit: Hit) -> bool:
     return all(t in tensors and tensors[t].producer is None for t in hit.analysis.call.targets)
 
 
-def _ran_instead(ctx: RuleContext, hit: Hit) -> OpRecord | None:
-    """Return the first recorded read of an untrained weight on the loss path, or None.
+def _ran_instead(ctx: RuleContext, hit: Hit) -> tuple[OpRecord, str] | None:
+    """Return the first recorded read of an untrained weight on the loss path, and the detail.
 
     Only when no source of the call (Keras weights: a model's) was ever read and the tape
     recorded a pass over trainable weights that no gradient call of the run trains (a student
@@ -155,18 +158,21 @@ def _ran_instead(ctx: RuleContext, hit: Hit) -> OpRecord | None:
     if any(ctx.other_model(Hit(analysis, i, s, hit.cause)) is not None
            for i, s in enumerate(analysis.sources)):
         return None  # a twin made by the same code reads in their place: the call's sources
-    ops = [op for h in untrained_on_path(ctx, analysis) for op in reads.get(h, ())
+    instead = untrained_on_path(ctx, analysis)
+    ops = [op for h in instead for op in reads.get(h, ())
            if not op.in_gradient and tape.recording_at(op.seq)]
-    return min(ops, key=lambda op: op.seq, default=None)
+    if not ops:
+        return None
+    return min(ops, key=lambda op: op.seq), (
+        f": the sources' model never ran: this line computed the loss from "
+        f"{_listed(ctx, instead)} instead, which no gradient call trains: call the model whose "
+        "weights are the sources")
 
 
-def _ran_instead_detail(ctx: RuleContext, hit: Hit) -> str:
-    instead = untrained_on_path(ctx, hit.analysis)
-    names = ", ".join(f"`{ctx.handle_name(h)}`" for h in instead[:3])
-    more = f" and {len(instead) - 3} more" if len(instead) > 3 else ""
-    return (f": the sources' model never ran: this line computed the loss from {names}"
-            f"{more} instead, which no gradient call trains: call the model whose weights "
-            "are the sources")
+def _listed(ctx: RuleContext, handles: list[int]) -> str:
+    """Return up to three weights' names, then how many more."""
+    names = ", ".join(f"`{ctx.handle_name(h)}`" for h in handles[:3])
+    return names + (f" and {len(handles) - 3} more" if len(handles) > 3 else "")
 
 
 def _other_model(ctx: RuleContext, handle: int) -> str:
@@ -207,11 +213,10 @@ def _sources_of_a_pass_outside(ctx: RuleContext) -> Iterable[Match]:
         instead = trained_instead(ctx, hit)
         if not instead or call.loc is None:
             continue
-        names = ", ".join(f"`{ctx.handle_name(h)}`" for h in instead[:3])
-        more = f" and {len(instead) - 3} more" if len(instead) > 3 else ""
         yield Match((place(call.loc), "other-model"), call.loc, hit.cause.primary,
                     {"target": call.target_label,
                      "detail": " as the tape recorded it: they reach it only through ops "
-                               f"that ran outside the tape, while {names}{more}, on the loss "
-                               "path inside the tape, are trained by no gradient call: pass "
-                               "the weights of the model this loss trains"}, hit)
+                               "that ran outside the tape, while "
+                               f"{_listed(ctx, instead)}, on the loss path inside the tape, "
+                               "are trained by no gradient call: pass the weights of the "
+                               "model this loss trains"}, hit)

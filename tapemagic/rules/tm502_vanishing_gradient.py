@@ -63,9 +63,7 @@ def _offset(ctx: RuleContext, source: SourceAnalysis) -> bool:
     graph = ctx.graph
     if source.node is None:
         return False
-    reads = [op for op in graph.reads.get(source.node, ()) if not op.in_gradient] if (
-        source.source.handle is not None) else []
-    frontier = [out for op in reads for out in op.outputs] or [source.node]
+    frontier = graph.read_values(source.node, source.source.handle is not None)
     uses = 0
     seen: set[int] = set()
     while frontier:
@@ -86,15 +84,6 @@ def _offset(ctx: RuleContext, source: SourceAnalysis) -> bool:
     return uses > 0
 
 
-def _reads(ctx: RuleContext, source: SourceAnalysis) -> list[int]:
-    """Return the tensors a source's forward reads made (the source's own node for a tensor)."""
-    if source.node is None:
-        return []
-    reads = [op for op in ctx.graph.reads.get(source.node, ()) if not op.in_gradient] if (
-        source.source.handle is not None) else []
-    return [out for op in reads for out in op.outputs] or [source.node]
-
-
 def _broadcast_into_softmax(ctx: RuleContext, analysis: CallAnalysis,
                             source: SourceAnalysis) -> bool:
     """Return True when every path of ``source`` to the target passes a softmax, broadcast.
@@ -106,7 +95,9 @@ def _broadcast_into_softmax(ctx: RuleContext, analysis: CallAnalysis,
     graph, anc, targets = ctx.graph, analysis.ancestors, set(analysis.call.targets)
     tensors = ctx.trace.tensors
     softmax = broadcast = False
-    seen = set(_reads(ctx, source))
+    if source.node is None:
+        return False
+    seen = set(graph.read_values(source.node, source.source.handle is not None))
     queue = deque(seen)
     while queue:
         node = queue.popleft()

@@ -55,9 +55,7 @@ class SaturatedSoftmax(RuleModule):
 def _log_after(ctx: RuleContext, hit: Hit, softmax: OpRecord) -> str:
     """Return ``, and the loss takes `tf.math.log` of its probabilities (line N)``, or ``""``."""
     graph, within = ctx.graph, hit.analysis.connected
-    reach: set[int] = set()
-    for out in softmax.outputs:
-        reach |= forward(graph, out, within, diff_only=True)
+    reach = forward(graph, softmax.outputs, within, diff_only=True)
     logs = sorted({e.ref for n in reach for e in graph.out_edges.get(n, ())
                    if e.kind == "op" and graph.ops[e.ref].op_type in _LOG_OPS})
     if not logs:

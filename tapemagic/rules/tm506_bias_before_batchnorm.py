@@ -85,9 +85,7 @@ def _bias_add(ctx: RuleContext, source: SourceAnalysis) -> tuple[OpRecord, OpRec
     channels = source.source.shape[-1] if source.source.shape else None
     if channels is None or source.node is None:
         return None
-    reads = [op for op in graph.reads.get(source.node, ()) if not op.in_gradient] if (
-        source.source.handle is not None) else []
-    values = [out for op in reads for out in op.outputs] or [source.node]
+    values = graph.read_values(source.node, source.source.handle is not None)
     found: tuple[OpRecord, OpRecord] | None = None
     for value in values:
         for edge in graph.out_edges.get(value, ()):
