@@ -39,6 +39,7 @@ from tapemagic.engine import build_report  # noqa: E402
 from tapemagic.locations import CellMap  # noqa: E402
 from tapemagic.report.model import CellInfo  # noqa: E402
 from tapemagic.tracing import _tf_private as tfp  # noqa: E402
+from tapemagic.tracing import keras_state  # noqa: E402
 from tapemagic.tracing.session import TraceSession  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -412,7 +413,7 @@ def main() -> None:
         "",
         f"`python bench/overhead.py --pairs {pairs}` on {platform.processor() or 'cpu'} "
         f"({os.cpu_count()} cores, shared), Python {platform.python_version()}, "
-        f"TensorFlow {tf.__version__}, Keras {tfp.keras_version()}, "
+        f"TensorFlow {tf.__version__}, Keras {keras_state.keras_version()}, "
         f"{time.strftime('%Y-%m-%d')}.",
         "",
         "Ratios to the plain run just before each traced run: median (min–max) of the pairs.",

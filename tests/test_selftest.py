@@ -19,7 +19,7 @@ def test_broken_hook_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     from tapemagic.tracing.selftest import self_test
 
     monkeypatch.setattr(tfp, "registry_entry", lambda op_type: "fn")
-    monkeypatch.setattr(recorder.tfp, "keras_layer_path", lambda: "")
+    monkeypatch.setattr(recorder.keras_state, "keras_layer_path", lambda: "")
     problems = self_test.__wrapped__()
     assert any("gradient registry" in p for p in problems)
     assert all("2.16-2.21" in p for p in problems)

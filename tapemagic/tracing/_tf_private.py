@@ -1,4 +1,6 @@
-"""Every private TensorFlow and Keras API tapemagic touches, in one place (the quarantine).
+"""Every private TensorFlow API tapemagic touches, in one place (the quarantine).
+
+Keras 3's private state is read in ``keras_state`` (it needs no TensorFlow import).
 
 Imports TensorFlow. Each name below is verified at import time; :func:`self_test` checks that
 the hooks built on them still behave on tiny tensors. If a TensorFlow release moves one of
@@ -7,11 +9,11 @@ them, this module is the only one to change, and the error names the supported r
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import numpy as np
 import tensorflow as tf
+from tensorflow.python import pywrap_tfe
 from tensorflow.python.eager import backprop, backprop_util, context, record
 from tensorflow.python.eager.polymorphic_function import (
     atomic_function,
@@ -28,6 +30,10 @@ SUPPORTED = ((2, 16), (2, 22))
 
 GradientTape = backprop.GradientTape
 EagerTensorBase = ops._EagerTensorBase  # noqa: SLF001 - dunders patched for host round-trips
+#: The concrete class of eager tensors. Its ``_id`` comes from one process-wide counter
+#: (``get_uid()`` in pywrap_tensor.cc, shared with graph tensors' ``ops.uid()``) and is never
+#: reused, unlike ``id()``: the gradient tape keys tensors by it (``FastTensorId``).
+EagerTensor = ops.EagerTensor
 TensorBase = tensor_lib.Tensor  # __iter__ lives here
 BaseResourceVariable = resource_variable_ops.BaseResourceVariable
 ResourceVariable = resource_variable_ops.ResourceVariable  # overrides assign*
@@ -183,16 +189,13 @@ def autograph_origin(filename: str, line: int) -> tuple[str, int, str] | None:
     if origin is None:
         return None
     return str(origin[0]), int(origin[1]), str(origin[2])
-#: False when no tape (nor a variable watcher) is recording on this thread: a C call, cheap
-could_possibly_record = record.could_possibly_record
 
 
-def keras_backend_module() -> Any:
-    """Return ``keras.src.backend`` when Keras 3 is loaded, else None.
+#: True when no tape (nor a variable watcher) records on this thread: the C call behind
+#: ``could_possibly_record``, without its Python frame (asked once per op)
+tape_set_is_empty = pywrap_tfe.TFE_Py_TapeSetIsEmpty
 
-    ``keras.ops.convert_to_numpy`` looks ``convert_to_numpy`` up on this module at call time.
-    """
-    return sys.modules.get("keras.src.backend")
+
 
 
 def tf_version() -> str:
@@ -200,10 +203,6 @@ def tf_version() -> str:
     return str(tf.__version__)
 
 
-def keras_version() -> str | None:
-    """Return the Keras version if Keras is importable without side effects, else None."""
-    keras = sys.modules.get("keras")
-    return str(getattr(keras, "__version__", "")) or None if keras else None
 
 
 def check_version() -> str | None:
@@ -246,6 +245,9 @@ def is_trainable_dtype(dtype: Any) -> bool:
     return bool(backprop_util.IsTrainable(dtype))
 
 
+as_dtype = dtypes.as_dtype
+
+
 def dtype_name(dtype: Any) -> str:
     """Return the short name of a TensorFlow dtype (``float32``, ``int64``, ``resource``)."""
     try:
@@ -270,42 +272,10 @@ def shape_tuple(tensor: Any) -> tuple[int | None, ...] | None:
             return None
 
 
-def keras_variable_class() -> type | None:
-    """Return Keras 3's ``Variable`` base class when Keras is already imported, else None."""
-    if "keras" not in sys.modules:
-        return None
-    try:
-        from keras.src.backend.common.variables import Variable
-    except ImportError:  # Keras 2 (tf_keras) has no such class
-        return None
-    return Variable  # type: ignore[no-any-return]
 
 
-def keras_name_scopes() -> list[Any]:
-    """Return Keras 3's name-scope stack (entries with ``.name``, ``.caller``), or ``[]``.
-
-    ``Layer.__call__`` and the optimizers open ``backend.name_scope(self.name, caller=self)``
-    (keras/src/backend/common/name_scope.py); the stack is thread-local global state.
-    """
-    mod = sys.modules.get("keras.src.backend.common.global_state")
-    if mod is None:
-        return []
-    try:
-        stack = mod.get_global_attribute("name_scope_stack")
-    except Exception:  # noqa: BLE001 - never let naming break the user's cell
-        return []
-    return stack if isinstance(stack, list) else []
 
 
-def keras_layer_path() -> str:
-    """Return the Keras name-scope path of the op being run (``sequential/dense``), or ``""``."""
-    mod = sys.modules.get("keras.src.backend.common.name_scope")
-    if mod is None:
-        return ""
-    try:
-        return str(mod.current_path())
-    except Exception:  # noqa: BLE001 - never let naming break the user's cell
-        return ""
 
 
 _PUBLIC_NAMESPACES = ("", "math", "nn", "sets", "linalg", "random", "image", "signal", "strings",

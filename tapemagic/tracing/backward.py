@@ -91,10 +91,11 @@ def record(rec: Recorder, name: str, inputs: Any, outputs: Any) -> None:
     """Record one backward op from the template: the record the slow path would make."""
     assert rec.backward is not None and rec.backward.template is not None
     loc, api_module, api_function, layer, outer = rec.backward.template
-    serial_of = rec.serial_of
+    serial_of, by_uid, eager = rec.serial_of, rec._serial_of_uid, tfp.EagerTensor  # noqa: SLF001
     in_serials = []
     for index, tensor in enumerate(inputs):
-        serial = serial_of(tensor)
+        serial = (by_uid.get(tensor._id) if type(tensor) is eager  # noqa: SLF001
+                  else serial_of(tensor))  # Recorder.serial_of, inline for an eager tensor
         in_serials.append(serial if serial is not None
                           else rec.new_leaf(tensor, name, index, loc, layer))
     seq = rec.next_seq()
@@ -102,7 +103,7 @@ def record(rec: Recorder, name: str, inputs: Any, outputs: Any) -> None:
     out_serials = tuple([register(t, (seq, i), None) for i, t in enumerate(outputs)])
     rec.trace.ops.append(OpRecord(seq, name, tuple(in_serials), out_serials, loc, api_module,
                                   api_function, layer, True, rec.function_depth > 0,
-                                  outer_loc=outer if not tfp.could_possibly_record() else None))
+                                  outer_loc=outer if tfp.tape_set_is_empty() else None))
     note_op_type(rec, name, seq)
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from tapemagic.optypes import is_function_call
 from tapemagic.trace import HostEvent, OpRecord, SourceRecord
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames
+from tapemagic.tracing import frames, keras_state
 from tapemagic.tracing.results import classify
 
 if TYPE_CHECKING:
@@ -150,20 +150,20 @@ class GraphTracer:
             if outer is not None:  # a recorded eager tensor captured by value
                 user, _ = frames.user_frame(sys._getframe(1))
                 loc = frames.location_of(user) if user is not None else None
-                self.identity(outer, outputs[0], loc, tfp.keras_layer_path(),
+                self.identity(outer, outputs[0], loc, keras_state.keras_layer_path(),
                                self.graph_id(graph))
                 return
         if name in COND_OPS:
             user, _ = frames.user_frame(sys._getframe(1))
             loc = frames.location_of(user) if user is not None else None
-            if self.link_cond(inputs, outputs, self.graph_id(graph), tfp.keras_layer_path(),
+            if self.link_cond(inputs, outputs, self.graph_id(graph), keras_state.keras_layer_path(),
                               loc):
                 return
         if name in WHILE_OPS and not self.rec.gradient_depth:
             user, _ = frames.user_frame(sys._getframe(1))
             loc = frames.location_of(user) if user is not None else None
-            if self.link_while(inputs, outputs, self.graph_id(graph), tfp.keras_layer_path(),
-                               loc):
+            if self.link_while(inputs, outputs, self.graph_id(graph),
+                               keras_state.keras_layer_path(), loc):
                 return
         self.rec.record_op(name, inputs, outputs, graph)
         if name == "Const" and outputs and tfp.dtype_name(outputs[0].dtype).startswith(
@@ -257,7 +257,7 @@ class GraphTracer:
         graph = tfp.cached_function_graph(function)
         user, _ = frames.user_frame(sys._getframe(2))
         loc = frames.location_of(user) if user is not None else None
-        layer = tfp.keras_layer_path()
+        layer = keras_state.keras_layer_path()
         if graph is None or id(graph) not in self._graph_ids:
             self.rec.trace.opaque_calls += 1
             name = function.name.decode() if isinstance(function.name, bytes) else str(

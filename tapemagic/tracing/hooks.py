@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames
+from tapemagic.tracing import frames, keras_state
 from tapemagic.tracing.operators import OPERATORS, is_operator_call
 from tapemagic.tracing.recorder import Recorder
 
@@ -74,7 +74,7 @@ class HostHooks:
         module = tfp.script_ops_module
         self._saved_module.append((module, "py_func_common", module.py_func_common))
         module.py_func_common = self._wrap_py_func(module.py_func_common)
-        keras_backend = tfp.keras_backend_module()
+        keras_backend = keras_state.keras_backend_module()
         convert = getattr(keras_backend, "convert_to_numpy", None)
         if convert is not None:
             # np.array(tensor) inside it reads the buffer protocol: no hook of ours sees it

@@ -11,7 +11,7 @@ from types import FrameType
 from typing import Any
 
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames
+from tapemagic.tracing import frames, keras_state
 
 
 def find_owner(handle: Any, seen: dict[int, Any], start: FrameType | None) -> None:
@@ -23,7 +23,7 @@ def find_owner(handle: Any, seen: dict[int, Any], start: FrameType | None) -> No
     the first Keras variable.
     Reading ``f_locals`` of a running frame only copies its locals into a dict.
     """
-    keras_cls = tfp.keras_variable_class()
+    keras_cls = keras_state.keras_variable_class()
     frame = start
     for _ in range(64):
         if frame is None or not frames.is_library(frame):
@@ -56,7 +56,7 @@ def name_handles(handles: dict[int, Any], seen: dict[int, Any],
     """
     by_handle = {id(h): serial for serial, h in handles.items()}
     names: dict[int, str] = {}
-    keras_cls = tfp.keras_variable_class()
+    keras_cls = keras_state.keras_variable_class()
     candidates = list(seen.values())
     for caller in callers.values():
         try:
@@ -99,7 +99,7 @@ def note_trainable(serial_by_handle_id: dict[int, int], seen: dict[int, Any],
     the tape still watches it; its Keras flag is what says it is meant to stay fixed. A
     variable frozen at any analysed call counts as frozen.
     """
-    keras_cls = tfp.keras_variable_class()
+    keras_cls = keras_state.keras_variable_class()
     if keras_cls is None:
         return
     objects: list[Any] = [*seen.values()]

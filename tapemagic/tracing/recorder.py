@@ -1,10 +1,11 @@
 """The recorder: tensor serials, the op callback, implicit variable reads, host-value links.
 
 Imports TensorFlow (through ``_tf_private``). One :class:`Recorder` lives for one traced run;
-the patches in ``hooks`` and ``tapes`` report to it. It keeps no tensor alive past the run:
-ordinary tensors are held by weak reference (their serial retires when they die, because
-TensorFlow reuses ``id()`` at once); only variable handles, gradient targets and sources and
-small host values are held strongly, and all of them are dropped by :meth:`finish`.
+the patches in ``hooks`` and ``tapes`` report to it. It keeps no tensor alive past the run: an
+eager tensor is known by its ``_id`` (never reused), any other object by ``id()`` and a weak
+reference (its serial retires when it dies, because Python reuses ``id()`` at once); only
+variable handles, gradient targets and sources and small host values are held strongly, and
+all of them are dropped by :meth:`finish`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, VALUE_CHECKED, WRITE_OPS
 from tapemagic.trace import OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, naming, replicas
+from tapemagic.tracing import frames, keras_state, naming, replicas
 from tapemagic.tracing.backward import BackwardPass, note_op_type
 from tapemagic.tracing.backward import record as record_backward
 from tapemagic.tracing.graphs import GraphTracer
@@ -29,12 +30,14 @@ from tapemagic.tracing.values import (
     SiteMemo,
     custom_gradient_of,
     dtype_info,
+    enum_info,
     host_value,
     same_value,
     saturated,
     write_label,
 )
 
+_EAGER = tfp.EagerTensor
 #: Stop recording ops past this many (a long training loop): the first steps are enough.
 MAX_OPS = 400_000
 #: op type as TensorFlow reports it (bytes from an eager op) -> its name (a few hundred types)
@@ -59,7 +62,8 @@ class Recorder(HostRoundTrips):
         self.function_depth = 0
         self.function_arrays: list[int] = []  # ids of NumPy arguments of running tf.functions
         self.saturated_depth = 0  # >0 while inside a tape whose call site was analysed already
-        self._serial_of: dict[int, int] = {}
+        self._serial_of: dict[int, int] = {}  # id() -> serial, for objects not eager tensors
+        self._serial_of_uid: dict[int, int] = {}  # an eager tensor's `_id` -> serial
         self._refs: dict[int, weakref.ref[Any]] = {}
         self._strong: dict[int, Any] = {}
         self._next_serial = 1
@@ -134,10 +138,13 @@ class Recorder(HostRoundTrips):
     def serial_of(self, tensor: Any) -> int | None:
         """Return the serial of a tensor seen before, or None.
 
-        ``id()`` is reused as soon as a tensor dies, so an entry counts only while its weak
-        reference still points at this very object (no weakref callbacks: a Ctrl-C landing in
-        one would be swallowed by Python).
+        An eager tensor is known by its ``_id``, which TensorFlow never reuses. Any other
+        object by ``id()``, which is reused as soon as the object dies: such an entry counts
+        only while its weak reference still points at this very object (no weakref callbacks:
+        a Ctrl-C landing in one would be swallowed by Python).
         """
+        if type(tensor) is _EAGER:
+            return self._serial_of_uid.get(tensor._id)  # noqa: SLF001
         serial = self._serial_of.get(id(tensor))
         if serial is None:
             return None
@@ -150,7 +157,17 @@ class Recorder(HostRoundTrips):
         self, tensor: Any, producer: tuple[int, int] | None, leaf: str | None, strong: bool = False
     ) -> int:
         """Give ``tensor`` a new serial and record its dtype and shape."""
-        serial = self.new_serial()
+        serial = self._next_serial
+        self._next_serial = serial + 1
+        if type(tensor) is _EAGER:
+            # read from C: the `dtype` property and `shape` build Python objects per tensor
+            name, trainable = enum_info(tensor._datatype_enum())  # noqa: SLF001
+            self.trace.tensors[serial] = TensorRecord(serial, name, tfp.shape_tuple(tensor),
+                                                      trainable, producer, leaf)
+            self._serial_of_uid[tensor._id] = serial  # noqa: SLF001
+            if strong:
+                self._strong[serial] = tensor
+            return serial
         name, trainable = dtype_info(getattr(tensor, "dtype", None))
         self.trace.tensors[serial] = TensorRecord(serial, name, tfp.shape_tuple(tensor), trainable,
                                                   producer, leaf)
@@ -206,7 +223,7 @@ class Recorder(HostRoundTrips):
 
     def _keras_layer(self) -> str:
         """Return the Keras name-scope path of the current op and note the scopes' owners."""
-        stack = tfp.keras_name_scopes()
+        stack = keras_state.keras_name_scopes()
         if not stack:
             return ""
         top = stack[-1]
@@ -217,7 +234,7 @@ class Recorder(HostRoundTrips):
             if caller is not None:
                 self.scope_callers.setdefault(id(caller), caller)
         self._scope_top, self._scope_depth = top, len(stack)
-        self._scope_path = tfp.keras_layer_path()
+        self._scope_path = keras_state.keras_layer_path()
         return self._scope_path
 
     # -- the op callback ----------------------------------------------------------------------
@@ -270,9 +287,10 @@ class Recorder(HostRoundTrips):
         layer = self._keras_layer()
         number = self.graphs.graph_id(graph) if graph is not None else 0
         in_serials = []
-        serial_of = self.serial_of
+        serial_of, by_uid = self.serial_of, self._serial_of_uid
         for index, tensor in enumerate(inputs):
-            serial = serial_of(tensor)
+            serial = (by_uid.get(tensor._id) if type(tensor) is _EAGER  # noqa: SLF001
+                      else serial_of(tensor))  # serial_of, inline for an eager tensor
             if serial is None:
                 serial = (self.graphs.leaf(tensor, number, layer, loc) if number
                           else self.new_leaf(tensor, name, index, loc, layer))
@@ -294,7 +312,7 @@ class Recorder(HostRoundTrips):
             api_key[0] if api_key else None, api_key[1] if api_key else None, layer,
             self.gradient_depth > 0, self.function_depth > 0 or number > 0, graph=number,
         )
-        if user is not None and not tfp.could_possibly_record():
+        if user is not None and tfp.tape_set_is_empty():
             op.outer_loc = self.site.call_site(user, loc)
         if api_key is not None and api_key[0] == CUSTOM_GRADIENT_MODULE and not op.in_gradient:
             self.python_backward_seq = seq
@@ -366,7 +384,8 @@ class Recorder(HostRoundTrips):
         self.trace.handle_names = naming.name_handles(self.handle_objects, self.variables_seen,
                                                       self.scope_callers)
         self.trace.api_labels = {k: naming.api_label(k, g) for k, g in self.api_frames.items()}
-        for held in (self._strong, self._refs, self._serial_of, self.handle_objects,
+        for held in (self._strong, self._refs, self._serial_of, self._serial_of_uid,
+                     self.handle_objects,
                      self._handle_serial_by_id, self.variables_seen, self.pending_reads,
                      self.host_values, self.api_frames, self.graphs, self.scope_callers):
             held.clear()

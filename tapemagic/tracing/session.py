@@ -23,7 +23,7 @@ import tensorflow as tf
 from tapemagic import heap
 from tapemagic.trace import Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, naming, symbolic
+from tapemagic.tracing import frames, keras_state, naming, symbolic
 from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.initializers import InitializerHooks
 from tapemagic.tracing.recorder import Recorder
@@ -137,7 +137,7 @@ class TraceSession:
             rec = self.recorder
             rec.trace.versions = {
                 "tensorflow": tfp.tf_version(),
-                "keras": tfp.keras_version() or "",
+                "keras": keras_state.keras_version() or "",
                 "python": sys.version.split()[0],
             }
             self.trace = rec.finish()
@@ -240,7 +240,7 @@ def _snapshot(rec: Recorder, first_call: int) -> Trace:
     trace.handle_names = naming.name_handles(rec.handle_objects, rec.variables_seen,
                                              rec.scope_callers)
     trace.api_labels = {k: naming.api_label(k, g) for k, g in rec.api_frames.items()}
-    trace.versions = {"tensorflow": tfp.tf_version(), "keras": tfp.keras_version() or "",
+    trace.versions = {"tensorflow": tfp.tf_version(), "keras": keras_state.keras_version() or "",
                       "python": sys.version.split()[0]}
     return trace
 

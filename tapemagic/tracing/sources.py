@@ -12,6 +12,7 @@ from typing import Any
 
 from tapemagic.trace import SourceRecord
 from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing import keras_state
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.results import shape_of
 
@@ -27,7 +28,7 @@ def source_record(rec: Recorder, source: Any) -> SourceRecord:
     A Keras 3 ``Variable`` is named by its ``path``, a ``tf.Variable`` by its name without
     ``:0``, a tensor ``tensor#<serial>`` (the gradient call names it from its argument later).
     """
-    keras_cls: Any = tfp.keras_variable_class()
+    keras_cls: Any = keras_state.keras_variable_class()
     if keras_cls is not None and isinstance(source, keras_cls):
         inner = source._value  # noqa: SLF001 - Keras 3 keeps the tf.Variable here
         rec.variables_seen.setdefault(id(source), source)

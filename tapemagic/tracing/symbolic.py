@@ -27,7 +27,7 @@ from tapemagic.trace import (
     Trace,
 )
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import continuation, frames
+from tapemagic.tracing import continuation, frames, keras_state
 from tapemagic.tracing.hooks import HOST_APIS
 from tapemagic.tracing.recorder import Recorder
 
@@ -63,7 +63,8 @@ def failed_event(rec: Recorder, error: BaseException) -> HostEvent | None:
         if rec.serial_of(tensor) is None and tfp.is_traced_graph(graph):
             # e.g. the output of a nested tf.function's call, joined to its graph only when
             # an op consumes it (GraphTracer.leaf); the round-trip is its only consumer
-            rec.graphs.serial_for(tensor, rec.graphs.graph_id(graph), tfp.keras_layer_path())
+            rec.graphs.serial_for(tensor, rec.graphs.graph_id(graph),
+                                  keras_state.keras_layer_path())
         rec.add_host_event(kind, api, (rec.hold(tensor),), (), loc)
         event = rec.trace.host_events[-1]
         event.in_function = True
@@ -115,7 +116,7 @@ def _link_nested_call(rec: Recorder, outer: list[BaseException], tensor: Any) ->
             inner = rec.serial_of(placeholder)
             if inner is None:
                 inner = rec.register(placeholder, None, "placeholder", strong=True)
-            source = rec.graphs.serial_for(arg, number, tfp.keras_layer_path())
+            source = rec.graphs.serial_for(arg, number, keras_state.keras_layer_path())
             rec.graphs.identity(source, inner, loc, "", number)
     return True
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from tapemagic.trace import OPTIMIZER_WRITE, RawLocation
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames
+from tapemagic.tracing import frames, keras_state
 
 
 def call_site(user: Any, loc: RawLocation | None) -> RawLocation | None:
@@ -88,6 +88,22 @@ def dtype_info(dtype: Any) -> tuple[str, bool]:
     if len(_DTYPES) > 256:  # stand-ins that make a new dtype object each time
         _DTYPES.clear()
     _DTYPES[id(dtype)] = (dtype, info)  # holds the dtype: its id stays its own
+    return info
+
+
+#: DataType enum (``EagerTensor._datatype_enum()``) -> (name, trainable), filled as they come
+_ENUMS: dict[int, tuple[str, bool]] = {}
+
+
+def enum_info(enum: int) -> tuple[str, bool]:
+    """Return :func:`dtype_info` of the dtype whose ``DataType`` enum is ``enum``.
+
+    An eager tensor answers ``_datatype_enum()`` from C; its ``dtype`` property builds the
+    ``DType`` in Python (``dtypes.as_dtype``), once per tensor recorded.
+    """
+    info = _ENUMS.get(enum)
+    if info is None:
+        info = _ENUMS[enum] = dtype_info(tfp.as_dtype(enum))
     return info
 
 
@@ -168,7 +184,7 @@ def write_label() -> str:
     in its MRO. Else ``""``.
     """
     inside = any(_is_optimizer(type(getattr(entry, "caller", None)))
-                 for entry in tfp.keras_name_scopes())
+                 for entry in keras_state.keras_name_scopes())
     return OPTIMIZER_WRITE if inside else ""
 
 

@@ -1,0 +1,66 @@
+"""Keras 3's private state tapemagic reads: name scopes, its Variable class, its backend.
+
+Imports neither TensorFlow nor Keras: each function reads a module Keras has already loaded
+(``sys.modules``) and answers "none" when Keras is not loaded (a plain TensorFlow program, or
+Keras 2 / tf_keras, which keep no such state).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+
+def keras_backend_module() -> Any:
+    """Return ``keras.src.backend`` when Keras 3 is loaded, else None.
+
+    ``keras.ops.convert_to_numpy`` looks ``convert_to_numpy`` up on this module at call time.
+    """
+    return sys.modules.get("keras.src.backend")
+
+
+def keras_version() -> str | None:
+    """Return the Keras version if Keras is importable without side effects, else None."""
+    keras = sys.modules.get("keras")
+    return str(getattr(keras, "__version__", "")) or None if keras else None
+
+
+def keras_variable_class() -> type | None:
+    """Return Keras 3's ``Variable`` base class when Keras is already imported, else None."""
+    if "keras" not in sys.modules:
+        return None
+    try:
+        from keras.src.backend.common.variables import Variable
+    except ImportError:  # Keras 2 (tf_keras) has no such class
+        return None
+    return Variable  # type: ignore[no-any-return]
+
+
+def keras_name_scopes() -> list[Any]:
+    """Return Keras 3's name-scope stack (entries with ``.name``, ``.caller``), or ``[]``.
+
+    ``Layer.__call__`` and the optimizers open ``backend.name_scope(self.name, caller=self)``
+    (keras/src/backend/common/name_scope.py); the stack is thread-local global state.
+    """
+    mod = sys.modules.get("keras.src.backend.common.global_state")
+    if mod is None:
+        return []
+    # asked once per op: the thread-local behind `get_global_attribute` is read directly
+    tracker = getattr(mod, "GLOBAL_STATE_TRACKER", None)
+    try:
+        stack = (getattr(tracker, "name_scope_stack", None) if tracker is not None
+                 else mod.get_global_attribute("name_scope_stack"))
+    except Exception:  # noqa: BLE001 - never let naming break the user's cell
+        return []
+    return stack if isinstance(stack, list) else []
+
+
+def keras_layer_path() -> str:
+    """Return the Keras name-scope path of the op being run (``sequential/dense``), or ``""``."""
+    mod = sys.modules.get("keras.src.backend.common.name_scope")
+    if mod is None:
+        return ""
+    try:
+        return str(mod.current_path())
+    except Exception:  # noqa: BLE001 - never let naming break the user's cell
+        return ""
