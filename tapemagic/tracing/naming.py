@@ -7,11 +7,15 @@ when an op read or wrote a handle, the Keras layers and optimizers whose scopes 
 
 from __future__ import annotations
 
+import os
 from types import FrameType
 from typing import Any
 
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, keras_state
+
+#: where tapemagic's own modules live (their frames are skipped by find_owner)
+_OWN_FILES = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def find_owner(handle: Any, seen: dict[int, Any], start: FrameType | None) -> None:
@@ -29,7 +33,10 @@ def find_owner(handle: Any, seen: dict[int, Any], start: FrameType | None) -> No
         if frame is None or not frames.is_library(frame):
             return
         code = frame.f_code
-        if code.co_argcount and code.co_varnames[0] == "self":
+        # tapemagic's own frames (the op callback, a patched method: its original runs further
+        # in) never hold the variable: their `f_locals` would only be copied for nothing
+        if code.co_argcount and code.co_varnames[0] == "self" \
+                and not code.co_filename.startswith(_OWN_FILES):
             owner = frame.f_locals.get("self")
             is_keras = keras_cls is not None and isinstance(owner, keras_cls)
             inner = getattr(owner, "_value", None) if is_keras else owner
