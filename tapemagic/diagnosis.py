@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tapemagic import rules
-from tapemagic.graph.analysis import CallAnalysis
 from tapemagic.graph.provenance import ProvenanceGraph
+from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.locations import SourceIndex
 from tapemagic.report.model import Finding, Fix
 from tapemagic.rules.base import Draft, Hit, Match, registry

@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from tapemagic import heap
 from tapemagic._version import __version__
 from tapemagic.diagnosis import Diagnoser
-from tapemagic.graph.analysis import CallAnalysis, analyse
+from tapemagic.graph.analysis import analyse
 from tapemagic.graph.collapse import collapse
 from tapemagic.graph.none_handling import forgive
 from tapemagic.graph.provenance import ProvenanceGraph
+from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.locations import CellMap
 from tapemagic.report.dot import build_dot
 from tapemagic.report.model import (

@@ -8,6 +8,7 @@ by ops, host round-trips and tape events, so ``a.seq < b.seq`` means "a happened
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -130,7 +131,10 @@ class TapeRecord:
 
     def recording_at(self, seq: int) -> bool:
         """Return True when the tape was recording at ``seq``."""
-        return any(a <= seq < (b if b >= 0 else 1 << 62) for a, b in self.spans)
+        for start, end in self.spans:  # a loop, not any(): asked for each edge of a walk
+            if start <= seq and (end < 0 or seq < end):
+                return True
+        return False
 
 
 @dataclass(slots=True)
@@ -292,6 +296,24 @@ class Trace:
         if op is not None and op.graph != tape.graph:
             return op.graph != 0
         return tape.recording_at(seq)
+
+    def span_test(self, tape: TapeRecord | None) -> Callable[[int], bool]:
+        """Return ``seq -> recorded_by(tape, seq)`` (True for every seq without a tape).
+
+        Memoised per seq: the walks of one gradient call ask it for each edge, and an op's
+        edges share their op's seq.
+        """
+        if tape is None:
+            return lambda seq: True
+        memo: dict[int, bool] = {}
+
+        def recorded(seq: int) -> bool:
+            found = memo.get(seq)
+            if found is None:
+                found = memo[seq] = self.recorded_by(tape, seq)
+            return found
+
+        return recorded
 
     def thread_at(self, seq: int) -> int:
         """Return the number of the thread event ``seq`` happened on (0: the entering one)."""

@@ -119,8 +119,36 @@ def test_the_fast_path_records_what_the_slow_path_does(monkeypatch: pytest.Monke
         patch.setattr(backward, "begin", lambda *args: None)
         slow = check_of(DENSE_STEP)
     assert op_records(fast) == op_records(slow)
+    assert fast.trace.tensors == slow.trace.tensors  # serials, dtypes, shapes, producers
     loc = fast.trace.gradient_calls[0].loc
     assert {op.loc.line for op in backward_ops(fast)} == {loc.line}
+
+
+def test_records_made_after_the_pass_keep_seq_order_with_the_slow_paths() -> None:
+    """An op the slow path records during the pass (a variable op) lands between its
+    neighbours, and the op cap counts the ops not yet made into records."""
+    from tapemagic.trace import OpRecord
+
+    rec = recorder.Recorder()
+    rec.backward = backward.BackwardPass(rec.thread)
+    rec.backward.template = (None, None, None, "dense", None)
+    x = tf.constant([1.0, 2.0])
+    first = tf.identity(x)
+    backward.record(rec, "Mul", [x], [first])
+    assert rec.deferred == 1 and rec.trace.ops == []
+    rec.trace.ops.append(OpRecord(rec.next_seq(), "ReadVariableOp", (), (), None))
+    second = tf.identity(first)
+    backward.record(rec, "Neg", [first], [second])
+    backward.flush(rec)
+    assert [op.op_type for op in rec.trace.ops] == ["Mul", "ReadVariableOp", "Neg"]
+    assert [op.seq for op in rec.trace.ops] == sorted(op.seq for op in rec.trace.ops)
+    mul, _, neg = rec.trace.ops
+    assert neg.inputs == mul.outputs and rec.serial_of(second) == neg.outputs[0]
+    made = rec.trace.tensors[neg.outputs[0]]
+    assert (made.dtype, made.shape, made.trainable, made.producer) == (
+        "float32", (2,), True, (neg.seq, 0))
+    assert rec.deferred == 0 and not rec.backward.pending
+    assert not rec.trace.recorder_error
 
 
 # -- when it must stay on the slow path ----------------------------------------------------------

@@ -18,10 +18,11 @@ TF-free. For one ``tape.gradient(target, sources)`` call:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.graph.refine import missing_gradient, needed
+from tapemagic.graph.verdicts import CallAnalysis, Cause, SourceAnalysis
 from tapemagic.graph.walks import backward, forward, reconnects, shortest_path
 from tapemagic.optypes import COMPARISON_OPS, CUSTOM_GRADIENT_MODULE, VALUE_CHECKED, ZERO_GRADIENT
 from tapemagic.trace import (
@@ -32,47 +33,6 @@ from tapemagic.trace import (
     SourceRecord,
     TapeRecord,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Cause:
-    """One reason a source gets no gradient.
-
-    ``edge`` is the cut edge for dataflow causes; ``event`` a host event id (a Python branch);
-    ``op_seq`` an op that ran outside the tape.
-    """
-
-    cause: str
-    primary: bool
-    edge: Edge | None = None
-    event: int | None = None
-    op_seq: int | None = None
-
-
-@dataclass
-class SourceAnalysis:
-    """What became of one source of one gradient call."""
-
-    source: SourceRecord
-    node: int | None
-    verdict: str
-    causes: list[Cause] = field(default_factory=list)
-    path: list[int] = field(default_factory=list)  # tensor serials, source side first
-
-
-@dataclass
-class CallAnalysis:
-    """The analysis of one gradient call."""
-
-    call: GradientCallRecord
-    tape: TapeRecord | None
-    sources: list[SourceAnalysis]
-    keras_zero_error: bool = False
-    #: tensors (and variable handles) with a differentiable, recorded path to the target
-    connected: set[int] = field(default_factory=set)
-    #: every tensor the target depends on, through any edge
-    ancestors: set[int] = field(default_factory=set)
-
 
 #: ``feeds(made, used)``: can the value made at ``made`` reach the statement at ``used``, by the
 #: user's source? (True, False, or None when the source cannot say.)
@@ -94,8 +54,10 @@ def _analyse_call(graph: ProvenanceGraph, call: GradientCallRecord,
                   tape: TapeRecord | None, feeds: Feeds | None = None) -> CallAnalysis:
     targets = set(call.targets)
 
+    recorded = graph.trace.span_test(tape)
+
     def in_span(edge: Edge) -> bool:
-        return tape is None or graph.trace.recorded_by(tape, edge.seq)
+        return recorded(edge.seq)
 
     # A variable written before the tape started recording (another model's optimizer step
     # earlier in the same train step) is a leaf of this tape like any variable: the path

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tapemagic.graph.analysis import CallAnalysis
 from tapemagic.graph.provenance import ProvenanceGraph
+from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.graph.walks import backward, shortest_path
 from tapemagic.locations import CellMap
 from tapemagic.report.model import Graph, GraphEdge, GraphNode

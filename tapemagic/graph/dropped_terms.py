@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 from tapemagic.graph.walks import backward, forward
 
 if TYPE_CHECKING:
-    from tapemagic.graph.analysis import CallAnalysis
     from tapemagic.graph.provenance import ProvenanceGraph
+    from tapemagic.graph.verdicts import CallAnalysis
     from tapemagic.trace import OpRecord
 
 #: Ops that pass each input through affinely (sums, reductions, reshapes, casts).

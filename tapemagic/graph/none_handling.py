@@ -17,7 +17,7 @@ import ast
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tapemagic.graph.analysis import CallAnalysis
+    from tapemagic.graph.verdicts import CallAnalysis
 
 _COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
 _LOGGERS = frozenset({"print", "debug", "info", "warning", "warn", "error", "log", "write",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from tapemagic.optypes import (
     GATING_INPUTS,
@@ -48,6 +49,10 @@ class Edge:
     def differentiable(self) -> bool:
         """Return True when a gradient can flow along this edge."""
         return self.cause is None
+
+
+#: a cause not classified yet (None is a cause: the edge is differentiable)
+_UNSET: Any = object()
 
 
 class ProvenanceGraph:
@@ -88,25 +93,27 @@ class ProvenanceGraph:
         tensors, causes = self.trace.tensors, self._causes
         in_edges, out_edges = self.in_edges, self.out_edges
         gating = GATING_INPUTS.get(op_type, frozenset())
+        outputs = op.outputs
         # IdentityN passes input i to output i (array_grad.py: _IdentityNGrad returns the output
         # gradients as they are): one edge each, not all pairs (a step of 428 weights made 183k
         # edges). Not for the IdentityN of a tf.custom_gradient, whose outputs depend on all.
-        paired = (op_type == "IdentityN" and len(op.inputs) == len(op.outputs)
+        paired = (op_type == "IdentityN" and len(op.inputs) == len(outputs)
                   and op.seq not in self.trace.custom_gradients)
         seq = op.seq
+        out_trainable = [tensors[dst].trainable for dst in outputs]  # once per op, not per input
         for i, src in enumerate(op.inputs):
-            in_trainable = tensors[src].trainable
-            for dst in (op.outputs[i],) if paired else op.outputs:
+            in_trainable, later, gate = tensors[src].trainable, i > 0, i in gating
+            for dst, trainable in ([(outputs[i], out_trainable[i])] if paired
+                                   else zip(outputs, out_trainable, strict=True)):
                 # classify reads the op only through these four (the registry is per op type)
-                key = (op_type, in_trainable, tensors[dst].trainable, i > 0)
-                if key in causes:
-                    cause = causes[key]
-                else:
-                    cause = causes[key] = classify(op, key[1], key[2],
+                key = (op_type, in_trainable, trainable, later)
+                cause = causes.get(key, _UNSET)
+                if cause is _UNSET:
+                    cause = causes[key] = classify(op, in_trainable, trainable,
                                                    self.trace.registry.get(op_type, "fn"), i)
                 if cause == "metadata":
                     continue
-                edge = Edge(src, dst, "op", seq, cause, seq, gating=i in gating)
+                edge = Edge(src, dst, "op", seq, cause, seq, 0, gate)
                 in_edges[dst].append(edge)
                 out_edges[src].append(edge)
 

@@ -14,7 +14,7 @@ from tapemagic.graph.walks import forward, reconnects
 from tapemagic.trace import GradientCallRecord
 
 if TYPE_CHECKING:
-    from tapemagic.graph.analysis import Cause
+    from tapemagic.graph.verdicts import Cause
 
 _NO_GRADIENT = "gradient registry has no entry for: "
 

@@ -28,8 +28,8 @@ from tapemagic.report.model import ChainStep, Edit, Location
 from tapemagic.trace import RawLocation
 
 if TYPE_CHECKING:
-    from tapemagic.graph.analysis import CallAnalysis, Cause, SourceAnalysis
     from tapemagic.graph.provenance import Edge
+    from tapemagic.graph.verdicts import CallAnalysis, Cause, SourceAnalysis
     from tapemagic.lint.context import LintContext, LintMatch
     from tapemagic.rules.context import RuleContext
 

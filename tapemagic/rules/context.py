@@ -13,8 +13,8 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import cached_property
 
-from tapemagic.graph.analysis import CallAnalysis, SourceAnalysis
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
+from tapemagic.graph.verdicts import CallAnalysis, SourceAnalysis
 from tapemagic.graph.walks import backward, forward, shortest_path
 from tapemagic.locations import SourceIndex
 from tapemagic.optypes import READ_OPS, WRITE_API, ZERO_GRADIENT

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tapemagic.fixes import statements, watches
-from tapemagic.graph.analysis import Cause
 from tapemagic.graph.dropped_terms import dropped_terms
+from tapemagic.graph.verdicts import Cause
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location

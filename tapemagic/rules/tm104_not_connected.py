@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from tapemagic.graph.analysis import Cause
+from tapemagic.graph.verdicts import Cause
 from tapemagic.lint.connections import (
     constant_targets,
     dangling_passes,

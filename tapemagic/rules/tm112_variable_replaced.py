@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tapemagic.fixes import blocks, calls
-from tapemagic.graph.analysis import Cause
+from tapemagic.graph.verdicts import Cause
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
 from tapemagic.report.model import Edit, Location

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from tapemagic.graph.analysis import CallAnalysis, Cause, SourceAnalysis
+from tapemagic.graph.verdicts import CallAnalysis, Cause, SourceAnalysis
 from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 

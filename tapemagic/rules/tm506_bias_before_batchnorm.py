@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tapemagic.graph.analysis import Cause, SourceAnalysis
+from tapemagic.graph.verdicts import Cause, SourceAnalysis
 from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.trace import OpRecord

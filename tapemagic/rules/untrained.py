@@ -6,7 +6,7 @@ the target, that no gradient call of the run takes as sources and that the run n
 
 from __future__ import annotations
 
-from tapemagic.graph.analysis import CallAnalysis
+from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.rules.base import Hit
 from tapemagic.rules.context import RuleContext
 

@@ -63,6 +63,10 @@ _ROOTS = _library_roots()
 # code object (so its id cannot be reused) and answers (is library, is a wrapper module); the
 # position tables are big, so they hold a weak reference and go with a finished cell's code.
 _frame_cache: dict[int, tuple[CodeType, bool, bool]] = {}
+#: ids of the library code objects in the frame cache (which holds them, so an id stays its
+#: code's): wrapper modules' and the others' (which can be the API the user called)
+_WRAPPER_CODES: set[int] = set()
+_API_CODES: set[int] = set()
 #: Autograph (tf.function) runs converted copies of the user's functions from generated files.
 GENERATED_MARK = "__autograph_generated_file"
 #: Set by the tracing session while it runs: maps (generated file, line) to the user's
@@ -87,6 +91,8 @@ def _classify(frame: FrameType) -> tuple[CodeType, bool, bool]:
     )
     entry = (code, library, name.startswith(_WRAPPER_MODULES))
     _frame_cache[id(code)] = entry
+    if library:
+        (_WRAPPER_CODES if entry[2] else _API_CODES).add(id(code))
     return entry
 
 
@@ -294,18 +300,19 @@ def user_frame(start: FrameType | None) -> tuple[FrameType | None, FrameType | N
     """
     frame = start
     api: FrameType | None = None
-    cache = _frame_cache
-    # the op callback walks ~13 frames per op: the cache look-up is inlined (a call per frame
-    # was most of the walk's cost on an eager ResNet50 step, bench/overhead.py)
+    api_codes, wrapper_codes = _API_CODES, _WRAPPER_CODES
+    # the op callback walks ~27 frames per op on a Keras model: a library frame costs a set
+    # look-up (a call per frame was most of the walk's cost on an eager ResNet50 step)
     while frame is not None:
-        code = frame.f_code
-        entry = cache.get(id(code))
-        if entry is None or entry[0] is not code:
-            entry = _classify(frame)
-        if not entry[1]:
-            return frame, api
-        if not entry[2]:
+        key = id(frame.f_code)
+        if key in api_codes:
             api = frame
+        elif key not in wrapper_codes:  # a user frame, or code not classified yet
+            entry = _classify(frame)
+            if not entry[1]:
+                return frame, api
+            if not entry[2]:
+                api = frame
         frame = frame.f_back
     waiting = entering_thread
     if waiting is not None and threading.get_ident() != waiting:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tapemagic.trace import HostEvent, HostLink, RawLocation, Trace
+from tapemagic.tracing.backward import flush as flush_backward
 from tapemagic.tracing.values import host_value, same_value
 
 #: Host values larger than this (bytes) are not kept for value matching, nor any once all the
@@ -26,6 +27,7 @@ class HostRoundTrips:
 
     trace: Trace
     function_depth: int
+    deferred: int
     host_values: list[tuple[int, np.ndarray]]  # (event id, value), oldest first
     _host_bytes: int
 
@@ -45,6 +47,8 @@ class HostRoundTrips:
         value: Any = None,
     ) -> int:
         """Record a host round-trip and remember its value for linking it back into TensorFlow."""
+        if self.deferred:  # a backward pass's ops come first (backward.flush)
+            flush_backward(self)  # type: ignore[arg-type]
         event_id = len(self.trace.host_events) + 1
         self.trace.host_events.append(
             HostEvent(event_id, self.next_seq(), kind, api, sources, parents, loc,

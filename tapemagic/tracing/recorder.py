@@ -22,6 +22,7 @@ from tapemagic.trace import OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, keras_state, naming, replicas
 from tapemagic.tracing.backward import BackwardPass, note_op_type
+from tapemagic.tracing.backward import flush as flush_backward
 from tapemagic.tracing.backward import record as record_backward
 from tapemagic.tracing.graphs import GraphTracer
 from tapemagic.tracing.host_values import HostRoundTrips
@@ -95,6 +96,7 @@ class Recorder(HostRoundTrips):
         self.backward: BackwardPass | None = None
         self.python_backward_seq, self.attached_seq = -1, 0
         self.python_backward: set[str] = set()
+        self.deferred = 0  # backward ops taken but not yet in trace.ops (backward.flush)
         self.variable_ops_only = 0  # >0 while a Keras initialiser runs (initializers.py)
 
     # -- attach / detach ------------------------------------------------------------------------
@@ -254,8 +256,10 @@ class Recorder(HostRoundTrips):
             self.trace.graph_events += 1
             if not self.trace_graphs or not tfp.is_traced_graph(graph):
                 return None
-        if self.saturated_depth or len(self.trace.ops) >= MAX_OPS or self.trace.recorder_error:
-            self.trace.truncated = self.trace.truncated or len(self.trace.ops) >= MAX_OPS
+        if (self.saturated_depth or len(self.trace.ops) + self.deferred >= MAX_OPS
+                or self.trace.recorder_error):
+            self.trace.truncated = (self.trace.truncated
+                                    or len(self.trace.ops) + self.deferred >= MAX_OPS)
             self.pending_reads.clear()
             return None
         name = _OP_NAMES.get(op_type) or _op_name(op_type)
@@ -381,6 +385,7 @@ class Recorder(HostRoundTrips):
     # -- end of run -------------------------------------------------------------------------------
     def finish(self) -> Trace:
         """Resolve names, drop every tensor reference, and return the trace."""
+        flush_backward(self)
         self.trace.handle_names = naming.name_handles(self.handle_objects, self.variables_seen,
                                                       self.scope_callers)
         self.trace.api_labels = {k: naming.api_label(k, g) for k, g in self.api_frames.items()}

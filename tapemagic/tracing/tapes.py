@@ -287,6 +287,7 @@ class TapeHooks:
                 raise
             finally:
                 rec.gradient_depth -= 1
+                backward.flush(rec)
                 rec.backward = None
             if not getattr(tape, "_persistent", False):
                 hooks._pending.discard(tape)  # a non-persistent tape's ops are all used up
