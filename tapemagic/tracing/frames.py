@@ -63,8 +63,9 @@ _ROOTS = _library_roots()
 # code object (so its id cannot be reused) and answers (is library, is a wrapper module); the
 # position tables are big, so they hold a weak reference and go with a finished cell's code.
 _frame_cache: dict[int, tuple[CodeType, bool, bool]] = {}
-#: ids of the library code objects in the frame cache (which holds them, so an id stays its
-#: code's): wrapper modules' and the others' (which can be the API the user called)
+#: ids of the code objects in the frame cache (which holds them, so an id stays its code's):
+#: the user's, wrapper modules', and other library code's (which can be the API called)
+_USER_CODES: set[int] = set()
 _WRAPPER_CODES: set[int] = set()
 _API_CODES: set[int] = set()
 #: Autograph (tf.function) runs converted copies of the user's functions from generated files.
@@ -91,8 +92,7 @@ def _classify(frame: FrameType) -> tuple[CodeType, bool, bool]:
     )
     entry = (code, library, name.startswith(_WRAPPER_MODULES))
     _frame_cache[id(code)] = entry
-    if library:
-        (_WRAPPER_CODES if entry[2] else _API_CODES).add(id(code))
+    (_USER_CODES if not library else _WRAPPER_CODES if entry[2] else _API_CODES).add(id(code))
     return entry
 
 
@@ -300,14 +300,16 @@ def user_frame(start: FrameType | None) -> tuple[FrameType | None, FrameType | N
     """
     frame = start
     api: FrameType | None = None
-    api_codes, wrapper_codes = _API_CODES, _WRAPPER_CODES
-    # the op callback walks ~27 frames per op on a Keras model: a library frame costs a set
-    # look-up (a call per frame was most of the walk's cost on an eager ResNet50 step)
+    api_codes, wrapper_codes, user_codes = _API_CODES, _WRAPPER_CODES, _USER_CODES
+    # the op callback walks ~27 frames per op on a Keras model: a frame costs a set look-up
+    # or two (a call per frame was most of the walk's cost on an eager ResNet50 step)
     while frame is not None:
         key = id(frame.f_code)
         if key in api_codes:
             api = frame
-        elif key not in wrapper_codes:  # a user frame, or code not classified yet
+        elif key in user_codes:
+            return frame, api
+        elif key not in wrapper_codes:  # code not classified yet
             entry = _classify(frame)
             if not entry[1]:
                 return frame, api
