@@ -32,6 +32,19 @@ from tapemagic.trace import RawLocation
 _placed: dict[str, list[str]] = {}
 
 
+def leading_blank_lines(text: str) -> int:
+    """Return how many lines IPython's ``leading_empty_lines`` transform drops from ``text``.
+
+    IPython/core/inputtransformer2.py: the leading empty or whitespace-only lines, none when
+    every line is. ``shell.transform_cell`` applies it before a cell is compiled, so code
+    compiled from a cell body counts its lines from the first line with code.
+    """
+    for count, line in enumerate(text.splitlines()):
+        if line and not line.isspace():
+            return count
+    return 0
+
+
 def source_lines(file: str) -> list[str]:
     """Return the lines of ``file`` as tapemagic reads it: placed text first, else linecache."""
     placed = _placed.get(file)

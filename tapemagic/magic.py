@@ -26,7 +26,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from IPython.display import display
 
 from tapemagic.api import FORCE_EAGER_DEFAULT
-from tapemagic.locations import CellMap
+from tapemagic.locations import CellMap, leading_blank_lines
 from tapemagic.report.model import CellInfo
 
 _DEFAULT = " (the default)"
@@ -161,11 +161,12 @@ class GradcheckMagics(Magics):
 
         shell: Any = self.shell
         count = _cell_number(shell)
-        body = shell.transform_cell(cell)
-        # One blank line first, so the compiled lines equal the editor's (line 1 is %%gradcheck).
-        filename = shell.compile.cache("\n" + body, count, raw_code="\n" + cell)
+        # Blank lines first, so the compiled lines equal the editor's: line 1 is %%gradcheck,
+        # and transform_cell drops the body's leading blank lines.
+        body = "\n" * (1 + leading_blank_lines(cell)) + shell.transform_cell(cell)
+        filename = shell.compile.cache(body, count, raw_code="\n" + cell)
         try:
-            tree = shell.compile.ast_parse("\n" + body, filename=filename)
+            tree = shell.compile.ast_parse(body, filename=filename)
         except (OverflowError, SyntaxError, ValueError, TypeError, MemoryError) as error:
             return self._syntax_error(error, filename)
         tree = shell.transform_ast(tree)  # the user's ast_transformers, as run_cell applies them

@@ -183,6 +183,16 @@ def test_exception_is_shown_by_ipython_then_the_report(run_cell, shell) -> None:
     assert rep.exception.location is not None and rep.exception.location.line == 4
 
 
+def test_a_body_after_blank_lines_is_placed_at_the_editors_lines(run_cell, shell) -> None:
+    # IPython's transform_cell drops the leading blank lines before the body is compiled
+    traced = run_cell(magic("\n\n" + ROUND_CELL, "rep"))
+    (finding,) = shell.user_ns["rep"].findings
+    assert finding.location.line == 6  # line 1 is %%gradcheck, lines 2-3 are blank
+    assert finding.location.source_line == ROUND_CELL.splitlines()[2]
+    traced = run_cell(magic("\n  \nx = 1\nraise ValueError('boom')\n"))
+    assert f"Cell In[{traced.count}], line 5" in traced.stdout
+
+
 def test_traceback_points_at_the_users_line(run_cell) -> None:
     body = "x = 1\ny = 2\nraise ValueError('boom')\nz = 3\n"
     traced = run_cell(magic(body))

@@ -37,7 +37,7 @@ import sys
 from collections.abc import Callable, Iterator
 from types import CodeType, FrameType
 
-from tapemagic.locations import place_lines, source_lines
+from tapemagic.locations import leading_blank_lines, place_lines, source_lines
 
 #: Where code of a body is, for the user: (the cell's file, lines to add, function name).
 Place = tuple[str, int, str]
@@ -75,7 +75,7 @@ def _find(frame: FrameType, is_library: Callable[[FrameType], bool]) -> Place | 
     lines = _compiled(root.f_code.co_filename, body)
     if lines is None or not 0 < frame.f_lineno <= len(lines):
         return None
-    blank = _leading_blank_lines(body)
+    blank = leading_blank_lines(body)
     if not _alone(file, line, ["\n"] * blank + lines):
         return None
     shift = line + blank
@@ -191,16 +191,6 @@ def _functions(filename: str, text: str) -> frozenset[tuple[str, int, bytes]]:
     except (SyntaxError, ValueError, OverflowError, MemoryError):
         return frozenset()
     return frozenset((c.co_name, c.co_firstlineno, c.co_code) for c in _codes(whole))
-
-
-def _leading_blank_lines(body: str) -> int:
-    """Return how many lines IPython's ``leading_empty_lines`` drops from ``body``."""
-    count = 0
-    for line in body.splitlines():
-        if line and not line.isspace():
-            break
-        count += 1
-    return count
 
 
 def _codes(code: CodeType) -> Iterator[CodeType]:
