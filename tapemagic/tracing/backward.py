@@ -163,9 +163,7 @@ def flush(rec: Recorder) -> None:
             made.append(OpRecord(seq, name, in_serials, tuple(range(first, first + count)), loc,
                                  api_module, api_function, layer, True, in_function,
                                  outer_loc=outer if no_tape else None))
-            latest = rec.python_backward_seq
             note_op_type(rec, name, seq)
-            rec.python_backward_seq = max(latest, rec.python_backward_seq)
         ops = rec.trace.ops
         between = ops[bp.ops_from:]  # slow-path ops recorded during the pass
         ops[bp.ops_from:] = sorted(between + made, key=_seq) if between else made
@@ -190,4 +188,6 @@ def note_op_type(rec: Recorder, name: str, seq: int, graph: int = 0) -> None:
         if python_backward(name):
             rec.python_backward.add(name)
     if graph or name in rec.python_backward:
-        rec.python_backward_seq = seq  # a backward pass through it may run user code
+        # a backward pass through it may run user code; flush() notes a pass's ops after a
+        # later slow-path op may have noted its own, hence the max
+        rec.python_backward_seq = max(rec.python_backward_seq, seq)

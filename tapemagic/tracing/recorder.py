@@ -159,28 +159,24 @@ class Recorder(HostRoundTrips):
         self, tensor: Any, producer: tuple[int, int] | None, leaf: str | None, strong: bool = False
     ) -> int:
         """Give ``tensor`` a new serial and record its dtype and shape."""
-        serial = self._next_serial
+        serial = self._next_serial  # new_serial(), inline: once per tensor recorded
         self._next_serial = serial + 1
         if type(tensor) is _EAGER:
-            # read from C: the `dtype` property and `shape` build Python objects per tensor
+            # read from C: the `dtype` property builds a Python object per tensor
             name, trainable = enum_info(tensor._datatype_enum())  # noqa: SLF001
-            self.trace.tensors[serial] = TensorRecord(serial, name, tfp.shape_tuple(tensor),
-                                                      trainable, producer, leaf)
             self._serial_of_uid[tensor._id] = serial  # noqa: SLF001
-            if strong:
-                self._strong[serial] = tensor
-            return serial
-        name, trainable = dtype_info(getattr(tensor, "dtype", None))
+        else:
+            name, trainable = dtype_info(getattr(tensor, "dtype", None))
+            self._serial_of[id(tensor)] = serial
+            if not strong:
+                try:
+                    self._refs[serial] = weakref.ref(tensor)
+                except TypeError:  # not weak-referenceable: hold it for the run
+                    strong = True
         self.trace.tensors[serial] = TensorRecord(serial, name, tfp.shape_tuple(tensor), trainable,
                                                   producer, leaf)
-        self._serial_of[id(tensor)] = serial
         if strong:
             self._strong[serial] = tensor
-        else:
-            try:
-                self._refs[serial] = weakref.ref(tensor)
-            except TypeError:  # not weak-referenceable: hold it for the run
-                self._strong[serial] = tensor
         return serial
 
     def new_serial(self) -> int:
