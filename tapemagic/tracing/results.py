@@ -6,6 +6,7 @@ runs no op).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -53,15 +54,20 @@ def classify(value: Any) -> tuple[Literal["ok", "none", "zero"], float | None]:
         array = np.asarray(data._numpy())  # noqa: SLF001 - reading a value runs no op
     except Exception:  # noqa: BLE001 - symbolic (graph mode) or remote: no value to read
         return "ok", None
-    if not np.any(array):
-        return "zero", 0.0
     flat = array.ravel()
     with np.errstate(all="ignore"):
         # in the gradient's own dtype first (a float64 copy of a ResNet50's gradients took
         # 0.5 s); float64 only when squares under- or overflow there
         norm = float(np.sqrt(np.dot(flat, flat))) if flat.dtype.kind == "f" else 0.0
-        if not 0.0 < norm < float("inf"):
-            norm = float(np.linalg.norm(flat.astype(np.float64)))
+        if norm > 0.0 or math.isnan(norm):  # NaN: some element is NaN, so not zero
+            # a non-zero sum of squares has a non-zero element: no pass of `np.any` over the
+            # gradient (a ResNet50's 23.5M floats, read twice per analysed call before)
+            if norm == float("inf"):
+                norm = float(np.linalg.norm(flat.astype(np.float64)))
+            return "ok", norm
+        if not np.any(array):  # squares that underflow to 0 are not zeros: ask every element
+            return "zero", 0.0
+        norm = float(np.linalg.norm(flat.astype(np.float64)))
     return "ok", norm
 
 
