@@ -53,6 +53,7 @@ class Edge:
 
 #: a cause not classified yet (None is a cause: the edge is differentiable)
 _UNSET: Any = object()
+_NO_GATES: frozenset[int] = frozenset()
 
 
 class ProvenanceGraph:
@@ -88,23 +89,25 @@ class ProvenanceGraph:
         op_type = op.op_type
         if op_type in METADATA_OPS:
             return
-        if op_type in READ_OPS and op.inputs:
-            self.reads[op.inputs[0]].append(op)
+        inputs = op.inputs
+        if op_type in READ_OPS and inputs:
+            self.reads[inputs[0]].append(op)
         tensors, causes = self.trace.tensors, self._causes
         in_edges, out_edges = self.in_edges, self.out_edges
-        gating = GATING_INPUTS.get(op_type, frozenset())
+        gating = GATING_INPUTS.get(op_type, _NO_GATES)
         outputs = op.outputs
         # IdentityN passes input i to output i (array_grad.py: _IdentityNGrad returns the output
         # gradients as they are): one edge each, not all pairs (a step of 428 weights made 183k
         # edges). Not for the IdentityN of a tf.custom_gradient, whose outputs depend on all.
-        paired = (op_type == "IdentityN" and len(op.inputs) == len(outputs)
+        paired = (op_type == "IdentityN" and len(inputs) == len(outputs)
                   and op.seq not in self.trace.custom_gradients)
         seq = op.seq
-        out_trainable = [tensors[dst].trainable for dst in outputs]  # once per op, not per input
-        for i, src in enumerate(op.inputs):
-            in_trainable, later, gate = tensors[src].trainable, i > 0, i in gating
-            for dst, trainable in ([(outputs[i], out_trainable[i])] if paired
-                                   else zip(outputs, out_trainable, strict=True)):
+        # each output's dtype once per op, not per input (most ops have one output)
+        pairs = ([(outputs[0], tensors[outputs[0]].trainable)] if len(outputs) == 1
+                 else [(dst, tensors[dst].trainable) for dst in outputs])
+        for i, src in enumerate(inputs):
+            in_trainable, later = tensors[src].trainable, i > 0
+            for dst, trainable in (pairs[i:i + 1] if paired else pairs):
                 # classify reads the op only through these four (the registry is per op type)
                 key = (op_type, in_trainable, trainable, later)
                 cause = causes.get(key, _UNSET)
@@ -113,7 +116,7 @@ class ProvenanceGraph:
                                                    self.trace.registry.get(op_type, "fn"), i)
                 if cause == "metadata":
                     continue
-                edge = Edge(src, dst, "op", seq, cause, seq, 0, gate)
+                edge = Edge(src, dst, "op", seq, cause, seq, 0, i in gating)
                 in_edges[dst].append(edge)
                 out_edges[src].append(edge)
 
