@@ -15,11 +15,11 @@ def test_self_test_passes_here() -> None:
 
 def test_broken_hook_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     from tapemagic.tracing import _tf_private as tfp
-    from tapemagic.tracing import recorder
+    from tapemagic.tracing import keras_state
     from tapemagic.tracing.selftest import self_test
 
     monkeypatch.setattr(tfp, "registry_entry", lambda op_type: "fn")
-    monkeypatch.setattr(recorder.keras_state, "keras_layer_path", lambda: "")
+    monkeypatch.setattr(keras_state, "keras_layer_path", lambda: "")
     problems = self_test.__wrapped__()
     assert any("gradient registry" in p for p in problems)
     assert all("2.16-2.21" in p for p in problems)

@@ -45,6 +45,18 @@ remove_op_callback = op_callbacks.remove_op_callback
 script_ops_module = script_ops
 UnconnectedGradients = tf.UnconnectedGradients
 executing_eagerly = context.executing_eagerly
+
+
+def thread_op_callbacks() -> list[Any]:
+    """Return the calling thread's op-callback list itself (``context.op_callbacks``).
+
+    The list lives in ``context.context()._thread_local_data`` (tensorflow/python/eager/
+    context.py, ``add_op_callback`` appends to it): with it empty, an eager op takes the C
+    fast path (``TFE_Py_FastPathExecute``) and calls no Python.
+    """
+    return context.context().op_callbacks
+
+
 #: The graph a ``tf.function`` body is traced into (``graph`` argument of trace-time callbacks).
 FuncGraph = func_graph.FuncGraph
 #: One traced function as the runtime calls it; ``call_flat`` runs it (eagerly or as a call op
@@ -270,12 +282,6 @@ def shape_tuple(tensor: Any) -> tuple[int | None, ...] | None:
             return tuple(tensor.shape.as_list())
         except (AttributeError, ValueError, TypeError):
             return None
-
-
-
-
-
-
 
 
 _PUBLIC_NAMESPACES = ("", "math", "nn", "sets", "linalg", "random", "image", "signal", "strings",

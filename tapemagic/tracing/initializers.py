@@ -1,8 +1,9 @@
 """Keras weight initialisers' own ops left unrecorded (the variable they fill is recorded).
 
-Imports nothing of TensorFlow itself. Building a Keras model eagerly runs each weight's
-initialiser (random draws, fills, scalings: 698 of the 1,338 ops that build a ResNet50) and
-then creates the ``tf.Variable`` from the value (``VarHandleOp``, then ``AssignVariableOp``).
+Imports TensorFlow (through ``_tf_private``, for the op-callback list). Building a Keras
+model eagerly runs each weight's initialiser (random draws, fills, scalings: 698 of the 1,338
+ops that build a ResNet50) and then creates the ``tf.Variable`` from the value
+(``VarHandleOp``, then ``AssignVariableOp``).
 An initial value made from nothing the run recorded reaches the weight only through that
 assign, which carries no gradient, and no rule reads how it was computed. So while
 ``Variable._initialize_with_initializer`` runs (keras/src/backend/tensorflow/core.py, which
@@ -11,6 +12,19 @@ op but the variable ops (``VARIABLE_OPS``) whose inputs are all unrecorded and t
 variable read feeds (:func:`own_op`). An initial value computed from a variable or a
 recorded tensor (a tied decoder's ``tf.transpose(encoder.kernel)``, ``Constant(tensor)``) is
 recorded as ever: the assign then cuts a path (TM402).
+
+Two shortcuts of the same records (both for an eager ResNet50 built cold, bench/overhead.py):
+
+- A built-in Keras initialiser whose attributes are plain Python values (``GlorotUniform``
+  with an int seed, ``Zeros``, ``Constant(0.1)``: :func:`self_contained`) can read no tensor
+  and no variable, so every op it runs would be left out: it runs with the recorder's op
+  callback taken off the calling thread's list, on TensorFlow's C fast path. A ``Constant``
+  of a tensor, a ``SeedGenerator`` seed and any other callable keep the op-by-op path.
+- The ``VarHandleOp`` that follows the initial value is the new variable's own: its owner is
+  the Keras variable being initialised (``Recorder.building``), so the op callback does not
+  walk the stack for it (``naming.find_owner``); when the method returns, the Keras variable,
+  its inner ``tf.Variable`` and that one's per-replica components (a ``MirroredStrategy``) are
+  handed to the naming, the objects the walk would have found.
 """
 
 from __future__ import annotations
@@ -20,6 +34,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from tapemagic.optypes import VARIABLE_OPS
+from tapemagic.tracing import _tf_private as tfp
 
 if TYPE_CHECKING:
     from tapemagic.tracing.recorder import Recorder
@@ -36,6 +51,65 @@ def own_op(rec: Recorder, name: str, inputs: Any) -> bool:
     """
     return (name not in VARIABLE_OPS and threading.get_ident() == rec.thread
             and not rec.pending_reads and all(rec.serial_of(t) is None for t in inputs or ()))
+
+
+#: attribute values a built-in initialiser may hold and still read nothing recorded
+_PLAIN = (type(None), bool, int, float, str)
+
+
+def self_contained(initializer: Any) -> bool:
+    """Return True for a Keras built-in initialiser that can read no tensor and no variable.
+
+    Its class is one of ``keras.src.initializers``' own and its attributes are plain Python
+    values (tuples of them too): a ``Constant`` of a tensor or an array, a ``SeedGenerator``
+    seed (a variable it reads and assigns) and a seed of None (older Keras 3 draws from the
+    global ``SeedGenerator``) are not.
+    """
+    if not type(initializer).__module__.startswith("keras.src.initializers."):
+        return False
+    try:
+        attributes = vars(initializer)
+    except TypeError:  # __slots__: not one of the built-ins
+        return False
+    if getattr(initializer, "seed", 0) is None:
+        return False
+    return all(isinstance(value, _PLAIN) or (
+        isinstance(value, (tuple, list)) and all(isinstance(v, _PLAIN) for v in value))
+        for value in attributes.values())
+
+
+def _initial_value(rec: Recorder, initializer: Any) -> Any:
+    """Return ``initializer`` wrapped for the variable's hook.
+
+    Its own ops never take the variable's ``VarHandleOp`` shortcut (a variable it makes is
+    its own), and a :func:`self_contained` one runs with the op callback off this thread.
+    """
+    quiet = self_contained(initializer)
+
+    def initial_value(*args: Any, **kwargs: Any) -> Any:
+        __tracebackhide__ = True
+        building, rec.building = rec.building, None
+        callbacks = tfp.thread_op_callbacks() if quiet else []
+        # by identity: the callback compares equal to an equal bound method
+        index = next((i for i, c in enumerate(callbacks) if c is rec.callback), -1)
+        if index >= 0:
+            del callbacks[index]
+        try:
+            return initializer(*args, **kwargs)
+        finally:
+            if index >= 0:
+                callbacks.insert(index, rec.callback)
+            rec.building = building
+
+    return initial_value
+
+
+def _inner_variables(variable: Any) -> list[Any]:
+    """Return a Keras variable's ``tf.Variable`` and, for a distributed one, its components."""
+    inner = getattr(variable, "_value", None)
+    if inner is None:
+        return []
+    return [inner, *getattr(inner, "_values", ())]
 
 
 class InitializerHooks:
@@ -59,10 +133,15 @@ class InitializerHooks:
             if threading.get_ident() != rec.thread:
                 return original(variable, initializer)
             rec.variable_ops_only += 1
+            outer, rec.building = rec.building, variable
             try:
-                return original(variable, initializer)
+                return original(variable, _initial_value(rec, initializer))
             finally:
                 rec.variable_ops_only -= 1
+                rec.building = outer
+                rec.variables_seen.setdefault(id(variable), variable)
+                for inner in _inner_variables(variable):
+                    rec.variables_seen.setdefault(id(inner), inner)
 
         self._saved = (cls, original)
         setattr(cls, _METHOD, initialize_with_initializer)

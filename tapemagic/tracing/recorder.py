@@ -20,7 +20,7 @@ import numpy as np
 from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, VALUE_CHECKED, WRITE_OPS
 from tapemagic.trace import OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, keras_state, naming, replicas
+from tapemagic.tracing import frames, naming, replicas
 from tapemagic.tracing.backward import BackwardPass, note_op_type
 from tapemagic.tracing.backward import flush as flush_backward
 from tapemagic.tracing.backward import record as record_backward
@@ -28,6 +28,7 @@ from tapemagic.tracing.graphs import GraphTracer
 from tapemagic.tracing.host_values import HostRoundTrips
 from tapemagic.tracing.initializers import own_op
 from tapemagic.tracing.values import (
+    ScopeMemo,
     SiteMemo,
     custom_gradient_of,
     dtype_info,
@@ -35,7 +36,6 @@ from tapemagic.tracing.values import (
     host_value,
     same_value,
     saturated,
-    write_label,
 )
 
 _EAGER = tfp.EagerTensor
@@ -79,10 +79,8 @@ class Recorder(HostRoundTrips):
         self.graphs = GraphTracer(self)
         # Keras layers and optimizers whose name scope an op ran in: their variables name the
         # handles at the end (instead of a scan of the whole heap)
-        self.scope_callers: dict[int, Any] = {}
-        self._scope_top: Any = None
-        self._scope_depth = 0
-        self._scope_path = ""
+        self.scope = ScopeMemo()
+        self.scope_callers = self.scope.callers
         # The thread that runs the traced code: class-level patches (tensor dunders, tapes,
         # `_trainable`) also run in other threads, which must never reach this recorder
         # unless TensorFlow runs the traced code on them (``replicas``, :meth:`mine`).
@@ -98,6 +96,7 @@ class Recorder(HostRoundTrips):
         self.python_backward: set[str] = set()
         self.deferred = 0  # backward ops taken but not yet in trace.ops (backward.flush)
         self.variable_ops_only = 0  # >0 while a Keras initialiser runs (initializers.py)
+        self.building: Any = None  # the Keras variable whose VarHandleOp comes next (same)
 
     # -- attach / detach ------------------------------------------------------------------------
     def attach(self) -> None:
@@ -219,22 +218,6 @@ class Recorder(HostRoundTrips):
         naming.note_trainable(self._handle_serial_by_id, self.variables_seen,
                               self.scope_callers, self.trace.handle_trainable)
 
-    def _keras_layer(self) -> str:
-        """Return the Keras name-scope path of the current op and note the scopes' owners."""
-        stack = keras_state.keras_name_scopes()
-        if not stack:
-            return ""
-        top = stack[-1]
-        if top is self._scope_top and len(stack) == self._scope_depth:
-            return self._scope_path  # same layer call as the previous op
-        for entry in stack:
-            caller = getattr(entry, "caller", None)
-            if caller is not None:
-                self.scope_callers.setdefault(id(caller), caller)
-        self._scope_top, self._scope_depth = top, len(stack)
-        self._scope_path = keras_state.keras_layer_path()
-        return self._scope_path
-
     # -- the op callback ----------------------------------------------------------------------
     def on_op(
         self,
@@ -284,7 +267,7 @@ class Recorder(HostRoundTrips):
         if api is not None:
             api_key = frames.api_key(api)
             self.api_frames.setdefault(api_key, api.f_globals)
-        layer = self._keras_layer()
+        layer = self.scope.layer()
         number = self.graphs.graph_id(graph) if graph is not None else 0
         in_serials = []
         serial_of, by_uid = self.serial_of, self._serial_of_uid
@@ -301,7 +284,12 @@ class Recorder(HostRoundTrips):
             if inputs:
                 in_serials[0] = self.handle_serial(inputs[0], find_owner=True)
         if name in CREATE_OPS and outputs:
-            out_serials: tuple[int, ...] = (self.handle_serial(outputs[0], find_owner=True),)
+            # the handle of the Keras variable being initialised: the initialiser hook names
+            # its owners, no walk of the stack (initializers.py)
+            own = self.building is not None and threading.get_ident() == self.thread
+            if own:
+                self.building = None
+            out_serials: tuple[int, ...] = (self.handle_serial(outputs[0], find_owner=not own),)
             if loc is not None:
                 self.trace.handle_created[out_serials[0]] = loc
         else:
@@ -327,7 +315,7 @@ class Recorder(HostRoundTrips):
             self.backward.learn(op)
         if name in WRITE_OPS:
             value = in_serials[1] if len(in_serials) > 1 else None
-            self.trace.state_writes[seq] = (in_serials[0], value, write_label())
+            self.trace.state_writes[seq] = (in_serials[0], value, self.scope.write_label(layer))
 
     def new_leaf(
         self, tensor: Any, consumer: str, index: int, loc: RawLocation | None, layer: str
@@ -390,6 +378,6 @@ class Recorder(HostRoundTrips):
                      self._handle_serial_by_id, self.variables_seen, self.pending_reads,
                      self.host_values, self.api_frames, self.graphs, self.scope_callers):
             held.clear()
-        self._scope_top = None
+        self.scope.clear()
         self.site = SiteMemo()
         return self.trace

@@ -72,6 +72,62 @@ class SiteMemo:
         return outer
 
 
+class ScopeMemo:
+    """The Keras name scope the op being recorded runs in, remembered while it stays on top.
+
+    The ops of one layer call share its scope: its path (``sequential/dense``) and whether a
+    variable write there is an optimizer's (:func:`write_label`) are read once per scope. The
+    stack's top entry (held, so never another object at its address) and depth are the key:
+    under that entry the stack cannot change. ``callers`` collects the Keras layers and
+    optimizers whose scopes ops ran in (their variables name the handles at the end).
+    """
+
+    __slots__ = ("callers", "_tracker", "_top", "_depth", "_path", "_label")
+
+    def __init__(self) -> None:  # noqa: D107
+        self.callers: dict[int, Any] = {}
+        self._tracker: Any = None  # Keras' thread-local state, kept once Keras is loaded
+        self._top: Any = None
+        self._depth = 0
+        self._path = ""
+        self._label: str | None = None
+
+    def layer(self) -> str:
+        """Return the Keras name-scope path of the op being recorded (``""`` outside Keras)."""
+        tracker = self._tracker
+        stack = getattr(tracker, "name_scope_stack", None) if tracker is not None else None
+        if type(stack) is not list:
+            self._tracker = keras_state.name_scope_tracker()
+            stack = keras_state.keras_name_scopes()
+        if not stack:
+            return ""
+        top = stack[-1]
+        if top is self._top and len(stack) == self._depth:
+            return self._path  # same layer call as the previous op
+        for entry in stack:
+            caller = getattr(entry, "caller", None)
+            if caller is not None:
+                self.callers.setdefault(id(caller), caller)
+        self._top, self._depth = top, len(stack)
+        self._path = keras_state.keras_layer_path()
+        self._label = None  # asked at the scope's first variable write
+        return self._path
+
+    def write_label(self, layer: str) -> str:
+        """Return :func:`write_label` for a write whose :meth:`layer` was ``layer``."""
+        if not layer:
+            return write_label()
+        if self._label is None:
+            self._label = write_label()
+        return self._label
+
+    def clear(self) -> None:
+        """Drop what the memo holds (the end of a run)."""
+        self.callers.clear()
+        self._tracker = self._top = self._label = None
+        self._depth, self._path = 0, ""
+
+
 _DTYPES: dict[int, tuple[Any, tuple[str, bool]]] = {}
 
 
