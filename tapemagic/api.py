@@ -11,7 +11,7 @@ import dataclasses
 import os
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from tapemagic.locations import CellMap
@@ -77,6 +77,7 @@ def gradcheck(
     verify_fixes: bool = False,
     runner: Runner | None = None,
     skip_empty: bool = False,
+    picture_when: Callable[[Report], bool] | None = None,
 ) -> Iterator[Check]:
     """Trace the block and explain every gradient that comes back None or zero.
 
@@ -112,6 +113,10 @@ def gradcheck(
     skip_empty : bool
         Build no report (``report`` stays None) when the block ran no gradient call and
         ended without an exception: auto mode checks every cell, and most run none.
+    picture_when : callable, optional
+        Build the report's collapsed graph and DOT only when this returns True for the report
+        (without them); None: always. Auto mode passes :func:`tapemagic.auto.has_cut`: a report
+        it does not show needs no picture.
 
     Yields
     ------
@@ -174,14 +179,14 @@ def gradcheck(
     except BaseException as error:
         result.error = error
         _finish(result, session, cells, cell, error, problems,
-                None if isinstance(error, KeyboardInterrupt) else verify)
+                None if isinstance(error, KeyboardInterrupt) else verify, picture_when)
         raise
     # a door whose runner shows the code's exception itself (the magic, through IPython's
     # run_code) records it in `error` before the block ends: the report still carries it
     if skip_empty and result.error is None and session.start_error is None and (
             session.trace is None or not session.trace.gradient_calls):
         return
-    _finish(result, session, cells, cell, result.error, problems, verify)
+    _finish(result, session, cells, cell, result.error, problems, verify, picture_when)
     if strict and result.error is None and result.report is not None \
             and result.report.has_errors:
         count = sum(f.severity == "error" for f in result.report.findings)
@@ -202,7 +207,8 @@ def _main_script(force_eager: bool, steps: int) -> Runner | str:
 
 def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo | None,
             error: BaseException | None, problems: tuple[str, ...] = (),
-            verify: Runner | str | None = None) -> None:
+            verify: Runner | str | None = None,
+            picture_when: Callable[[Report], bool] | None = None) -> None:
     from tapemagic.engine import build_report
 
     trace = session.trace
@@ -228,7 +234,8 @@ def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo |
                          "analysed.",)
     try:
         result.report = build_report(trace, cells or CellMap(),
-                                     cell or CellInfo("", "<gradcheck>"), error, problems)
+                                     cell or CellInfo("", "<gradcheck>"), error, problems,
+                                     picture_when)
     except Exception as failure:  # noqa: BLE001 - the user's code and error come first
         warnings.warn(f"tapemagic could not build its report: {type(failure).__name__}: "
                       f"{failure}", RuntimeWarning, stacklevel=3)

@@ -66,7 +66,8 @@ class Gradcheck(Configurable):  # type: ignore[misc]  # traitlets is untyped
         self._open: tuple[Any, Any, Any, CellMap] | None = None
         #: the ExecutionInfo of the cell now running (checked or not), while auto mode is on
         self._running: Any = None
-        #: the report of the last checked cell that ran a gradient call
+        #: the report of the last checked cell that ran a gradient call (no graph or DOT
+        #: when it showed nothing: auto mode builds the picture only for a report with a cut)
         self.last_report: Report | None = None
         shell.events.register("pre_run_cell", self.pre_run_cell)
         shell.events.register("post_run_cell", self.post_run_cell)
@@ -116,7 +117,9 @@ class Gradcheck(Configurable):  # type: ignore[misc]  # traitlets is untyped
         if not tensorflow_available():
             return
         cells = CellMap()
-        block = check_block(cells=cells, cell=CellInfo(raw, "<cell>"), skip_empty=True)
+        # a report is shown only with a cut: the picture (collapsed graph, DOT) only then
+        block = check_block(cells=cells, cell=CellInfo(raw, "<cell>"), skip_empty=True,
+                            picture_when=has_cut)
         try:
             check = block.__enter__()
         except Exception as error:  # noqa: BLE001 - the cell runs plain; say why, once a cell

@@ -6,8 +6,9 @@ without TensorFlow and can run after the traced objects are gone.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tapemagic import heap
 from tapemagic._version import __version__
@@ -60,14 +61,20 @@ _EXPLANATIONS = (
 
 def build_report(trace: Trace, cells: CellMap, cell: CellInfo,
                  exception: BaseException | None = None,
-                 problems: Sequence[str] = ()) -> Report:
-    """Analyse ``trace`` and return the :class:`Report` (findings, verdicts, graph, DOT)."""
+                 problems: Sequence[str] = (),
+                 picture_when: Callable[[Report], bool] | None = None) -> Report:
+    """Analyse ``trace`` and return the :class:`Report` (findings, verdicts, graph, DOT).
+
+    ``picture_when``: build the collapsed graph and its DOT only for a report it accepts (seen
+    without them); None: always. Auto mode shows only a report with a cut.
+    """
     with heap.frozen():  # an edge object per op input
-        return _build_report(trace, cells, cell, exception, problems)
+        return _build_report(trace, cells, cell, exception, problems, picture_when)
 
 
 def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
-                  exception: BaseException | None, problems: Sequence[str]) -> Report:
+                  exception: BaseException | None, problems: Sequence[str],
+                  picture_when: Callable[[Report], bool] | None = None) -> Report:
     graph = ProvenanceGraph(trace)
     analyses = analyse(graph, cells.feeds)
     handled = forgive(analyses, {a.call.id: line for a in analyses if (a.call.regressions or any(
@@ -75,8 +82,6 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
             a.call.loc)) is not None})
     diagnoser = Diagnoser(graph, cells, analyses)
     findings, ids = diagnoser.findings()
-    edge_ids = {edge: ids[key] for edge, key in diagnoser.edge_findings.items() if key in ids}
-    picture = collapse(graph, analyses, cells, edge_ids)
     calls = tuple(_call(a, cells, diagnoser, ids) for a in analyses)
     mode = _mode(trace)
     report = Report(
@@ -87,14 +92,16 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
         tapes=tuple(_tape(t, cells, graph) for t in trace.tapes),
         gradient_calls=calls,
         findings=tuple(findings),
-        graph=picture,
-        dot=build_dot(picture, findings),
         exception=_exception(exception, cells, trace) if exception is not None else None,
         notes=tuple(problems) + tuple(_notes(trace, analyses, cells)) + tuple(
             _handled_note(a, line, names, cells) for a, line, names in handled),
         headline=_headline(calls, findings, _regressed(trace)),
     )
-    return report
+    if picture_when is not None and not picture_when(report):
+        return report
+    edge_ids = {edge: ids[key] for edge, key in diagnoser.edge_findings.items() if key in ids}
+    picture = collapse(graph, analyses, cells, edge_ids)
+    return dataclasses.replace(report, graph=picture, dot=build_dot(picture, findings))
 
 
 def _handled_note(analysis: CallAnalysis, line: int, names: list[str], cells: CellMap) -> str:

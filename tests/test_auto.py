@@ -102,12 +102,17 @@ def test_a_cell_with_a_cut_shows_the_full_report(auto, run_cell) -> None:
     # the cell has no magic line: the report's lines are the editor's lines
     assert report.findings[0].location.line == 3
     assert report.cell.source == ROUND_CELL and report.cell.execution_count == run.count
+    # the report shown has its picture: the graph from the weight to the loss, and its DOT
+    assert any(node.id == "var:w" for node in report.graph.nodes) and report.graph.edges
+    assert "digraph" in report.dot
 
 
 def test_connected_gradients_show_nothing_and_verbose_one_line(auto, run_cell) -> None:
     quiet = run_cell(CLEAN_CELL)
     assert quiet.error is None and quiet.outputs == [] and quiet.stdout == ""
     assert auto.last_report is not None and auto.last_report.codes == []
+    # nothing shown, so no picture built (collapsed graph, DOT): the check costs less
+    assert auto.last_report.graph.nodes == () and auto.last_report.dot == ""
     auto.verbose = True
     loud = run_cell(CLEAN_CELL)
     assert loud.outputs == []
