@@ -448,6 +448,48 @@ SAME_FINDINGS = {
             if g is not None:
                 w.assign_sub(0.1 * g)
         """,
+    # from the breaker pass: a user variable creator runs between the initialiser hook and the
+    # VarHandleOp (the walk to the owner stops at its frame: no Keras variable, no TM110)
+    "a variable made under a user's variable creator": """
+        def logging_creator(next_creator, **kwargs):
+            return next_creator(**kwargs)
+
+        with tf.variable_creator_scope(logging_creator):
+            model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3)], name="clf")
+            with tf.name_scope("calib"):
+                temperature = keras.Variable(initializer=keras.initializers.Constant(1.5),
+                                             shape=(), name="temperature")
+        x = tf.random.normal((8, 4))
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x) / temperature))
+        grads = tape.gradient(loss, model.trainable_variables)
+        """,
+    # from the breaker pass: a user op callback that removes itself at its first op (which
+    # an initialiser runs); the run-time check of a later tf.function call must still happen
+    "a user's op callback that removes itself": """
+        from tensorflow.python.framework import op_callbacks
+
+        def once(op_type, inputs, attrs, outputs, op_name=None, graph=None):
+            op_callbacks.remove_op_callback(once)
+
+        op_callbacks.add_op_callback(once)
+        keras.utils.set_random_seed(0)
+        model = keras.Sequential([keras.Input((5,)), keras.layers.Dense(
+            3, kernel_initializer=keras.initializers.GlorotUniform(seed=1))])
+        gate = keras.layers.Dense(1, name="gate")
+        gate.build((None, 5))
+        x = tf.random.normal((8, 5))
+        params = model.trainable_variables + gate.trainable_variables
+
+        @tf.function
+        def step(xb):
+            with tf.GradientTape() as tape:
+                penalty = tf.reduce_mean(tf.nn.relu(gate(xb) - 100.0))
+                loss = tf.reduce_mean(tf.square(model(xb))) + penalty
+            return tape.gradient(loss, params)
+
+        grads = step(x)
+        """,
     "a frozen layer left out of the sources": """
         keras.utils.set_random_seed(5)
         base = keras.layers.Dense(4)

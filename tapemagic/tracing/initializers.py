@@ -22,9 +22,11 @@ Two shortcuts of the same records (both for an eager ResNet50 built cold, bench/
   of a tensor, a ``SeedGenerator`` seed and any other callable keep the op-by-op path.
 - The ``VarHandleOp`` that follows the initial value is the new variable's own: its owner is
   the Keras variable being initialised (``Recorder.building``), so the op callback does not
-  walk the stack for it (``naming.find_owner``); when the method returns, the Keras variable,
-  its inner ``tf.Variable`` and that one's per-replica components (a ``MirroredStrategy``) are
-  handed to the naming, the objects the walk would have found.
+  walk the stack for it (``naming.find_owner``) unless the user's code runs between the hook
+  and the op (a ``tf.variable_creator_scope`` creator: the walk stops at its frame); when the
+  method returns, the Keras variable, its inner ``tf.Variable`` and that one's per-replica
+  components (a ``MirroredStrategy``) are handed to the naming, the objects the walk would
+  have found.
 """
 
 from __future__ import annotations
@@ -90,15 +92,20 @@ def _initial_value(rec: Recorder, initializer: Any) -> Any:
         __tracebackhide__ = True
         building, rec.building = rec.building, None
         callbacks = tfp.thread_op_callbacks() if quiet else []
-        # by identity: the callback compares equal to an equal bound method
-        index = next((i for i, c in enumerate(callbacks) if c is rec.callback), -1)
-        if index >= 0:
-            del callbacks[index]
+        # Only when the recorder's callback is the thread's only one (by identity: it compares
+        # equal to an equal bound method): another callback would run in the window, and one
+        # that removes itself there makes TensorFlow swap `execute.execute` back to its
+        # callback-free path (op_callbacks.remove_op_callback) behind the recorder's back.
+        # Nor with a variable read pending: the initialiser's first op would have matched it.
+        off = (len(callbacks) == 1 and callbacks[0] is rec.callback
+               and not rec.pending_reads)
+        if off:
+            callbacks.clear()
         try:
             return initializer(*args, **kwargs)
         finally:
-            if index >= 0:
-                callbacks.insert(index, rec.callback)
+            if off:
+                callbacks.append(rec.callback)
             rec.building = building
 
     return initial_value
@@ -110,6 +117,26 @@ def _inner_variables(variable: Any) -> list[Any]:
     if inner is None:
         return []
     return [inner, *getattr(inner, "_values", ())]
+
+
+def owner_known(rec: Recorder, user: Any) -> bool:
+    """Return True when the ``VarHandleOp`` being recorded is the initialised variable's own.
+
+    A Keras variable is being initialised on this thread, its handle not made yet, and no
+    frame of the user's code (``user``, the first one up the stack) runs inside the hook: a
+    ``tf.variable_creator_scope`` creator would stop the walk of ``naming.find_owner``.
+    Marks the shortcut taken (once per variable).
+    """
+    building = rec.building
+    if building is None or building[2] or threading.get_ident() != rec.thread:
+        return False
+    frame = user
+    while frame is not None:
+        if frame is building[1]:
+            return False
+        frame = frame.f_back
+    building[2] = True
+    return True
 
 
 class InitializerHooks:
@@ -133,15 +160,18 @@ class InitializerHooks:
             if threading.get_ident() != rec.thread:
                 return original(variable, initializer)
             rec.variable_ops_only += 1
-            outer, rec.building = rec.building, variable
+            # the variable, this frame (the VarHandleOp's shortcut needs no user frame below
+            # it: a user variable creator), and whether the shortcut was taken
+            outer, rec.building = rec.building, [variable, sys._getframe(), False]
             try:
                 return original(variable, _initial_value(rec, initializer))
             finally:
                 rec.variable_ops_only -= 1
-                rec.building = outer
-                rec.variables_seen.setdefault(id(variable), variable)
-                for inner in _inner_variables(variable):
-                    rec.variables_seen.setdefault(id(inner), inner)
+                taken, rec.building = rec.building is not None and rec.building[2], outer
+                if taken:  # the owners the walk would have found
+                    rec.variables_seen.setdefault(id(variable), variable)
+                    for inner in _inner_variables(variable):
+                        rec.variables_seen.setdefault(id(inner), inner)
 
         self._saved = (cls, original)
         setattr(cls, _METHOD, initialize_with_initializer)

@@ -26,7 +26,7 @@ from tapemagic.tracing.backward import flush as flush_backward
 from tapemagic.tracing.backward import record as record_backward
 from tapemagic.tracing.graphs import GraphTracer
 from tapemagic.tracing.host_values import HostRoundTrips
-from tapemagic.tracing.initializers import own_op
+from tapemagic.tracing.initializers import own_op, owner_known
 from tapemagic.tracing.values import (
     ScopeMemo,
     SiteMemo,
@@ -96,7 +96,8 @@ class Recorder(HostRoundTrips):
         self.python_backward: set[str] = set()
         self.deferred = 0  # backward ops taken but not yet in trace.ops (backward.flush)
         self.variable_ops_only = 0  # >0 while a Keras initialiser runs (initializers.py)
-        self.building: Any = None  # the Keras variable whose VarHandleOp comes next (same)
+        #: [Keras variable, hook frame, shortcut taken] while a Keras variable is initialised
+        self.building: list[Any] | None = None
 
     # -- attach / detach ------------------------------------------------------------------------
     def attach(self) -> None:
@@ -286,9 +287,7 @@ class Recorder(HostRoundTrips):
         if name in CREATE_OPS and outputs:
             # the handle of the Keras variable being initialised: the initialiser hook names
             # its owners, no walk of the stack (initializers.py)
-            own = self.building is not None and threading.get_ident() == self.thread
-            if own:
-                self.building = None
+            own = self.building is not None and owner_known(self, user)
             out_serials: tuple[int, ...] = (self.handle_serial(outputs[0], find_owner=not own),)
             if loc is not None:
                 self.trace.handle_created[out_serials[0]] = loc
