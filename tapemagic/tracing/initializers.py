@@ -18,8 +18,9 @@ Two shortcuts of the same records (both for an eager ResNet50 built cold, bench/
 - A built-in Keras initialiser whose attributes are plain Python values (``GlorotUniform``
   with an int seed, ``Zeros``, ``Constant(0.1)``: :func:`self_contained`) can read no tensor
   and no variable, so every op it runs would be left out: it runs with the recorder's op
-  callback taken off the calling thread's list, on TensorFlow's C fast path. A ``Constant``
-  of a tensor, a ``SeedGenerator`` seed and any other callable keep the op-by-op path.
+  callback taken off the calling thread's list, on TensorFlow's C fast path, when that
+  callback is the thread's only one and no variable read is pending. A ``Constant`` of a
+  tensor, a ``SeedGenerator`` seed and any other callable keep the op-by-op path.
 - The ``VarHandleOp`` that follows the initial value is the new variable's own: its owner is
   the Keras variable being initialised (``Recorder.building``), so the op callback does not
   walk the stack for it (``naming.find_owner``) unless the user's code runs between the hook
