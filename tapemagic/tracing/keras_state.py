@@ -55,16 +55,6 @@ def keras_name_scopes() -> list[Any]:
     return stack if isinstance(stack, list) else []
 
 
-def name_scope_tracker() -> Any:
-    """Return Keras 3's thread-local global state (``GLOBAL_STATE_TRACKER``), or None.
-
-    Its ``name_scope_stack`` attribute is the calling thread's stack (:func:`keras_name_scopes`);
-    the recorder keeps the tracker and reads the attribute once per op.
-    """
-    mod = sys.modules.get("keras.src.backend.common.global_state")
-    return getattr(mod, "GLOBAL_STATE_TRACKER", None) if mod is not None else None
-
-
 def keras_layer_path() -> str:
     """Return the Keras name-scope path of the op being run (``sequential/dense``), or ``""``."""
     mod = sys.modules.get("keras.src.backend.common.name_scope")

@@ -287,7 +287,7 @@ class Recorder(HostRoundTrips):
         if name in CREATE_OPS and outputs:
             # the handle of the Keras variable being initialised: the initialiser hook names
             # its owners, no walk of the stack (initializers.py)
-            own = self.building is not None and owner_known(self, user)
+            own = owner_known(self, user)
             out_serials: tuple[int, ...] = (self.handle_serial(outputs[0], find_owner=not own),)
             if loc is not None:
                 self.trace.handle_created[out_serials[0]] = loc
@@ -375,8 +375,8 @@ class Recorder(HostRoundTrips):
         for held in (self._strong, self._refs, self._serial_of, self._serial_of_uid,
                      self.handle_objects,
                      self._handle_serial_by_id, self.variables_seen, self.pending_reads,
-                     self.host_values, self.api_frames, self.graphs, self.scope_callers):
+                     self.host_values, self.api_frames, self.graphs):
             held.clear()
-        self.scope.clear()
+        self.scope.clear()  # and scope_callers, its `callers`
         self.site = SiteMemo()
         return self.trace

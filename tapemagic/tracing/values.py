@@ -82,11 +82,10 @@ class ScopeMemo:
     optimizers whose scopes ops ran in (their variables name the handles at the end).
     """
 
-    __slots__ = ("callers", "_tracker", "_top", "_depth", "_path", "_label")
+    __slots__ = ("callers", "_top", "_depth", "_path", "_label")
 
     def __init__(self) -> None:  # noqa: D107
         self.callers: dict[int, Any] = {}
-        self._tracker: Any = None  # Keras' thread-local state, kept once Keras is loaded
         self._top: Any = None
         self._depth = 0
         self._path = ""
@@ -94,11 +93,7 @@ class ScopeMemo:
 
     def layer(self) -> str:
         """Return the Keras name-scope path of the op being recorded (``""`` outside Keras)."""
-        tracker = self._tracker
-        stack = getattr(tracker, "name_scope_stack", None) if tracker is not None else None
-        if type(stack) is not list:
-            self._tracker = keras_state.name_scope_tracker()
-            stack = keras_state.keras_name_scopes()
+        stack = keras_state.keras_name_scopes()
         if not stack:
             return ""
         top = stack[-1]
@@ -124,7 +119,7 @@ class ScopeMemo:
     def clear(self) -> None:
         """Drop what the memo holds (the end of a run)."""
         self.callers.clear()
-        self._tracker = self._top = self._label = None
+        self._top = self._label = None
         self._depth, self._path = 0, ""
 
 
