@@ -314,3 +314,30 @@ def test_variables_are_named_without_a_heap_scan() -> None:
     assert "step_counter" in names
     assert not any(n.startswith("variable#") for n in names), names
 
+
+
+@pytest.mark.parametrize("values", [
+    [-1.0] * 5000,                          # dead, longer than the peek
+    [-1.0] * 5000 + [0.5],                  # live only past the peek
+    [float("nan")] * 300 + [-1.0],          # NaNs then no positive: dead (fmax skips NaNs)
+    [float("nan")] * 300 + [2.0],           # NaNs then a positive: live
+    [float("nan")] * 10,                    # only NaNs: dead
+    [0.0, -0.0] * 400,                      # zeros of both signs: dead
+    [3.0] + [-1.0] * 1000,                  # live at the first element
+    [],                                     # empty: dead
+], ids=["dead", "live-late", "nan-dead", "nan-live", "nan-only", "zeros", "live-first",
+        "empty"])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32"])
+def test_a_relu_is_dead_exactly_when_no_input_is_positive(values: list[float],
+                                                         dtype: str) -> None:
+    """The ReLU check reads a few leading elements first: the verdict is the whole input's."""
+    import numpy as np
+
+    from tapemagic.tracing.values import saturated
+
+    if dtype == "int32" and any(v != v for v in values):
+        pytest.skip("no NaN in an integer tensor")
+    for shape in ((len(values),), (1, len(values), 1)):
+        x = tf.constant(np.asarray(values, dtype=dtype).reshape(shape))
+        expected = x.shape.num_elements() == 0 or not np.fmax.reduce(x.numpy(), axis=None) > 0
+        assert saturated("Relu", [x], [tf.nn.relu(x)]) is bool(expected)

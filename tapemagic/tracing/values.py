@@ -158,6 +158,10 @@ def enum_info(enum: int) -> tuple[str, bool]:
     return info
 
 
+#: how many leading elements of a ReLU's input are looked at before all of them
+_PEEK = 256
+
+
 def saturated(op_type: str, inputs: Any, outputs: Any) -> bool:
     """Return True when ``op_type``'s gradient to input 0 is zero at every element.
 
@@ -170,7 +174,12 @@ def saturated(op_type: str, inputs: Any, outputs: Any) -> bool:
             return bool(p.size) and bool(np.all(np.max(p, axis=-1) == 1.0))
         x = np.asarray(inputs[0]._numpy())  # noqa: SLF001 - a view on CPU, no op is run
         if op_type == "Relu":  # no positive element (fmax skips NaNs; no boolean temporary)
-            return x.size == 0 or not np.fmax.reduce(x, axis=None) > 0
+            # a live ReLU has a positive element among its first few (half its inputs, often):
+            # the whole input is read only when none is (49 ReLUs, 3M elements in a ResNet50
+            # step on 4 images of 64×64)
+            flat = x.reshape(-1)
+            return flat.size == 0 or not (np.fmax.reduce(flat[:_PEEK]) > 0
+                                          or np.fmax.reduce(flat) > 0)
         if op_type == "Relu6":
             return bool(np.all((x <= 0) | (x >= 6)))
         if op_type == "ClipByValue":
