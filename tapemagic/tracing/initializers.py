@@ -120,6 +120,22 @@ def _inner_variables(variable: Any) -> list[Any]:
     return [inner, *getattr(inner, "_values", ())]
 
 
+class Building:
+    """A Keras variable being initialised on the traced thread (``Recorder.building``).
+
+    ``frame`` is the hook's frame: the ``VarHandleOp`` shortcut holds only while no frame of the
+    user's code runs below it (a ``tf.variable_creator_scope`` creator); ``taken`` says whether
+    the shortcut was taken (once per variable). The frame is the hook's own, held only while it
+    runs.
+    """
+
+    __slots__ = ("frame", "taken")
+
+    def __init__(self, frame: Any) -> None:  # noqa: D107
+        self.frame = frame
+        self.taken = False
+
+
 def owner_known(rec: Recorder, user: Any) -> bool:
     """Return True when the ``VarHandleOp`` being recorded is the initialised variable's own.
 
@@ -129,14 +145,14 @@ def owner_known(rec: Recorder, user: Any) -> bool:
     Marks the shortcut taken (once per variable).
     """
     building = rec.building
-    if building is None or building[2] or threading.get_ident() != rec.thread:
+    if building is None or building.taken or threading.get_ident() != rec.thread:
         return False
     frame = user
     while frame is not None:
-        if frame is building[1]:
+        if frame is building.frame:
             return False
         frame = frame.f_back
-    building[2] = True
+    building.taken = True
     return True
 
 
@@ -161,14 +177,12 @@ class InitializerHooks:
             if threading.get_ident() != rec.thread:
                 return original(variable, initializer)
             rec.variable_ops_only += 1
-            # the variable, this frame (the VarHandleOp's shortcut needs no user frame below
-            # it: a user variable creator), and whether the shortcut was taken
-            outer, rec.building = rec.building, [variable, sys._getframe(), False]
+            outer, rec.building = rec.building, Building(sys._getframe())
             try:
                 return original(variable, _initial_value(rec, initializer))
             finally:
                 rec.variable_ops_only -= 1
-                taken, rec.building = rec.building is not None and rec.building[2], outer
+                taken, rec.building = rec.building is not None and rec.building.taken, outer
                 if taken:  # the owners the walk would have found
                     rec.variables_seen.setdefault(id(variable), variable)
                     for inner in _inner_variables(variable):

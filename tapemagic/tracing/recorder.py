@@ -26,7 +26,7 @@ from tapemagic.tracing.backward import flush as flush_backward
 from tapemagic.tracing.backward import record as record_backward
 from tapemagic.tracing.graphs import GraphTracer
 from tapemagic.tracing.host_values import HostRoundTrips
-from tapemagic.tracing.initializers import own_op, owner_known
+from tapemagic.tracing.initializers import Building, own_op, owner_known
 from tapemagic.tracing.values import (
     ScopeMemo,
     SiteMemo,
@@ -96,8 +96,7 @@ class Recorder(HostRoundTrips):
         self.python_backward: set[str] = set()
         self.deferred = 0  # backward ops taken but not yet in trace.ops (backward.flush)
         self.variable_ops_only = 0  # >0 while a Keras initialiser runs (initializers.py)
-        #: [Keras variable, hook frame, shortcut taken] while a Keras variable is initialised
-        self.building: list[Any] | None = None
+        self.building: Building | None = None  # while a Keras variable is initialised
 
     # -- attach / detach ------------------------------------------------------------------------
     def attach(self) -> None:
