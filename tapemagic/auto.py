@@ -28,7 +28,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from traitlets import Bool
 from traitlets.config import Configurable
 
-from tapemagic.locations import CellMap
+from tapemagic.locations import CellMap, leading_blank_lines
 from tapemagic.report.model import CellInfo, Report
 
 
@@ -103,6 +103,7 @@ class Gradcheck(Configurable):  # type: ignore[misc]  # traitlets is untyped
     # -- the two cell events --------------------------------------------------------------
     def pre_run_cell(self, info: Any) -> None:
         """Open a check around the cell about to run (auto mode on, not a cell magic)."""
+        _place_cell(self.shell, info)
         if not self.auto or self._running is not None:  # off, or a cell run from inside a cell
             return
         # remembered for a cell that runs plain too: `%%capture` runs its body with run_cell,
@@ -188,6 +189,39 @@ def has_cut(report: Report) -> bool:
     return any(call.error is not None or any(s.verdict in ("severed", "unexplained")
                                              for s in call.sources)
                for call in report.gradient_calls)
+
+
+def _place_cell(shell: Any, info: Any) -> None:
+    """Have every check read the cell about to run at the editor's lines.
+
+    IPython compiles ``info.transformed_cell``, which has lost the cell's leading blank lines,
+    under ``shell.compile.get_code_name(raw, transformed, execution_count)``
+    (IPython/core/interactiveshell.py, ``run_cell_async``; ipykernel names it by the raw
+    cell): its code is read that many lines down (``magic_bodies.shift_cell``). Done for every
+    cell while the extension is loaded, checked or not: a ``gradcheck()`` block or a Keras
+    ``GradientCheck`` in the cell reports its lines too. Only a cell the user ran (one IPython
+    keeps in its history): a body a cell magic runs as a cell is placed in its cell already.
+    An IPython without ``transformed_cell`` on the cell's info keeps the compiled lines.
+    """
+    raw = getattr(info, "raw_cell", "") or ""
+    transformed = getattr(info, "transformed_cell", None)
+    if not isinstance(transformed, str) or not getattr(info, "store_history", False):
+        return  # a cell run from code (``%%capture``'s body): magic_bodies places it
+    from tapemagic.tracing.magic_bodies import shift_cell
+
+    try:
+        # the cell's number is the count now, or one less where IPython counts the cell
+        # before its pre_run_cell event (ipython/ipython#15088); a name an earlier cell of
+        # the same text has is that cell's (the other one is named again with its own cell)
+        count = int(shell.execution_count)
+        names = {str(shell.compile.get_code_name(raw, transformed, n)) for n in (count - 1, count)}
+    except Exception:  # noqa: BLE001 - another compiler: the compiled lines stay
+        return
+    earlier = getattr(shell.compile, "_filename_map", {})
+    blank, lines = leading_blank_lines(raw), transformed.splitlines(keepends=True)
+    for name in names:
+        if len(names) == 1 or name not in earlier:
+            shift_cell(name, blank, lines)
 
 
 def _starts_with_cell_magic(raw: str) -> bool:

@@ -63,6 +63,11 @@ def place_lines(file: str, first: int, lines: list[str]) -> None:
     _placed[file] = text
 
 
+def unplace(file: str) -> None:
+    """Drop the text placed over ``file`` (:func:`place_lines`): its own is read again."""
+    _placed.pop(file, None)
+
+
 @dataclass
 class SourceIndex:
     """What the doors registered (compiled filename → execution count, cell id), plus caches."""

@@ -62,6 +62,7 @@ SAME_AS_PLAIN = [
     "t = tf.constant([[1.0, 2.5], [3.0, -4.0]])\nt * 2\n",
     "def twice(v):\n    return 2 * v\nsquares = [twice(i) for i in range(3)]\nsquares\n",
     "raise ValueError('boom')\n",
+    "\n  \nx = 1\nraise ValueError('boom')\n",  # IPython's traceback keeps its own line numbers
     "undefined_name_here + 1\n",
     "def f(:\n    pass\n",
     "  x = 1\n",  # IndentationError
@@ -105,6 +106,28 @@ def test_a_cell_with_a_cut_shows_the_full_report(auto, run_cell) -> None:
     # the report shown has its picture: the graph from the weight to the loss, and its DOT
     assert any(node.id == "var:w" for node in report.graph.nodes) and report.graph.edges
     assert "digraph" in report.dot
+
+
+def test_a_cell_after_blank_lines_is_reported_at_the_editors_lines(auto, run_cell) -> None:
+    # IPython compiles the cell without its two leading blank lines: the report still gives
+    # the lines the editor shows, and its quick fix edits the line it names
+    body = "\n  \n" + ROUND_CELL
+    run = run_cell(body)
+    assert run.error is None and len(reports_in(run)) == 1
+    report = auto.last_report
+    (finding,) = report.findings
+    assert finding.location.line == 5
+    assert finding.location.source_line == body.splitlines()[4]
+    assert finding.location.label == f"In[{run.count}] line 5"
+    assert report.gradient_calls[0].location.line == 6
+    assert {step.line for step in finding.chain if step.line is not None} == {5}
+    assert finding.fix is not None
+    (edit,) = finding.fix.edits
+    assert edit.line == edit.end_line == 5
+    line = body.splitlines()[4]
+    fixed = line[:edit.col] + edit.text + line[edit.end_col:]
+    assert fixed == ("    loss = tf.reduce_sum("
+                     "(w * 3.0) + tf.stop_gradient(tf.round(w * 3.0) - (w * 3.0)))")
 
 
 def test_connected_gradients_show_nothing_and_verbose_one_line(auto, run_cell) -> None:
@@ -232,12 +255,13 @@ def test_kernel_config_turns_it_on_in_a_real_kernel(tmp_path: Path) -> None:
         nbformat.v4.new_code_cell(CLEAN_CELL),
         nbformat.v4.new_code_cell(ROUND_CELL),
         nbformat.v4.new_code_cell("%%time\ny = 2"),
+        nbformat.v4.new_code_cell("\n\n" + ROUND_CELL),  # ipykernel names a cell by its raw text
     ]
     env = {**os.environ, "IPYTHONDIR": str(tmp_path / "ipython"), "TF_CPP_MIN_LOG_LEVEL": "3"}
     client = nbclient.NotebookClient(notebook, timeout=240, kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})
     client.execute(env=env)
-    first, clean, cut, timed = (cell.outputs for cell in notebook.cells)
+    first, clean, cut, timed, blank = (cell.outputs for cell in notebook.cells)
     assert [o["output_type"] for o in first] == ["execute_result"]
     assert first[0]["data"]["text/plain"] == "3"
     assert clean == []
@@ -248,6 +272,8 @@ def test_kernel_config_turns_it_on_in_a_real_kernel(tmp_path: Path) -> None:
     assert payload["cell"]["execution_count"] == notebook.cells[2]["execution_count"]
     assert payload["cell"]["source"] == ROUND_CELL  # no magic line: the editor's lines
     assert all(MIME_TYPE not in o.get("data", {}) for o in timed)
+    (finding,) = blank[0]["data"][MIME_TYPE]["findings"]
+    assert finding["location"]["line"] == 5  # after the cell's two blank lines, as in the editor
 
 
 @pytest.mark.slow

@@ -23,6 +23,10 @@ read those lines. A file with text of its own in linecache is moved only when th
 body exactly (``%%capture``); ``%%gradcheck`` registers its body with one blank line in front,
 which is already the editor's lines.
 
+A cell the user ran that starts with blank lines is moved the same way, as a whole: IPython
+compiles it without them, and ``auto.py`` registers its name before it runs
+(:func:`shift_cell`), so its code reads those lines down, in the editor's lines.
+
 Not placed right: code on the magic line itself, which these magics compile with the body's
 line numbers (``%%timeit``'s setup statement, in ``inner`` too; ``%%prun``'s statement, line 1
 of its text), and a body whose first line is indented (IPython dedents it: columns shift).
@@ -37,7 +41,7 @@ import sys
 from collections.abc import Callable, Iterator
 from types import CodeType, FrameType
 
-from tapemagic.locations import leading_blank_lines, place_lines, source_lines
+from tapemagic.locations import leading_blank_lines, place_lines, source_lines, unplace
 
 #: Where code of a body is, for the user: (the cell's file, lines to add, function name).
 Place = tuple[str, int, str]
@@ -45,6 +49,26 @@ _MAGIC_CALL = "run_cell_magic("
 # Keyed by id(code), holding the code (its id stays its own), as frames.py's caches are: a
 # code object is or is not a body for good, so each is walked once.
 _places: dict[int, tuple[CodeType, Place | None]] = {}
+#: Cells compiled without their leading blank lines (``transform_cell`` drops them) whose lines
+#: the report gives as the editor's: compiled filename -> those blank lines (auto.py).
+_shifted: dict[str, int] = {}
+
+
+def shift_cell(filename: str, blank: int, compiled: list[str]) -> None:
+    """Place the cell compiled as ``filename`` ``blank`` lines down, as the editor shows it.
+
+    IPython compiles a cell from ``shell.transform_cell(raw_cell)``, which drops its leading
+    blank lines, so its line 1 is the editor's line ``blank + 1``. Its text as compiled is
+    placed there (``locations.place_lines``, never linecache: IPython's tracebacks keep its
+    own numbers) and its code, functions included, is read ``blank`` lines down. ``blank`` 0
+    undoes an earlier shift of that name (IPython names a cell by its text and number, and
+    another cell may have both).
+    """
+    if blank > 0:
+        _shifted[filename] = blank
+        place_lines(filename, blank + 1, compiled)
+    elif _shifted.pop(filename, None) is not None:
+        unplace(filename)
 
 
 def place_of(frame: FrameType, is_library: Callable[[FrameType], bool]) -> Place | None:
@@ -53,6 +77,11 @@ def place_of(frame: FrameType, is_library: Callable[[FrameType], bool]) -> Place
     known = _places.get(id(code))
     if known is not None and known[0] is code:
         return known[1]
+    shift = _shifted.get(code.co_filename)
+    if shift is not None:
+        place: Place | None = (code.co_filename, shift, code.co_name)
+        _places[id(code)] = (code, place)
+        return place
     try:
         place = _find(frame, is_library)
     except Exception:  # noqa: BLE001 - runs in the op callback: keep the compiled place
@@ -64,7 +93,10 @@ def place_of(frame: FrameType, is_library: Callable[[FrameType], bool]) -> Place
 def known_place(code: CodeType) -> Place | None:
     """Return the place of ``code`` if a frame of it (or of its body) was placed already."""
     known = _places.get(id(code))
-    return known[1] if known is not None and known[0] is code else None
+    if known is not None and known[0] is code:
+        return known[1]
+    shift = _shifted.get(code.co_filename)
+    return (code.co_filename, shift, code.co_name) if shift is not None else None
 
 
 def _find(frame: FrameType, is_library: Callable[[FrameType], bool]) -> Place | None:
