@@ -207,8 +207,11 @@ def _place_cell(shell: Any, info: Any) -> None:
     transformed = getattr(info, "transformed_cell", None)
     if not isinstance(transformed, str) or not getattr(info, "store_history", False):
         return  # a cell run from code (``%%capture``'s body): magic_bodies places it
-    from tapemagic.tracing.magic_bodies import shift_cell
+    from tapemagic.tracing.magic_bodies import shift_cell, shifted_cells
 
+    blank = leading_blank_lines(raw)
+    if not blank and not shifted_cells():
+        return  # nothing to place, nothing placed earlier to take back
     try:
         # the cell's number is the count now, or one less where IPython counts the cell
         # before its pre_run_cell event (ipython/ipython#15088); a name an earlier cell of
@@ -218,7 +221,7 @@ def _place_cell(shell: Any, info: Any) -> None:
     except Exception:  # noqa: BLE001 - another compiler: the compiled lines stay
         return
     earlier = getattr(shell.compile, "_filename_map", {})
-    blank, lines = leading_blank_lines(raw), transformed.splitlines(keepends=True)
+    lines = transformed.splitlines(keepends=True) if blank else []
     for name in names:
         if len(names) == 1 or name not in earlier:
             shift_cell(name, blank, lines)

@@ -71,6 +71,11 @@ def shift_cell(filename: str, blank: int, compiled: list[str]) -> None:
         unplace(filename)
 
 
+def shifted_cells() -> int:
+    """Return how many cells :func:`shift_cell` has moved down (0: every cell reads as compiled)."""
+    return len(_shifted)
+
+
 def place_of(frame: FrameType, is_library: Callable[[FrameType], bool]) -> Place | None:
     """Return where the code ``frame`` runs is in its cell, when it is a cell magic's body."""
     code = frame.f_code
