@@ -36,10 +36,10 @@ def run_notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> lis
         if trace.fit_resumed_graph:
             notes.append("After the analysed train step(s), fit went on in graph mode, as it "
                          "would without tapemagic.")
-        if any(e.in_function and e.kind in ("numpy", "scalar") for e in trace.host_events):
-            notes.append(
-                "Without tapemagic, graph mode fails earlier: `.numpy()` on a symbolic tensor "
-                "raises AttributeError: 'SymbolicTensor' object has no attribute 'numpy'.")
+        leaving = next((e for e in trace.host_events
+                        if e.in_function and e.kind in ("numpy", "scalar")), None)
+        if leaving is not None:
+            notes.append(_graph_failure(leaving.api, _where(leaving.loc, cells)))
     analysed_per_site: dict[object, int] = {}
     source_sets: dict[object, set[tuple[str, ...]]] = {}
     for analysis in analyses:
@@ -98,6 +98,20 @@ def run_notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> lis
                      "recording there; your code ran on unchanged, and ops after that point "
                      "were not analysed. Please report this cell to tapemagic.")
     return notes
+
+
+def _graph_failure(api: str, where: str) -> str:
+    """Say how graph mode, as written, fails at the first host round-trip inside a function.
+
+    A symbolic tensor has no ``numpy`` attribute (``.numpy()``, and Keras' ``backend.eval``
+    calls it); ``np.asarray`` (``keras.ops.convert_to_numpy``) raises NotImplementedError and
+    ``float()`` TypeError: both are named by the API only.
+    """
+    if api.endswith((".numpy()", "backend.eval")):
+        return ("Without tapemagic, graph mode fails earlier: `.numpy()` on a symbolic tensor "
+                "raises AttributeError: 'SymbolicTensor' object has no attribute 'numpy'.")
+    return (f"Without tapemagic, graph mode fails earlier: `{api}` at {where} gets a symbolic "
+            "tensor, which has no value while the function is traced, and raises.")
 
 
 def mode_of(trace: Trace) -> str:

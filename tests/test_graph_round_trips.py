@@ -37,6 +37,8 @@ def test_a_round_trip_in_a_function_called_by_the_traced_one_is_named_at_its_lin
     eager = run(path, force_eager=True)
     graph = run(path, force_eager=False)
     where = (path.name, line_of(path, "host = pred.numpy()"))
+    assert any("`.numpy()` on a symbolic tensor raises AttributeError" in note
+               for note in eager.report.notes)
     assert [(Path(f.location.file).name, f.location.line) for f in eager.report.findings
             if f.rule == "TM301" and f.location] == [where]
     assert [(Path(f.location.file).name, f.location.line) for f in graph.report.findings
@@ -91,3 +93,7 @@ def test_keras_convert_to_numpy_in_a_compiled_loss_is_named_in_graph_mode(
     graph = run(path, force_eager=False)
     found = [(f.rule, f.api, f.location.line) for f in graph.report.findings if f.location]
     assert found == [("TM301", "keras.ops.convert_to_numpy", line_of(path, "return "))]
+    # forced eager says how graph mode fails there: not with `.numpy()`'s AttributeError
+    (note,) = [n for n in run(path, force_eager=True).report.notes if "fails earlier" in n]
+    assert f"`keras.ops.convert_to_numpy` at {path}:{line_of(path, 'return ')}" in note
+    assert "AttributeError" not in note
