@@ -103,11 +103,12 @@ def run_notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> lis
 def _graph_failure(api: str, where: str) -> str:
     """Say how graph mode, as written, fails at the first host round-trip inside a function.
 
-    A symbolic tensor has no ``numpy`` attribute (``.numpy()``, and Keras' ``backend.eval``
-    calls it); ``np.asarray`` (``keras.ops.convert_to_numpy``) raises NotImplementedError and
-    ``float()`` TypeError: both are named by the API only.
+    A symbolic tensor has no ``numpy`` attribute (a tensor's ``.numpy()``, and Keras'
+    ``backend.eval`` calls it); ``np.asarray`` (``keras.ops.convert_to_numpy``) and a
+    variable's ``.numpy()`` raise NotImplementedError and ``float()`` TypeError: those are named
+    by the API only.
     """
-    if api.endswith((".numpy()", "backend.eval")):
+    if api == ".numpy()" or api.endswith("backend.eval"):
         return ("Without tapemagic, graph mode fails earlier: `.numpy()` on a symbolic tensor "
                 "raises AttributeError: 'SymbolicTensor' object has no attribute 'numpy'.")
     return (f"Without tapemagic, graph mode fails earlier: `{api}` at {where} gets a symbolic "
