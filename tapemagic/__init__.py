@@ -40,7 +40,7 @@ def __getattr__(name: str) -> Any:
 
 def load_ipython_extension(ipython: Any) -> None:
     """Register ``%%gradcheck`` (``%load_ext tapemagic``); TensorFlow is not imported here."""
-    from tapemagic.magic import GradcheckMagics
+    from tapemagic.magic import GradcheckMagics, lines_above_gradcheck
 
     magics = GradcheckMagics(ipython)
     ipython.register_magics(magics)
@@ -49,6 +49,8 @@ def load_ipython_extension(ipython: Any) -> None:
         # ipykernel passes the notebook cell's id; reports carry it so the lab extension can
         # find the cell even after the notebook was reordered.
         magics.current_cell_id = getattr(info, "cell_id", None)
+        if getattr(info, "store_history", False):  # a cell the user ran, not a magic's body
+            magics.lines_above = lines_above_gradcheck(getattr(info, "raw_cell", "") or "")
 
     def remember_count(result: Any) -> None:
         # The result knows the cell's real number (IPython 9 bumps execution_count before the

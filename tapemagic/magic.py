@@ -34,17 +34,30 @@ _DEFAULT = " (the default)"
 _MAGIC_CALL = "get_ipython().run_cell_magic('gradcheck', "
 
 
+def lines_above_gradcheck(raw: str) -> int:
+    """Return the blank lines above a ``%%gradcheck`` cell's magic line (0 for another cell).
+
+    IPython drops a cell's leading blank lines before it finds the cell magic, so the magic
+    line is the editor's line ``lines + 1`` and its body starts one line lower.
+    """
+    above = leading_blank_lines(raw)
+    return above if above and raw.splitlines()[above].startswith("%%gradcheck") else 0
+
+
 @magics_class
 class GradcheckMagics(Magics):
     """Magics that trace a cell and explain the gradients that come back None or zero."""
 
     cell_ids: dict[int, str]
     current_cell_id: str | None
+    #: blank lines above the ``%%gradcheck`` line of the cell running now (IPython drops them)
+    lines_above: int
 
     def __init__(self, shell: Any) -> None:
         super().__init__(shell)
         self.cell_ids = {}
         self.current_cell_id = None
+        self.lines_above = 0
         if shell is not None:
             transformers: list[Any] = shell.input_transformers_post
             transformers.append(self._await_transformer)
@@ -161,9 +174,10 @@ class GradcheckMagics(Magics):
 
         shell: Any = self.shell
         count = _cell_number(shell)
-        # Blank lines first, so the compiled lines equal the editor's: line 1 is %%gradcheck,
-        # and transform_cell drops the body's leading blank lines.
-        body = "\n" * (1 + leading_blank_lines(cell)) + shell.transform_cell(cell)
+        # Blank lines first, so the compiled lines equal the editor's: %%gradcheck is line 1
+        # after any blank lines above it, and transform_cell drops the body's leading ones.
+        body = ("\n" * (self.lines_above + 1 + leading_blank_lines(cell))
+                + shell.transform_cell(cell))
         filename = shell.compile.cache(body, count, raw_code="\n" + cell)
         try:
             tree = shell.compile.ast_parse(body, filename=filename)

@@ -193,6 +193,16 @@ def test_a_body_after_blank_lines_is_placed_at_the_editors_lines(run_cell, shell
     assert f"Cell In[{traced.count}], line 5" in traced.stdout
 
 
+def test_blank_lines_above_the_magic_line_count_too(run_cell, shell) -> None:
+    # IPython drops them before it finds the cell magic: %%gradcheck is the editor's line 3
+    run_cell("\n  \n" + magic("\n" + ROUND_CELL, "rep"))
+    (finding,) = shell.user_ns["rep"].findings
+    assert finding.location.line == 7  # 2 blank, %%gradcheck, 1 blank, ROUND_CELL's line 3
+    assert finding.location.source_line == ROUND_CELL.splitlines()[2]
+    run_cell(magic(ROUND_CELL, "again"))  # the next cell has none above its magic line
+    assert shell.user_ns["again"].findings[0].location.line == 4
+
+
 def test_traceback_points_at_the_users_line(run_cell) -> None:
     body = "x = 1\ny = 2\nraise ValueError('boom')\nz = 3\n"
     traced = run_cell(magic(body))
