@@ -19,7 +19,7 @@ from tapemagic.graph.none_handling import forgive
 from tapemagic.graph.provenance import ProvenanceGraph
 from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.locations import CellMap
-from tapemagic.notes import mode_of, run_notes
+from tapemagic.notes import mode_of, run_notes, where_label
 from tapemagic.report.dot import build_dot
 from tapemagic.report.model import (
     CellInfo,
@@ -106,9 +106,8 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
 
 
 def _handled_note(analysis: CallAnalysis, line: int, names: list[str], cells: CellMap) -> str:
-    where = cells.location(analysis.call.loc)
-    named = ", ".join(f"`{n}`" for n in names)
-    return (f"The gradient call at {where.label if where else '?'} returns None for {named}, "
+    where, named = where_label(analysis.call.loc, cells), ", ".join(f"`{n}`" for n in names)
+    return (f"The gradient call at {where} returns None for {named}, "
             f"which its target does not depend on; line {line} drops or replaces the None "
             "gradients, so that is by design (as with unconnected_gradients=ZERO), not a cut.")
 

@@ -17,7 +17,8 @@ _EAGER_ARRAYS = (
     "(`tf.convert_to_tensor`) to the function.")
 
 
-def _where(raw: RawLocation | None, cells: CellMap) -> str:
+def where_label(raw: RawLocation | None, cells: CellMap) -> str:
+    """Return the user-facing label of ``raw`` (``In[3] line 4``, ``file.py:12``), else ``?``."""
     loc = cells.location(raw)
     return loc.label if loc else "?"
 
@@ -32,14 +33,14 @@ def run_notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> lis
             "tf.function and Keras fit ran eagerly for this analysis (--eager: "
             "tf.config.run_functions_eagerly(True), restored afterwards).")
         if trace.eager_array_watches:
-            notes.append(_EAGER_ARRAYS.format(_where(trace.eager_array_watches[0], cells)))
+            notes.append(_EAGER_ARRAYS.format(where_label(trace.eager_array_watches[0], cells)))
         if trace.fit_resumed_graph:
             notes.append("After the analysed train step(s), fit went on in graph mode, as it "
                          "would without tapemagic.")
         leaving = next((e for e in trace.host_events
                         if e.in_function and e.kind in ("numpy", "scalar")), None)
         if leaving is not None:
-            notes.append(_graph_failure(leaving.api, _where(leaving.loc, cells)))
+            notes.append(_graph_failure(leaving.api, where_label(leaving.loc, cells)))
     analysed_per_site: dict[object, int] = {}
     source_sets: dict[object, set[tuple[str, ...]]] = {}
     for analysis in analyses:
@@ -52,8 +53,7 @@ def run_notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> lis
         # epoch iterator): a fit's retrace is none of the user's business
         if call.calls > 1 and not (call.keras_fit and (trace.fit_resumed_graph
                                                        or call.in_function)):
-            loc = cells.location(call.loc)
-            where = loc.label if loc else "?"
+            where = where_label(call.loc, cells)
             done = analysed_per_site.get(call.site, 1)
             first = "the first run was" if done == 1 else f"the first {done} runs were"
             sets = len(source_sets.get(call.site, ()))
@@ -76,10 +76,9 @@ def run_notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> lis
                              f"{first} analysed (--steps).")
     for call in trace.gradient_calls:
         for run, results in call.regressions[:3]:
-            loc = cells.location(call.loc)
             lost = [s.name for s, r in zip(call.sources, results, strict=False)
                     if r != "ok" and s.result == "ok"]
-            notes.append(f"Run {run} of the {call.method} call at {loc.label if loc else '?'} "
+            notes.append(f"Run {run} of the {call.method} call at {where_label(call.loc, cells)} "
                          f"returned {'zeros' if 'zero' in results else 'None'} for "
                          f"{', '.join(f'`{n}`' for n in lost[:4])}, which the analysed run "
                          "got a gradient for.")
