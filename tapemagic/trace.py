@@ -221,6 +221,24 @@ class StaleStep:
     runs: int
 
 
+@dataclass(slots=True)
+class PyBody:
+    """What the first run of a traced ``tf.py_function``'s body did (graph mode, at run time).
+
+    A traced function runs a py_function's body when the graph runs, on a thread of
+    TensorFlow's, and its gradient again there: TensorFlow's own tape inside the body
+    (``script_ops.EagerFunc``) gives the gradient per input, and a None becomes a scalar zero
+    (``EagerFunc._convert``). ``conversions``: ids of the body's host conversions
+    (``HostEvent``); ``none_inputs``: input positions whose gradient the body's tape returned
+    as None; ``graded``: the gradient ran.
+    """
+
+    conversions: list[int] = field(default_factory=list)
+    none_inputs: set[int] = field(default_factory=set)
+    ran: bool = False
+    graded: bool = False
+
+
 @dataclass
 class Trace:
     """Everything one traced run produced; no TensorFlow object is needed to read it."""
@@ -265,6 +283,13 @@ class Trace:
     #: graph numbers of traced loop bodies (``While`` ops joined to their body): a cut inside
     #: one gets zeros from TensorFlow, not None (while_v2 fills missing gradients with zeros)
     loop_bodies: set[int] = field(default_factory=set)
+    #: op seq of a ``tf.py_function`` (``EagerPyFunc``) traced into a graph -> its token, and
+    #: token -> what its body did when the graph ran (:class:`PyBody`)
+    py_function_ops: dict[int, str] = field(default_factory=dict)
+    py_bodies: dict[str, PyBody] = field(default_factory=dict)
+    #: host event id -> the position of the py_function body's argument it converted (a body
+    #: run eagerly or by a graph; absent for a value the body derived)
+    body_arguments: dict[int, int] = field(default_factory=dict)
     #: calls of functions traced before the run began (their ops were never seen)
     opaque_calls: int = 0
     graph_events: int = 0

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tapemagic.graph import py_functions
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.graph.refine import missing_gradient, needed
 from tapemagic.graph.verdicts import CallAnalysis, Cause, SourceAnalysis
@@ -70,6 +71,7 @@ def _analyse_call(graph: ProvenanceGraph, call: GradientCallRecord,
         bd=backward(graph, targets, lambda e: e.differentiable and in_span(e)),
         # tensors whose *value* reaches the target, not only as a condition, index or shape
         value=backward(graph, targets, lambda e: not e.gating and e.src in anc),
+        live=_live(graph, targets, in_span),
     )
     results = [_analyse_source(graph, call, tape, source, sets, feeds) for source in call.sources]
     zero_error = bool(call.error_type == "AttributeError" and "_type_enum" in (
@@ -85,6 +87,17 @@ class _Sets:
     bd: set[int]
     bd_all: set[int]
     value: set[int]
+    #: ``bd`` less what reaches the target only through a traced py_function input whose body
+    #: gave it no gradient at run time (py_functions.py); None when no body did
+    live: set[int] | None = None
+
+
+def _live(graph: ProvenanceGraph, targets: set[int], in_span: Callable[[Edge], bool],
+          ) -> set[int] | None:
+    dead = py_functions.dead_edges(graph)
+    if not dead:
+        return None
+    return backward(graph, targets, lambda e: e.differentiable and in_span(e) and id(e) not in dead)
 
 
 def _target_location(graph: ProvenanceGraph, call: GradientCallRecord) -> RawLocation | None:
@@ -133,6 +146,13 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
             if not causes and source.result == "error":
                 causes.extend(Cause("non-differentiable-op", True, edge=edge)
                               for edge in missing_gradient(graph, call, node, anc))
+        elif (sets.live is not None and node not in sets.live and source.result == "ok"
+              and source.norm is None):
+            # a traced gradient through a py_function whose body left TensorFlow: the body's
+            # own tape gave None when the graph ran, and TensorFlow put a zero in its place
+            causes.extend(py_functions.causes(graph, node, bd))
+            if causes:
+                source.result, source.norm = "zero", 0.0
     elif node in bd_all:
         op_seq = _first_op_outside(graph, node, bd_all, tape)
         causes.append(Cause("outside-tape", True, op_seq=op_seq))
@@ -225,8 +245,10 @@ def _runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str
             if result == "none":
                 causes.append(Cause("custom-gradient", True, op_seq=seq))
         elif op.op_type in ("EagerPyFunc", "PyFunc", "PyFuncStateless"):
-            causes.extend(Cause("host-round-trip", True, event=e.id, op_seq=seq)
-                          for e in _body_conversions(graph, op))
+            event = py_functions.pick(graph, [e.id for e in _body_conversions(graph, op)], op,
+                                      reach)
+            if event is not None:
+                causes.append(Cause("host-round-trip", True, event=event, op_seq=seq))
     if causes:
         return causes[:1] if result == "none" else causes
     if result == "zero":
@@ -264,7 +286,7 @@ def _body_conversions(graph: ProvenanceGraph, op: OpRecord) -> list[HostEvent]:
     start = max((p[0] for p in producers if p is not None), default=0)
     return [e for e in graph.trace.host_events
             if start < e.seq < op.seq and e.kind in _CONVERSIONS
-            and e.loc is not None and e.loc.function != "<module>"][:1]
+            and e.loc is not None and e.loc.function != "<module>"]
 
 
 def _verdict(actual: str, causes: list[Cause], mode: str) -> str:

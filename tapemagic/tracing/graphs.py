@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from tapemagic.optypes import is_function_call
 from tapemagic.trace import HostEvent, OpRecord, SourceRecord
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, keras_state
+from tapemagic.tracing import frames, keras_state, py_bodies
 from tapemagic.tracing.results import classify
 
 if TYPE_CHECKING:
@@ -166,6 +166,8 @@ class GraphTracer:
                                keras_state.keras_layer_path(), loc):
                 return
         self.rec.record_op(name, inputs, outputs, graph)
+        if name in py_bodies.PY_FUNCTION_OPS and outputs and not self.rec.gradient_depth:
+            py_bodies.note_op(self.rec, outputs[0].op, self.rec.trace.ops[-1].seq)
         if name == "Const" and outputs and tfp.dtype_name(outputs[0].dtype).startswith(
                 ("float", "bfloat")) and tfp.is_static_zero(outputs[0]):
             serial = self.rec.serial_of(outputs[0])

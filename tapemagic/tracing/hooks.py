@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, keras_state
+from tapemagic.tracing import frames, keras_state, py_bodies
 from tapemagic.tracing.operators import OPERATORS, is_operator_call
 from tapemagic.tracing.recorder import Recorder
 
@@ -71,6 +71,8 @@ class HostHooks:
                 # untrained)
                 if name in cls.__dict__:
                     self._patch(cls, name, self._wrap_write(cls.__dict__[name]))
+        for cls, name, value in py_bodies.patches(self.rec):
+            self._patch(cls, name, value)
         module = tfp.script_ops_module
         self._saved_module.append((module, "py_func_common", module.py_func_common))
         module.py_func_common = self._wrap_py_func(module.py_func_common)
@@ -99,14 +101,14 @@ class HostHooks:
         setattr(cls, name, value)
 
     # -- attribution -------------------------------------------------------------------------
-    def _caller(self, depth: int = 2) -> tuple[Any, str | None] | None:
+    def _caller(self, depth: int = 2, body: bool = False) -> tuple[Any, str | None] | None:
         """Return (user location, host API label) for a conversion the user asked for, else None.
 
         A conversion counts when user code made it directly, or through a library function on
         the ``HOST_APIS`` list; TensorFlow's own `.numpy()` calls (shapes in gradient code)
-        do not.
+        do not. ``body``: made in a traced py_function's body, on TensorFlow's thread.
         """
-        if not self.rec.recording() or self.rec.gradient_depth:
+        if not body and (not self.rec.recording() or self.rec.gradient_depth):
             return None  # our own work, another thread, or detached: nothing to record
         start = sys._getframe(depth)
         if not frames.is_library(start):
@@ -122,6 +124,15 @@ class HostHooks:
             return None
         return frames.location_of(frame), api
 
+    def in_body(self, kind: str, api: str, values: tuple[Any, ...]) -> None:
+        """Note a conversion of ``values`` made in a traced py_function's body (its thread)."""
+        run = py_bodies.current()
+        if run is not None and run.body is not None:
+            where = self._caller(3, body=True)
+            if where is not None:
+                py_bodies.note_conversion(self.rec, run, kind, where[1] or api, where[0],
+                                          values)
+
     # -- wrappers -------------------------------------------------------------------------------
     def _wrap_conversion(self, original: Any, kind: str, api: str) -> Any:
         hooks = self
@@ -131,6 +142,7 @@ class HostHooks:
             result = original(tensor, *args, **kwargs)
             where = hooks._caller()
             if where is None:
+                hooks.in_body(kind, api, (tensor,))
                 return result
             rec = hooks.rec
             rec.busy = True
@@ -176,6 +188,8 @@ class HostHooks:
             result = original(value, *args, **kwargs)
             where = hooks._caller()
             if where is None or not isinstance(value, tfp.EagerTensorBase):
+                if isinstance(value, tfp.EagerTensorBase):
+                    hooks.in_body("numpy", api, (value,))
                 return result
             rec = hooks.rec
             rec.busy = True
@@ -318,9 +332,10 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
             rec.busy = busy
         result = getattr(ufunc, method)(*args, **kwargs)
         where = hooks._caller()
-        if where is None:
-            return result
         name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
+        if where is None:
+            hooks.in_body("ufunc", f"np.{name}", inputs)
+            return result
         return record(f"np.{name}", sources, (), result, where)
 
     def __array_function__(tensor: Any, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
@@ -342,6 +357,7 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
                           **{k: to_numpy(v, None) for k, v in kwargs.items()})
         where = hooks._caller()
         if where is None:
+            hooks.in_body("ufunc", f"np.{func.__name__}", (*args, *kwargs.values()))
             return result
         return record(f"np.{func.__name__}", sources, (), result, where)
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tapemagic.trace import HostEvent, HostLink, RawLocation, Trace
+from tapemagic.tracing import py_bodies
 from tapemagic.tracing.backward import flush as flush_backward
 from tapemagic.tracing.values import host_value, same_value
 
@@ -54,6 +55,8 @@ class HostRoundTrips:
             HostEvent(event_id, self.next_seq(), kind, api, sources, parents, loc,
                       self.function_depth > 0)
         )
+        if py_bodies.current() is not None:  # in a tf.py_function's body, run eagerly
+            py_bodies.note_argument(self, event_id, sources)  # type: ignore[arg-type]
         if value is not None and kind != "bool":
             array = np.asarray(value)
             if (array.dtype != object and array.nbytes <= _MAX_HOST_VALUE_BYTES

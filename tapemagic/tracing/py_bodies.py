@@ -1,0 +1,184 @@
+"""What a traced ``tf.py_function``'s body does when its graph runs (graph mode).
+
+Imports TensorFlow (through ``_tf_private``). Inside a ``tf.function`` or Keras ``fit``, a
+py_function is one ``EagerPyFunc`` op at trace time; its body runs only when the graph runs,
+on a thread of TensorFlow's executor, where the op callback never reaches. TensorFlow runs the
+body under a tape of its own (``script_ops.EagerFunc.__call__``, when a gradient was traced
+for it), and its gradient op runs ``tape.gradient`` on that tape at run time
+(``_EagerPyFuncGrad``); an input whose gradient comes back None gets a scalar zero
+(``EagerFunc._convert``: "we replace None objects with zeros"), which either zeroes the
+gradient or makes a later gradient op fail on its shape ("In[1] ndims must be >= 2").
+
+Two patches, installed with the host hooks for a run and restored with them:
+``FuncRegistry.__call__`` (the C++ kernel calls the registry object with the op's token) marks
+the thread as running the body (or the gradient) of that token, for tokens the recorder saw
+traced; ``EagerFunc._convert`` notes, while a gradient runs, which positions came back None.
+The host hooks add a conversion made in a body to its :class:`~tapemagic.trace.PyBody`. Only a
+token's first run is kept, as for the traced function's first run.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+from typing import TYPE_CHECKING, Any
+
+from tapemagic.trace import HostEvent, PyBody
+from tapemagic.tracing import _tf_private as tfp
+
+if TYPE_CHECKING:
+    from tapemagic.tracing.recorder import Recorder
+
+PY_FUNCTION_OPS = frozenset({"EagerPyFunc"})
+
+_local = threading.local()
+
+
+class _Run:
+    """A body running on this thread: the arguments it was given, and its record.
+
+    The record is the first run's of a traced body; None for a body run eagerly (the op
+    callback sees its ops) or a later run.
+    """
+
+    __slots__ = ("body", "args")
+
+    def __init__(self, body: PyBody | None, args: Any) -> None:  # noqa: D107
+        self.body = body
+        self.args = args
+
+
+class _Gradient:
+    """The gradient run of one body: the next output position, the body it belongs to."""
+
+    __slots__ = ("body", "position")
+
+    def __init__(self, body: PyBody) -> None:  # noqa: D107
+        self.body = body
+        self.position = 0
+
+
+def current() -> _Run | None:
+    """Return the body running on this thread (its first run), else None."""
+    return _local.__dict__.get("body")
+
+
+def note_op(rec: Recorder, op: Any, seq: int) -> None:
+    """Remember the token of an ``EagerPyFunc`` op traced into a graph as op ``seq``."""
+    try:
+        token = op.get_attr("token")
+    except (AttributeError, ValueError):
+        return
+    rec.trace.py_function_ops[seq] = _text(token)
+
+
+def note_conversion(rec: Recorder, run: _Run, kind: str, api: str, loc: Any,
+                    values: tuple[Any, ...]) -> None:
+    """Record a host conversion of ``values`` made in a running body (on TensorFlow's thread).
+
+    The event has no sources (the body's tensors are not the graph's) and a fresh number: it
+    links to nothing in the trace; the analysis reaches it through the body's op only.
+    """
+    rec.seq += 1  # the entering thread is waiting for the graph that runs this body
+    event = HostEvent(len(rec.trace.host_events) + 1, rec.seq, kind, api, (), (), loc, True)
+    rec.trace.host_events.append(event)
+    if run.body is not None:
+        run.body.conversions.append(event.id)
+    position = next((i for i, arg in enumerate(run.args) for v in values if v is arg), None)
+    if position is not None:
+        rec.trace.body_arguments[event.id] = position
+
+
+def note_argument(rec: Recorder, event: int, sources: tuple[int, ...]) -> None:
+    """Note which argument of the body running here host event ``event`` converted, if any.
+
+    For a conversion recorded as any other (a body run eagerly, on the recorded thread): its
+    ``sources`` are serials, and the body's arguments got theirs when they were converted.
+    """
+    run = current()
+    if run is None:
+        return
+    serial_of = rec.serial_of
+    position = next((i for i, arg in enumerate(run.args) if serial_of(arg) in sources), None)
+    if position is not None:
+        rec.trace.body_arguments[event] = position
+
+
+def patches(rec: Recorder) -> list[tuple[type, str, Any]]:
+    """Return the (class, attribute, replacement) patches for one run of ``rec``."""
+    registry_call = tfp.script_ops_module.FuncRegistry.__call__
+    convert = tfp.script_ops_module.EagerFunc._convert  # noqa: SLF001
+    eager_func = tfp.script_ops_module.EagerFunc
+
+    def __call__(registry: Any, token: Any, device: Any, args: Any) -> Any:  # noqa: N807
+        __tracebackhide__ = True
+        func = registry.get(token, None) if rec.attached else None
+        if not isinstance(func, eager_func):
+            return registry_call(registry, token, device, args)
+        state: _Gradient | _Run | None
+        if func._is_grad_func:  # noqa: SLF001
+            body = _body(rec, forward_token(func), grad=True)
+            key, state = "gradient", _Gradient(body) if body is not None else None
+        else:
+            # a body with no record (run eagerly, or a later run) still names its arguments
+            key, state = "body", _Run(_body(rec, _text(token), grad=False), tuple(args))
+        if state is None:
+            return registry_call(registry, token, device, args)
+        outer = _local.__dict__.get(key)
+        setattr(_local, key, state)
+        try:
+            return registry_call(registry, token, device, args)
+        finally:
+            setattr(_local, key, outer)
+
+    def _convert(func: Any, value: Any, dtype: Any) -> Any:
+        state = _local.__dict__.get("gradient")
+        if state is not None and func._is_grad_func:  # noqa: SLF001
+            if value is None:
+                state.body.none_inputs.add(state.position)
+            state.position += 1
+        return convert(func, value, dtype)
+
+    __call__.__doc__ = registry_call.__doc__
+    _convert.__doc__ = convert.__doc__
+    return [(tfp.script_ops_module.FuncRegistry, "__call__", __call__),
+            (eager_func, "_convert", _convert)]
+
+
+def _body(rec: Recorder, token: str | None, grad: bool) -> PyBody | None:
+    """Return the body record of a token the recorder traced, on its first run (or gradient)."""
+    if token is None or token not in rec.trace.py_function_ops.values():
+        return None
+    body = rec.trace.py_bodies.get(token)
+    if body is None:
+        body = rec.trace.py_bodies[token] = PyBody()
+    if grad:
+        if body.graded:
+            return None
+        body.graded = True
+    else:
+        if body.ran:
+            return None
+        body.ran = True
+    return body
+
+
+def forward_token(grad_func: Any) -> str | None:
+    """Return the token of the py_function whose gradient ``grad_func`` (an EagerFunc) runs.
+
+    ``_EagerPyFuncGrad`` in script_ops.py registers a closure over the forward op's ``token``
+    attribute (bytes), wrapped by ``autograph.do_not_convert``.
+    """
+    function = inspect.unwrap(grad_func._func)  # noqa: SLF001
+    code = getattr(function, "__code__", None)
+    closure = getattr(function, "__closure__", None) or ()
+    if code is None or "token" not in code.co_freevars:
+        return None
+    try:
+        return _text(closure[code.co_freevars.index("token")].cell_contents)
+    except (IndexError, ValueError):
+        return None
+
+
+def _text(token: Any) -> str:
+    return token.decode() if isinstance(token, bytes) else str(token)
