@@ -8,6 +8,9 @@ analysis (``tapemagic.graph.provenance``) to classify edges. Sources are named p
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 #: Ops whose registered gradient function returns None for every input
 #: (tensorflow/python/ops/math_grad.py: _ArgMaxGrad, _ArgMinGrad, _RoundGrad, _FloorGrad,
 #: _CeilGrad, _RintGrad, _FloorDivGrad, _TruncateDivGrad).
@@ -54,6 +57,16 @@ WRITE_API = {
     "AssignAddVariableOp": "Variable.assign_add",
     "AssignSubVariableOp": "Variable.assign_sub",
 }
+
+def write_api(op: Any, labels: Mapping[tuple[str, str], str]) -> str:
+    """Name a variable write (an ``OpRecord``) as the user wrote it.
+
+    ``tf.Variable`` for a new variable's initial value (``labels``: ``Trace.api_labels``, the
+    API the user called), else the write op's method (``Variable.assign``).
+    """
+    label = labels.get((op.api_module or "", op.api_function or ""))
+    return "tf.Variable" if label == "tf.Variable" else WRITE_API.get(op.op_type, op.op_type)
+
 
 #: tf.numpy_function as a graph op (inside a traced tf.function): Python code, registered
 #: NotDifferentiable (tensorflow/python/ops/script_ops.py); eagerly it runs no op at all.

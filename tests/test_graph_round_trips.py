@@ -97,3 +97,29 @@ def test_keras_convert_to_numpy_in_a_compiled_loss_is_named_in_graph_mode(
     (note,) = [n for n in run(path, force_eager=True).report.notes if "fails earlier" in n]
     assert f"`keras.ops.convert_to_numpy` at {path}:{line_of(path, 'return ')}" in note
     assert "AttributeError" not in note
+
+
+@pytest.mark.parametrize("force_eager", [False, True], ids=["graph", "eager"])
+def test_a_new_variable_from_a_computed_value_is_named_as_written(tmp_path: Path,
+                                                                   force_eager: bool) -> None:
+    """`tf.Variable(model(x))` cuts at the constructor, and the finding says so.
+
+    It said `Variable.assign`, which the user never wrote (the variable's metaclass ran it).
+    """
+    path = _write(tmp_path, """
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                held = tf.Variable(model(x))
+                loss = tf.reduce_mean((held - y) ** 2)
+            return tape.gradient(loss, model.trainable_weights)
+        step()
+        """ if not force_eager else """
+        with tf.GradientTape() as tape:
+            held = tf.Variable(model(x))
+            loss = tf.reduce_mean((held - y) ** 2)
+        grads = tape.gradient(loss, model.trainable_weights)
+        """)
+    result = run(path, force_eager=force_eager)
+    found = [(f.rule, f.api, f.location.line) for f in result.report.findings if f.location]
+    assert found == [("TM402", "tf.Variable", line_of(path, "held = tf.Variable("))]

@@ -17,7 +17,7 @@ from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.graph.verdicts import CallAnalysis, SourceAnalysis
 from tapemagic.graph.walks import backward, forward, shortest_path
 from tapemagic.locations import SourceIndex
-from tapemagic.optypes import READ_OPS, WRITE_API, ZERO_GRADIENT
+from tapemagic.optypes import READ_OPS, ZERO_GRADIENT, write_api
 from tapemagic.report.model import ChainStep
 from tapemagic.rules.base import Hit, Match
 from tapemagic.trace import HostEvent, OpRecord, RawLocation, TapeRecord
@@ -324,7 +324,7 @@ class RuleContext:
         op = graph.ops[edge.ref]
         if edge.kind == "state":
             handle = self.trace.state_writes.get(edge.ref, (0, None, ""))[0]
-            api = WRITE_API.get(op.op_type, op.op_type)
+            api = write_api(op, self.trace.api_labels)
             return Match((place(op.loc), op.op_type, handle), op.loc, hit.cause.primary,
                          {"api": api, "variable": self.handle_name(handle)}, hit, api=api,
                          op_type=op.op_type, edge=edge, graph_edge=graph_edge)
@@ -400,7 +400,7 @@ class RuleContext:
                 label, raw = graph.events[edge.ref].api, graph.events[edge.ref].loc
             elif edge.kind == "state":
                 op = graph.ops[edge.ref]
-                label, raw = WRITE_API.get(op.op_type, op.op_type), op.loc
+                label, raw = write_api(op, self.trace.api_labels), op.loc
             else:
                 op = graph.ops[edge.ref]
                 label, raw = op.layer or op.op_type, op.loc

@@ -86,12 +86,22 @@ def name_handles(handles: dict[int, Any], seen: dict[int, Any],
     return names
 
 
+#: ``tf.Variable(value)`` runs ``VariableMetaclass.__call__`` (tensorflow/python/ops/variables.py)
+#: and the class's ``__init__``: its ops (the initial value's assign) are the constructor's
+_VARIABLE_CONSTRUCTORS = frozenset({
+    ("tensorflow.python.ops.variables", "__call__"),
+    ("tensorflow.python.ops.resource_variable_ops", "__init__"),
+})
+
+
 def api_label(key: tuple[str, str], module_globals: dict[str, Any]) -> str:
     """Name the API the user called: its public ``tf.*`` name when it has one."""
     module, function = key
     public = tfp.public_api_names().get(key)
     if public:
         return public
+    if key in _VARIABLE_CONSTRUCTORS:  # the variable class's metaclass: a new variable
+        return "tf.Variable"
     if function.startswith("__") and function.endswith("__"):
         return f"Tensor.{function}"
     short = module.rsplit(".", 1)[-1]
