@@ -82,6 +82,22 @@ def test_fit_with_a_numpy_loss_names_the_prediction_not_the_labels(
     assert fix is not None and fix.edits[0].text == "y_pred"  # then NumPy's mean, for TF's
 
 
+@pytest.mark.parametrize("force_eager", [False, True], ids=["graph", "eager"])
+def test_a_body_read_through_numpys_buffer_is_found_at_its_return(
+        tmp_path: Path, force_eager: bool) -> None:
+    """`np.asarray(tensor)` (SciPy, scikit-learn) reads the buffer: no hook sees it.
+
+    The body hands back a NumPy value, which is the evidence: its ``return`` is the line.
+    """
+    path = _write(tmp_path, FIT.replace("y_true.numpy() - y_pred.numpy()",
+                                        "np.asarray(y_true) - np.asarray(y_pred)"))
+    graph = run(path, force_eager=force_eager)
+    line = line_of(path, "np.asarray(y_true)")
+    col = path.read_text().splitlines()[line - 1].index("return")
+    assert _tm304(graph, path) == [(line, col)]  # the `return` statement
+    assert {s.verdict for c in graph.report.gradient_calls for s in c.sources} == {"severed"}
+
+
 CORRECT = {
     # the body computes with TensorFlow: its tape keeps the path
     "tf_ops_body": """

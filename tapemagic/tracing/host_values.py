@@ -51,11 +51,12 @@ class HostRoundTrips:
         if self.deferred:  # a backward pass's ops come first (backward.flush)
             flush_backward(self)  # type: ignore[arg-type]
         event_id = len(self.trace.host_events) + 1
+        body = py_bodies.current()  # a tf.py_function's body runs eagerly, in graph mode too
         self.trace.host_events.append(
             HostEvent(event_id, self.next_seq(), kind, api, sources, parents, loc,
-                      self.function_depth > 0)
+                      self.function_depth > 0 and body is None)
         )
-        if py_bodies.current() is not None:  # in a tf.py_function's body, run eagerly
+        if body is not None:
             py_bodies.note_argument(self, event_id, sources)  # type: ignore[arg-type]
         if value is not None and kind != "bool":
             array = np.asarray(value)

@@ -15,16 +15,24 @@ the thread as running the body (or the gradient) of that token, for tokens the r
 traced; ``EagerFunc._convert`` notes, while a gradient runs, which positions came back None.
 The host hooks add a conversion made in a body to its :class:`~tapemagic.trace.PyBody`. Only a
 token's first run is kept, as for the traced function's first run.
+
+A body that reads its tensors through NumPy's buffer protocol (``np.asarray``, SciPy,
+scikit-learn) passes no hook; that it hands back a host value (``_convert`` sees a NumPy array
+or a Python number, not a tensor) is the evidence, and its ``return`` statement the place: a
+profile function on the body's thread, for that run only, notes where the body's own function
+returns (not while the user's own profiler is on).
 """
 
 from __future__ import annotations
 
 import inspect
+import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
 from tapemagic.trace import HostEvent, PyBody
 from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing import frames
 
 if TYPE_CHECKING:
     from tapemagic.tracing.recorder import Recorder
@@ -41,11 +49,13 @@ class _Run:
     callback sees its ops) or a later run.
     """
 
-    __slots__ = ("body", "args")
+    __slots__ = ("body", "args", "returned", "noted")
 
     def __init__(self, body: PyBody | None, args: Any) -> None:  # noqa: D107
         self.body = body
         self.args = args
+        self.returned: Any = None  # where the body's own function returned (a RawLocation)
+        self.noted = False  # its host result is recorded
 
 
 class _Gradient:
@@ -109,6 +119,7 @@ def patches(rec: Recorder) -> list[tuple[type, str, Any]]:
     registry_call = tfp.script_ops_module.FuncRegistry.__call__
     convert = tfp.script_ops_module.EagerFunc._convert  # noqa: SLF001
     eager_func = tfp.script_ops_module.EagerFunc
+    tensor = tfp.EagerTensorBase
 
     def __call__(registry: Any, token: Any, device: Any, args: Any) -> Any:  # noqa: N807
         __tracebackhide__ = True
@@ -124,25 +135,72 @@ def patches(rec: Recorder) -> list[tuple[type, str, Any]]:
             key, state = "body", _Run(_body(rec, _text(token), grad=False), tuple(args))
         if state is None:
             return registry_call(registry, token, device, args)
+        code = _watched_code(rec, func, state) if isinstance(state, _Run) else None
         outer = _local.__dict__.get(key)
         setattr(_local, key, state)
+        if code is not None:
+            sys.setprofile(_returns(state, code))  # type: ignore[arg-type]
         try:
             return registry_call(registry, token, device, args)
         finally:
+            if code is not None:
+                sys.setprofile(None)
             setattr(_local, key, outer)
 
     def _convert(func: Any, value: Any, dtype: Any) -> Any:
-        state = _local.__dict__.get("gradient")
-        if state is not None and func._is_grad_func:  # noqa: SLF001
-            if value is None:
-                state.body.none_inputs.add(state.position)
-            state.position += 1
+        if func._is_grad_func:  # noqa: SLF001
+            state = _local.__dict__.get("gradient")
+            if state is not None:
+                if value is None:
+                    state.body.none_inputs.add(state.position)
+                state.position += 1
+        else:
+            run = _local.__dict__.get("body")
+            if (run is not None and run.returned is not None and not run.noted
+                    and value is not None and not isinstance(value, tensor)):
+                run.noted = True  # the body handed back a host value: it left TensorFlow
+                note_return(rec, run)
         return convert(func, value, dtype)
 
     __call__.__doc__ = registry_call.__doc__
     _convert.__doc__ = convert.__doc__
     return [(tfp.script_ops_module.FuncRegistry, "__call__", __call__),
             (eager_func, "_convert", _convert)]
+
+
+def note_return(rec: Recorder, run: _Run) -> None:
+    """Record that a body returned a host value (NumPy, a Python number): at its ``return``.
+
+    This is how a body that reads its tensors through NumPy's buffer protocol (``np.asarray``,
+    SciPy, scikit-learn), which no hook sees, shows that it left TensorFlow.
+    """
+    if run.body is not None:
+        note_conversion(rec, run, "numpy", "return", run.returned, ())
+    elif rec.recording():
+        rec.add_host_event("numpy", "return", (), (), run.returned)
+
+
+def _watched_code(rec: Recorder, func: Any, run: _Run) -> Any:
+    """Return the code of the body's own function, to see where it returns, else None.
+
+    A traced body's first run, or a body run eagerly under a tape on the recorded thread; not
+    while another profiler is on (the user's).
+    """
+    if sys.getprofile() is not None or not (
+            run.body is not None or (rec.recording() and not tfp.tape_set_is_empty())):
+        return None
+    return getattr(inspect.unwrap(func._func), "__code__", None)  # noqa: SLF001
+
+
+def _returns(run: _Run, code: Any) -> Any:
+    """Return a profile function that notes where ``code``'s frame returns (the last time)."""
+    location_of = frames.location_of
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if event == "return" and frame.f_code is code:
+            run.returned = location_of(frame)
+
+    return profile
 
 
 def _body(rec: Recorder, token: str | None, grad: bool) -> PyBody | None:
