@@ -283,9 +283,9 @@ class Trace:
     #: graph numbers of traced loop bodies (``While`` ops joined to their body): a cut inside
     #: one gets zeros from TensorFlow, not None (while_v2 fills missing gradients with zeros)
     loop_bodies: set[int] = field(default_factory=set)
-    #: op seq of a ``tf.py_function`` (``EagerPyFunc``) traced into a graph -> its token, and
-    #: token -> what its body did when the graph ran (:class:`PyBody`)
-    py_function_ops: dict[int, str] = field(default_factory=dict)
+    #: op seq of a ``tf.py_function`` (``EagerPyFunc``) traced into a graph -> (its token, its
+    #: body function as ``file:line:name``), and token -> what its body did when the graph ran
+    py_function_ops: dict[int, tuple[str, str]] = field(default_factory=dict)
     py_bodies: dict[str, PyBody] = field(default_factory=dict)
     #: host event id -> the position of the py_function body's argument it converted (a body
     #: run eagerly or by a graph; absent for a value the body derived)

@@ -98,7 +98,83 @@ def test_a_body_read_through_numpys_buffer_is_found_at_its_return(
     assert {s.verdict for c in graph.report.gradient_calls for s in c.sources} == {"severed"}
 
 
+def test_a_step_that_returns_its_zero_gradient_names_the_body(tmp_path: Path) -> None:
+    """The gradient's value is known (zeros): the cause is still the body's conversion."""
+    path = _write(tmp_path, """
+        def root(s):
+            return np.float32(np.sqrt(s.numpy()))
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                loss = tf.py_function(root, [tf.reduce_sum((model(x) - y) ** 2)], tf.float32)
+            return tape.gradient(loss, model.trainable_weights)
+        grads = step()
+        """)
+    graph = run(path, force_eager=False)
+    line = line_of(path, "s.numpy()")
+    assert _tm304(graph, path) == [(line, path.read_text().splitlines()[line - 1].index("s."))]
+
+
+def test_numpy_ufunc_in_a_body_is_seen_on_tensorflows_thread(tmp_path: Path) -> None:
+    """`np.tanh(tensor)` in a body runs NumPy's ufunc protocol off the recorded thread."""
+    path = _write(tmp_path, """
+        def body(pred, target):
+            return tf.reduce_mean(tf.square(np.tanh(pred) - target))
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                loss = tf.py_function(body, [model(x), y], tf.float32)
+            return tape.gradient(loss, model.trainable_weights)
+        step()
+        """)
+    graph = run(path, force_eager=False)
+    line = line_of(path, "np.tanh(pred)")
+    col = path.read_text().splitlines()[line - 1].index("np.tanh(pred)")
+    assert _tm304(graph, path) == [(line, col)]
+
+
 CORRECT = {
+    # one helper wraps every host function in a py_function: one line, two bodies (Keras runs
+    # a later trace than the one analysed, so a body is matched by line *and* function)
+    "shared_helper_in_fit": """
+        def on_host(fn, *xs):
+            out = tf.py_function(fn, list(xs), tf.float32)
+            out.set_shape(xs[0].shape)
+            return out
+        def np_scale(m):  # a loss scale picked on the host: a constant on purpose
+            return np.float32(1.0 / max(abs(float(m.numpy())), 0.5))
+        def tf_smooth_l1(p, t):
+            d = tf.abs(p - t)
+            return tf.where(d < 1.0, 0.5 * d * d, d - 0.5)
+        def loss_fn(y_true, y_pred):
+            s = on_host(np_scale, tf.reduce_mean(y_pred))
+            per = on_host(tf_smooth_l1, y_pred, y_true)
+            return s * tf.reduce_mean(per, axis=-1)
+        net = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(4),
+                                   tf.keras.layers.Dense(1)])
+        net.compile(optimizer="adam", loss=loss_fn)
+        net.fit(np.random.rand(64, 3).astype("float32"), np.random.rand(64, 1).astype("float32"),
+                epochs=2, batch_size=16, verbose=0)
+        """,
+    # a py_function called inside a body: its gradient runs inside the outer one, same thread
+    "py_function_inside_a_body": """
+        def host_scale(m):
+            return np.float32(1.0 / max(m.numpy(), 0.1))
+        def body(pred, target):
+            s = tf.py_function(host_scale, [tf.reduce_mean(tf.abs(target))], tf.float32)
+            loss = s * tf.reduce_mean(tf.square(pred - target))
+            print("loss", float(loss) > 0)
+            return loss
+        opt = tf.keras.optimizers.SGD(0.01)
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                loss = tf.py_function(body, [model(x), y], tf.float32)
+            grads = tape.gradient(loss, model.trainable_weights)
+            opt.apply_gradients(zip(grads, model.trainable_weights))
+            return loss
+        step()
+        """,
     # the body computes with TensorFlow: its tape keeps the path
     "tf_ops_body": """
         def body(pred, target):

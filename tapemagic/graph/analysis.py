@@ -245,8 +245,9 @@ def _runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str
             if result == "none":
                 causes.append(Cause("custom-gradient", True, op_seq=seq))
         elif op.op_type in ("EagerPyFunc", "PyFunc", "PyFuncStateless"):
-            event = py_functions.pick(graph, [e.id for e in _body_conversions(graph, op)], op,
-                                      reach)
+            event = (py_functions.traced_cause(graph, op, reach) if op.graph else
+                     py_functions.pick(graph, [e.id for e in _body_conversions(graph, op)], op,
+                                       reach))
             if event is not None:
                 causes.append(Cause("host-round-trip", True, event=event, op_seq=seq))
     if causes:

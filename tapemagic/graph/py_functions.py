@@ -54,6 +54,20 @@ def causes(graph: ProvenanceGraph, node: int, bd: set[int]) -> list[Cause]:
     return found
 
 
+def traced_cause(graph: ProvenanceGraph, op: OpRecord, reach: set[int]) -> int | None:
+    """Return the conversion that cut a traced py_function's input in ``reach``, else None.
+
+    For a gradient whose value came back None or zero (a step that returns its gradients): the
+    body must have given an input on the path no gradient when the graph ran.
+    """
+    dead = dead_edges(graph)
+    body = _body_of(graph, op.seq)
+    if body is None or not any(id(e) in dead for n in reach for e in graph.out_edges.get(n, ())
+                               if e.kind == "op" and e.ref == op.seq):
+        return None
+    return pick(graph, body.conversions, op, reach)
+
+
 def pick(graph: ProvenanceGraph, conversions: list[int], op: OpRecord, reach: set[int],
          ) -> int | None:
     """Return the body's conversion of an input on the source's path (in ``reach``).
@@ -88,17 +102,21 @@ def _dead(graph: ProvenanceGraph) -> list[Edge]:
 def _body_of(graph: ProvenanceGraph, seq: int) -> PyBody | None:
     """Return the graded body of the py_function op ``seq``, else of one traced at its line."""
     trace = graph.trace
-    body = trace.py_bodies.get(trace.py_function_ops.get(seq, ""))
+    token, name = trace.py_function_ops.get(seq, ("", ""))
+    body = trace.py_bodies.get(token)
     if body is not None and body.graded:
         return body
     op = graph.ops.get(seq)
-    if op is None or op.loc is None:
+    if op is None or op.loc is None or not name:
         return None
-    where = (op.loc.file, op.loc.line, op.loc.col)
-    for other, token in trace.py_function_ops.items():
+    # the same call: the same line, the same body function, as many inputs (a helper that
+    # wraps any function in a py_function has one line for all of them)
+    same = (op.loc.file, op.loc.line, op.loc.col, name, len(op.inputs))
+    for other, (token, body_name) in trace.py_function_ops.items():
         twin = graph.ops.get(other)
         candidate = trace.py_bodies.get(token)
         if (other != seq and twin is not None and twin.loc is not None and candidate is not None
-                and candidate.graded and (twin.loc.file, twin.loc.line, twin.loc.col) == where):
+                and candidate.graded and (twin.loc.file, twin.loc.line, twin.loc.col, body_name,
+                                          len(twin.inputs)) == same):
             return candidate
     return None

@@ -318,11 +318,14 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
                 apply = forms[1] if inplace else forms[0]
                 return _without_ufunc_hook(tensor_type, apply, inputs[0], inputs[1])
         sources: list[int] = []
+        name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
         if not rec.recording():  # another thread, or detached: convert as NumPy would
             args = [to_numpy(x, None) for x in inputs]
             if "out" in kwargs:
                 kwargs["out"] = tuple(to_numpy(x, None) for x in kwargs["out"])
-            return getattr(ufunc, method)(*args, **kwargs)
+            result = getattr(ufunc, method)(*args, **kwargs)
+            hooks.in_body("ufunc", f"np.{name}", inputs)  # a py_function body, graph mode
+            return result
         busy, rec.busy = rec.busy, True
         try:
             args = [to_numpy(x, sources) for x in inputs]
@@ -332,7 +335,6 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
             rec.busy = busy
         result = getattr(ufunc, method)(*args, **kwargs)
         where = hooks._caller()
-        name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
         if where is None:
             hooks.in_body("ufunc", f"np.{name}", inputs)
             return result

@@ -59,13 +59,18 @@ class _Run:
 
 
 class _Gradient:
-    """The gradient run of one body: the next output position, the body it belongs to."""
+    """The gradient run of one body: the next output position, the body it belongs to.
 
-    __slots__ = ("body", "position")
+    ``func`` is the gradient's ``EagerFunc``: a py_function called inside the body runs its
+    own gradient inside this one, on this thread, and its outputs are not this body's.
+    """
 
-    def __init__(self, body: PyBody) -> None:  # noqa: D107
+    __slots__ = ("body", "position", "func")
+
+    def __init__(self, body: PyBody, func: Any) -> None:  # noqa: D107
         self.body = body
         self.position = 0
+        self.func = func
 
 
 def current() -> _Run | None:
@@ -76,10 +81,13 @@ def current() -> _Run | None:
 def note_op(rec: Recorder, op: Any, seq: int) -> None:
     """Remember the token of an ``EagerPyFunc`` op traced into a graph as op ``seq``."""
     try:
-        token = op.get_attr("token")
+        token = _text(op.get_attr("token"))
     except (AttributeError, ValueError):
         return
-    rec.trace.py_function_ops[seq] = _text(token)
+    func = tfp.script_ops_module._py_funcs.get(token)  # noqa: SLF001 - the op's registry
+    code = getattr(inspect.unwrap(getattr(func, "_func", func)), "__code__", None)
+    name = f"{code.co_filename}:{code.co_firstlineno}:{code.co_name}" if code else ""
+    rec.trace.py_function_ops[seq] = (token, name)
 
 
 def note_conversion(rec: Recorder, run: _Run, kind: str, api: str, loc: Any,
@@ -129,7 +137,7 @@ def patches(rec: Recorder) -> list[tuple[type, str, Any]]:
         state: _Gradient | _Run | None
         if func._is_grad_func:  # noqa: SLF001
             body = _body(rec, forward_token(func), grad=True)
-            key, state = "gradient", _Gradient(body) if body is not None else None
+            key, state = "gradient", _Gradient(body, func) if body is not None else None
         else:
             # a body with no record (run eagerly, or a later run) still names its arguments
             key, state = "body", _Run(_body(rec, _text(token), grad=False), tuple(args))
@@ -150,7 +158,7 @@ def patches(rec: Recorder) -> list[tuple[type, str, Any]]:
     def _convert(func: Any, value: Any, dtype: Any) -> Any:
         if func._is_grad_func:  # noqa: SLF001
             state = _local.__dict__.get("gradient")
-            if state is not None:
+            if state is not None and state.func is func:
                 if value is None:
                     state.body.none_inputs.add(state.position)
                 state.position += 1
@@ -205,7 +213,7 @@ def _returns(run: _Run, code: Any) -> Any:
 
 def _body(rec: Recorder, token: str | None, grad: bool) -> PyBody | None:
     """Return the body record of a token the recorder traced, on its first run (or gradient)."""
-    if token is None or token not in rec.trace.py_function_ops.values():
+    if token is None or all(token != t for t, _ in rec.trace.py_function_ops.values()):
         return None
     body = rec.trace.py_bodies.get(token)
     if body is None:
