@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from tapemagic import heap
 from tapemagic._version import __version__
 from tapemagic.diagnosis import Diagnoser
+from tapemagic.graph import derivative_only
 from tapemagic.graph.analysis import analyse
 from tapemagic.graph.collapse import collapse
 from tapemagic.graph.none_handling import forgive
@@ -81,6 +82,7 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
     handled = forgive(analyses, {a.call.id: line for a in analyses if (a.call.regressions or any(
         s.verdict == "severed" for s in a.sources)) and (line := cells.none_handled(
             a.call.loc)) is not None})
+    derived = derivative_only.forgive(graph, analyses)
     diagnoser = Diagnoser(graph, cells, analyses)
     findings, ids = diagnoser.findings()
     calls = tuple(_call(a, cells, diagnoser, ids) for a in analyses)
@@ -95,7 +97,8 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
         findings=tuple(findings),
         exception=_exception(exception, cells, trace) if exception is not None else None,
         notes=tuple(problems) + tuple(run_notes(trace, analyses, cells)) + tuple(
-            _handled_note(a, line, names, cells) for a, line, names in handled),
+            _handled_note(a, line, names, cells) for a, line, names in handled) + tuple(
+            _derived_note(a, inner, names, cells) for a, inner, names in derived),
         headline=_headline(calls, findings, _regressed(trace)),
     )
     if picture_when is not None and not picture_when(report):
@@ -110,6 +113,16 @@ def _handled_note(analysis: CallAnalysis, line: int, names: list[str], cells: Ce
     return (f"The gradient call at {where} returns None for {named}, "
             f"which its target does not depend on; line {line} drops or replaces the None "
             "gradients, so that is by design (as with unconnected_gradients=ZERO), not a cut.")
+
+
+def _derived_note(analysis: CallAnalysis, inner: CallAnalysis, names: list[str],
+                  cells: CellMap) -> str:
+    where, named = where_label(analysis.call.loc, cells), ", ".join(f"`{n}`" for n in names)
+    return (f"The gradient call at {where} returns None for {named}: its target is built from "
+            f"the derivatives the gradient call at {where_label(inner.call.loc, cells)} takes, "
+            "and these weights only shift what that call differentiates by a constant, so no "
+            "derivative depends on them. That is by design (a Hamiltonian or physics-informed "
+            "network's last bias), not a cut.")
 
 
 def _call(analysis: CallAnalysis, cells: CellMap, diagnoser: Diagnoser,
@@ -256,8 +269,8 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
                      "(connected, zero at run time)")
     if handled:
         verb = "gets" if handled == 1 else "get"
-        parts.append(f"{handled} of {total} {noun} {verb} no gradient, which the code drops "
-                     "or replaces (by design, see the notes)")
+        parts.append(f"{handled} of {total} {noun} {verb} no gradient, by design (see the "
+                     "notes)")
     # weights on the loss path that no source list holds, named by an error (a layer unfrozen
     # after its step was traced): the calls' verdicts cannot show them
     outside = {v for f in findings if f.severity == "error" and f.cause == "sources-mismatch"
