@@ -22,7 +22,8 @@ HNN = """
             energy = hnn(points)
         grad = inner.gradient(energy, points)
         return tf.concat([grad[:, 1:2], -grad[:, 0:1]], axis=1)
-    hnn = tf.keras.Sequential([tf.keras.layers.Input((2,)), tf.keras.layers.Dense(8, activation="tanh"),
+    hnn = tf.keras.Sequential([tf.keras.layers.Input((2,)),
+                               tf.keras.layers.Dense(8, activation="tanh"),
                                tf.keras.layers.Dense(1, name="energy")])
     points = tf.random.normal((16, 2))
     target = tf.concat([points[:, 1:2], -points[:, 0:1]], axis=1)
