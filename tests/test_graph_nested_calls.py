@@ -219,3 +219,46 @@ def test_a_later_error_is_not_placed_at_an_earlier_caught_round_trip(tmp_path: P
     assert located is not None
     call = len(path.read_text().splitlines())  # the cell's last line: predict()
     assert located.line in {line_of(path, "return model(x).numpy()"), call}
+
+
+NESTED_TARGET = """
+    @tf.function
+    def inner(total):
+        return {body}
+    @tf.function
+    def outer():
+        with tf.GradientTape() as tape:
+            loss = inner(tf.reduce_sum((model(x) - y) ** 2))
+        return tape.gradient(loss, model.trainable_weights)
+    grads = outer()
+    """
+
+
+@pytest.mark.parametrize(("body", "rule", "needle"), [
+    ("tf.round(total)", "TM201", "tf.round(total)"),
+    ("tf.py_function(lambda t: np.float32(t.numpy() ** 0.5), [total], tf.float32)", "TM304",
+     "t.numpy()"),
+])
+def test_a_nested_calls_result_taken_as_the_target_is_linked_to_its_body(
+        tmp_path: Path, body: str, rule: str, needle: str) -> None:
+    """`loss = inner(...)`: no recorded op consumes the call's result before the gradient.
+
+    The call op is not reported to op callbacks, so the result was a new leaf: TM104 ("the
+    target does not depend on") instead of the cut inside the body. Linked as the tape stops
+    recording, the graph-mode finding is forced eager's.
+    """
+    path = _write(tmp_path, NESTED_TARGET.format(body=body))
+    graph = run(path, force_eager=False)
+    eager = run(path, force_eager=True)
+    where = (rule, path.name, line_of(path, needle))
+    assert {f[:3] for f in _findings(graph)} == {where}
+    assert {f[:3] for f in _findings(eager)} == {where}
+
+
+def test_a_nested_calls_result_taken_as_the_target_of_correct_code_is_connected(
+        tmp_path: Path) -> None:
+    """The same shape with a differentiable body: every weight connected, no finding."""
+    path = _write(tmp_path, NESTED_TARGET.format(body="tf.sqrt(total)"))
+    graph = run(path, force_eager=False)
+    assert not graph.report.findings
+    assert {s.verdict for c in graph.report.gradient_calls for s in c.sources} == {"connected"}

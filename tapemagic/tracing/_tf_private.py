@@ -197,10 +197,28 @@ def autograph_origin(filename: str, line: int) -> tuple[str, int, str] | None:
         mapper = tf_stack._source_mapper_stacks[tf_stack._get_thread_key()][-1]  # noqa: SLF001
         origin = mapper.get_effective_source_map().get((filename, line))
     except Exception:  # noqa: BLE001 - no mapper (not tracing) or a changed private API
-        return None
+        origin = None
     if origin is None:
-        return None
+        return _kept_origins.get((filename, line))
     return str(origin[0]), int(origin[1]), str(origin[2])
+
+
+#: source-map entries kept for generated code that runs after its trace (keep_origins)
+_kept_origins: dict[tuple[str, int], tuple[str, int, str]] = {}
+
+
+def keep_origins(code: Any) -> None:
+    """Keep the source map of generated ``code``'s lines, read while it is traced.
+
+    A ``tf.py_function`` body written inside a converted function (a lambda) is generated
+    code too, and runs when the graph runs, on TensorFlow's thread, with no mapper.
+    """
+    import dis
+
+    for _, line in dis.findlinestarts(code):
+        origin = autograph_origin(code.co_filename, line) if line else None
+        if origin is not None:
+            _kept_origins[(code.co_filename, line)] = origin
 
 
 #: True when no tape (nor a variable watcher) records on this thread: the C call behind

@@ -126,6 +126,35 @@ class GraphTracer:
                      else self.rec.register(external, None, "constant"))
         return self.identity(outer, tensor, loc, layer, number)  # at the consumer's line
 
+    def mark(self) -> int:
+        """Return how many ops the graph being traced has (a tape begins recording in it)."""
+        graph = tfp.get_default_graph()
+        return len(graph.get_operations()) if tfp.is_traced_graph(graph) else -1
+
+    def link_unconsumed(self, start: int | None) -> None:
+        """Tie results of nested tf.function calls made since op ``start`` to their calls.
+
+        Called as a tape in a traced graph stops recording: a call op is not reported to op
+        callbacks, only its consumers are (``leaf``), and a result nothing consumed yet can be
+        the gradient target (``loss = inner(x)``); linked later, its link ops would lie
+        outside the tape's span.
+        """
+        graph = tfp.get_default_graph()
+        if start is None or start < 0 or id(graph) not in self._graph_ids:
+            return
+        number, layer = self.graph_id(graph), keras_state.keras_layer_path()
+        busy, self.rec.busy = self.rec.busy, True
+        try:
+            for op in graph.get_operations()[start:]:
+                if op.type in ("PartitionedCall", "StatefulPartitionedCall"):
+                    for tensor in op.outputs:
+                        if self.rec.serial_of(tensor) is None:
+                            self.leaf(tensor, number, layer)
+        except Exception as error:  # noqa: BLE001 - never break the user's tape
+            self.rec.trace.recorder_error = f"{type(error).__name__}: {error} (nested call)"
+        finally:
+            self.rec.busy = busy
+
     def identity(self, src: int, dst: Any, loc: Any, layer: str, graph: int) -> int:
         """Record an ``Identity`` op from serial ``src`` to ``dst`` (a serial or a new tensor)."""
         seq = self.rec.next_seq()

@@ -87,6 +87,11 @@ def note_op(rec: Recorder, op: Any, seq: int) -> None:
     func = tfp.script_ops_module._py_funcs.get(token)  # noqa: SLF001 - the op's registry
     code = getattr(inspect.unwrap(getattr(func, "_func", func)), "__code__", None)
     name = f"{code.co_filename}:{code.co_firstlineno}:{code.co_name}" if code else ""
+    if code is not None and frames.GENERATED_MARK in code.co_filename:
+        tfp.keep_origins(code)  # a lambda in a converted function: read at run time
+        origin = tfp.autograph_origin(code.co_filename, code.co_firstlineno)
+        if origin is not None:  # each trace generates its own file: name the user's line
+            name = f"{origin[0]}:{origin[1]}:{code.co_name}"
     rec.trace.py_function_ops[seq] = (token, name)
 
 

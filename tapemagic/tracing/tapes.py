@@ -51,6 +51,8 @@ class TapeHooks:
         # tapes made where the analysis was not done yet, and tapes whose forward pass (the
         # ops while they were entered) was recorded: only those can be analysed
         self._fresh: weakref.WeakSet[Any] = weakref.WeakSet()
+        #: tape -> ops its traced graph had when it began recording (graphs.link_unconsumed)
+        self._marks: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
         self._recorded: weakref.WeakSet[Any] = weakref.WeakSet()
         self._traced: dict[tuple[str, int], int] = {}  # creation site -> tapes made in traces
         self._keys: dict[str, tuple[Any, ...]] = {}  # call id -> (site, sources key)
@@ -130,6 +132,8 @@ class TapeHooks:
                 return result
             record = hooks.record_of(tape)
             record.spans.append([hooks.rec.next_seq(), -1])
+            if not tfp.executing_eagerly():
+                hooks._marks[tape] = hooks.rec.graphs.mark()
             if tape not in hooks._fresh and hooks._site_saturated(record):
                 hooks._saturated_tapes.add(tape)
                 hooks.rec.saturated_depth += 1
@@ -148,6 +152,7 @@ class TapeHooks:
             record = hooks.record_of(tape)
             failed = symbolic.failed_event(hooks.rec, value) if value is not None else None
             if record.spans and record.spans[-1][1] < 0:
+                hooks.rec.graphs.link_unconsumed(hooks._marks.pop(tape, None))
                 record.spans[-1][1] = hooks.rec.next_seq()
             if tape in hooks._saturated_tapes:
                 hooks._saturated_tapes.discard(tape)
