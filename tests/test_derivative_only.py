@@ -68,3 +68,28 @@ def test_a_weight_the_derivative_loss_never_reads_stays_a_cut(tmp_path: Path) ->
     result = run(path, force_eager=False)
     found = {(f.rule, tuple(f.variables)) for f in result.report.findings}
     assert any(rule == "TM104" and "a/kernel" in " ".join(names) for rule, names in found), found
+
+
+def test_a_network_cut_by_tf_round_inside_a_derivative_loss_stays_a_cut(tmp_path: Path) -> None:
+    """A weight behind a matmul (here after `tf.round`) does not shift the target by a constant.
+
+    A breaker found the first version forgave it ("by design") because the loss was built
+    from derivatives: only a weight added in (a bias) is forgiven.
+    """
+    path = _write(tmp_path, """
+        fine = tf.keras.Sequential([tf.keras.layers.Input((2,)),
+                                    tf.keras.layers.Dense(4, activation="tanh", name="f1"),
+                                    tf.keras.layers.Dense(1, name="f2")])
+        points = tf.random.normal((16, 2))
+        with tf.GradientTape() as tape:
+            with tf.GradientTape() as inner:
+                inner.watch(points)
+                energy = model(tf.concat([points, points], 1)) + fine(tf.round(points * 8) / 8)
+            grad = inner.gradient(energy, points)
+            loss = tf.reduce_mean(tf.square(grad))
+        grads = tape.gradient(loss, model.trainable_weights + fine.trainable_weights)
+        """)
+    result = run(path, force_eager=False)
+    named = {v.split("/", 1)[1] for f in result.report.findings if f.severity == "error"
+             for v in f.variables}
+    assert {"f1/kernel", "f1/bias", "f2/kernel"} <= named

@@ -9,13 +9,16 @@ meant (Keras' optimizers skip a None gradient). That is no cut to fix.
 A source counts when TensorFlow returned None for it, the analysis found no other cause than
 "not connected" (or none at all: the path is there, the value is not), the call's target
 depends on the output of an earlier gradient call's backward pass, and the source feeds that
-earlier call's target. Its verdict becomes ``zero`` ("no gradient, by design"), as for
-``unconnected_gradients=ZERO`` (``none_handling.py``).
+earlier call's target only by adding to it (a bias, sums of it: ``_shifts_only``). Its
+verdict becomes ``zero`` ("no gradient, by design"), as for ``unconnected_gradients=ZERO``
+(``none_handling.py``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from tapemagic.graph.walks import forward
 
 if TYPE_CHECKING:
     from tapemagic.graph.provenance import ProvenanceGraph
@@ -43,13 +46,37 @@ def forgive(graph: ProvenanceGraph, analyses: list[CallAnalysis],
         names = []
         inner = None
         for source in candidates:
-            inner = next((a for a in earlier if source.node in a.ancestors), None)
+            inner = next((a for a in earlier if source.node in a.ancestors
+                          and _shifts_only(graph, source.node, a.ancestors)), None)
             if inner is not None:
                 source.verdict, source.causes, source.path = "zero", [], []
                 names.append(source.source.name)
         if names and inner is not None:
             changed.append((analysis, inner, names))
     return changed
+
+
+#: ops through which a weight can only shift what is differentiated by a constant: a bias
+#: added, a sum or mean of shifts, a reshape (x + b stays x + b), the variable's read
+_SHIFT_OPS = frozenset({"ReadVariableOp", "Identity", "BiasAdd", "Add", "AddV2", "AddN",
+                        "Sub", "Sum", "Mean", "Reshape", "ExpandDims", "Squeeze"})
+
+
+def _shifts_only(graph: ProvenanceGraph, node: int, within: set[int]) -> bool:
+    """Return True when every op from ``node`` to the earlier call's target adds it in.
+
+    Then the weight moves that target by a constant, whatever the input, and no derivative
+    can see it. A weight behind a matmul, an activation, a ``tf.round`` is another matter:
+    its None is a cut (a network whose input went through ``tf.round``, a sub-network added
+    where it should condition).
+    """
+    reach = forward(graph, node, within, diff_only=False)
+    for tensor in reach:
+        for edge in graph.out_edges.get(tensor, ()):
+            if edge.dst in reach and (edge.kind != "op"
+                                      or graph.ops[edge.ref].op_type not in _SHIFT_OPS):
+                return False
+    return True
 
 
 def _derivatives_reach(graph: ProvenanceGraph, inner: CallAnalysis, outer: CallAnalysis,

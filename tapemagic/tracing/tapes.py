@@ -152,7 +152,9 @@ class TapeHooks:
             record = hooks.record_of(tape)
             failed = symbolic.failed_event(hooks.rec, value) if value is not None else None
             if record.spans and record.spans[-1][1] < 0:
-                hooks.rec.graphs.link_unconsumed(hooks._marks.pop(tape, None))
+                # one span only: a call made inside `stop_recording` must stay outside it
+                hooks.rec.graphs.link_unconsumed(
+                    hooks._marks.pop(tape, None) if len(record.spans) == 1 else None)
                 record.spans[-1][1] = hooks.rec.next_seq()
             if tape in hooks._saturated_tapes:
                 hooks._saturated_tapes.discard(tape)
