@@ -16,6 +16,16 @@ from test_graph_mode import _write, line_of, run
 
 pytestmark = pytest.mark.tf
 
+#: a traced step whose loss is ``body(model(x), y)`` in a py_function (append to its ``def``)
+BODY_STEP = """
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                loss = tf.py_function(body, [model(x), y], tf.float32)
+            return tape.gradient(loss, model.trainable_weights)
+        step()
+        """
+
 STEP = """
     import numpy as np
     def np_loss(pred, target):
@@ -120,13 +130,7 @@ def test_numpy_ufunc_in_a_body_is_seen_on_tensorflows_thread(tmp_path: Path) -> 
     path = _write(tmp_path, """
         def body(pred, target):
             return tf.reduce_mean(tf.square(np.tanh(pred) - target))
-        @tf.function
-        def step():
-            with tf.GradientTape() as tape:
-                loss = tf.py_function(body, [model(x), y], tf.float32)
-            return tape.gradient(loss, model.trainable_weights)
-        step()
-        """)
+        """ + BODY_STEP)
     graph = run(path, force_eager=False)
     line = line_of(path, "np.tanh(pred)")
     col = path.read_text().splitlines()[line - 1].index("np.tanh(pred)")
@@ -180,13 +184,7 @@ CORRECT = {
         def body(pred, target):
             print("batch loss", float(tf.reduce_mean(target)))  # a log line, not the path
             return tf.reduce_mean((pred - target) ** 2)
-        @tf.function
-        def step():
-            with tf.GradientTape() as tape:
-                loss = tf.py_function(body, [model(x), y], tf.float32)
-            return tape.gradient(loss, model.trainable_weights)
-        step()
-        """,
+        """ + BODY_STEP,
     # NumPy on the labels only: the prediction's path stays in TensorFlow
     "labels_on_host": """
         import numpy as np
@@ -207,13 +205,7 @@ CORRECT = {
         def body(pred, target):
             host = target.numpy()
             return tf.reduce_mean((pred - host) ** 2)
-        @tf.function
-        def step():
-            with tf.GradientTape() as tape:
-                loss = tf.py_function(body, [model(x), y], tf.float32)
-            return tape.gradient(loss, model.trainable_weights)
-        step()
-        """,
+        """ + BODY_STEP,
     # a py_function in the input pipeline: no gradient goes through it
     "data_pipeline": """
         import numpy as np

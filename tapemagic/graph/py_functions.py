@@ -44,11 +44,7 @@ def causes(graph: ProvenanceGraph, node: int, bd: set[int]) -> list[Cause]:
                    if id(e) in dead and e.dst in reach})
     found = []
     for seq in seqs:
-        body = _body_of(graph, seq)
-        if body is None or not body.conversions:
-            continue
-        # the conversion of an input on this source's path, else of a value the body derived
-        event = pick(graph, body.conversions, graph.ops[seq], reach)
+        event = traced_cause(graph, graph.ops[seq], reach)
         if event is not None:
             found.append(Cause("host-round-trip", True, event=event, op_seq=seq))
     return found

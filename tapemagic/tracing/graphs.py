@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from tapemagic.tracing.recorder import Recorder
 
 
+#: Ops that call a nested tf.function in a graph (not reported to op callbacks)
+_CALL_OPS = frozenset({"PartitionedCall", "StatefulPartitionedCall"})
+
 #: Ops that run one of two traced branch functions (tf.cond, autograph's `if` on a tensor).
 COND_OPS = frozenset({"If", "StatelessIf"})
 #: Ops that run a traced loop body (tf.while_loop, tf.scan, autograph's `while`/`for` on a
@@ -103,7 +106,7 @@ class GraphTracer:
         if tfp.dtype_name(getattr(tensor, "dtype", None)) == "resource":
             return self.rec.handle_serial(tensor)
         op = getattr(tensor, "op", None)
-        if op is not None and op.type in ("PartitionedCall", "StatefulPartitionedCall"):
+        if op is not None and op.type in _CALL_OPS:
             # a nested tf.function: its call op is not reported to op callbacks
             function = tfp.nested_function(op)
             if function is not None:
@@ -146,7 +149,7 @@ class GraphTracer:
         busy, self.rec.busy = self.rec.busy, True
         try:
             for op in graph.get_operations()[start:]:
-                if op.type in ("PartitionedCall", "StatefulPartitionedCall"):
+                if op.type in _CALL_OPS:
                     for tensor in op.outputs:
                         if self.rec.serial_of(tensor) is None:
                             self.leaf(tensor, number, layer)

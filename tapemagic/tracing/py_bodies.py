@@ -85,7 +85,7 @@ def note_op(rec: Recorder, op: Any, seq: int) -> None:
     except (AttributeError, ValueError):
         return
     func = tfp.script_ops_module._py_funcs.get(token)  # noqa: SLF001 - the op's registry
-    code = getattr(inspect.unwrap(getattr(func, "_func", func)), "__code__", None)
+    code = getattr(_function_of(func), "__code__", None)
     name = f"{code.co_filename}:{code.co_firstlineno}:{code.co_name}" if code else ""
     if code is not None and frames.GENERATED_MARK in code.co_filename:
         tfp.keep_origins(code)  # a lambda in a converted function: read at run time
@@ -202,7 +202,7 @@ def _watched_code(rec: Recorder, func: Any, run: _Run) -> Any:
     if sys.getprofile() is not None or not (
             run.body is not None or (rec.recording() and not tfp.tape_set_is_empty())):
         return None
-    return getattr(inspect.unwrap(func._func), "__code__", None)  # noqa: SLF001
+    return getattr(_function_of(func), "__code__", None)
 
 
 def _returns(run: _Run, code: Any) -> Any:
@@ -240,7 +240,7 @@ def forward_token(grad_func: Any) -> str | None:
     ``_EagerPyFuncGrad`` in script_ops.py registers a closure over the forward op's ``token``
     attribute (bytes), wrapped by ``autograph.do_not_convert``.
     """
-    function = inspect.unwrap(grad_func._func)  # noqa: SLF001
+    function = _function_of(grad_func)
     code = getattr(function, "__code__", None)
     closure = getattr(function, "__closure__", None) or ()
     if code is None or "token" not in code.co_freevars:
@@ -249,6 +249,11 @@ def forward_token(grad_func: Any) -> str | None:
         return _text(closure[code.co_freevars.index("token")].cell_contents)
     except (IndexError, ValueError):
         return None
+
+
+def _function_of(func: Any) -> Any:
+    """Return the Python function an ``EagerFunc`` runs, past ``autograph.do_not_convert``."""
+    return inspect.unwrap(getattr(func, "_func", func))
 
 
 def _text(token: Any) -> str:
