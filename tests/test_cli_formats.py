@@ -190,7 +190,9 @@ def test_lint_clean_file_gives_no_annotation_and_an_empty_sarif_run(
     (["--json", "-", "--format", "sarif", "x.py"], "both want stdout"),
     (["--json", "-", "--format", "github", "x.py"], "both want stdout"),
     (["--output", "out.ipynb", "x.py"], "--output writes an executed notebook"),
-    (["nb.ipynb", "--flag"], "a notebook takes no arguments"),
+    (["nb.ipynb", "--flag"], "a notebook takes no arguments (got --flag)\n"),
+    (["--eager", "nb.ipynb", "--html", "r.html"], "tapemagic's options go before the path: "
+     "python -m tapemagic run --eager --html r.html nb.ipynb\n"),
     (["--format", "xml", "x.py"], "invalid choice"),
 ])
 def test_run_usage_errors_exit_2_before_running(

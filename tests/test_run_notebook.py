@@ -54,6 +54,7 @@ MAGICS = [
              "    loss = tf.reduce_sum(tf.round(w * 3.0))\n"
              "grads = tape.gradient(loss, [w])\nprint('captured')"),
     ("code", "print(repr(cap.stdout), len(cap.outputs))"),
+    ("code", "%load_ext tapemagic"),  # the notebook's own: quiet, as in a plain kernel
 ]
 CLEAN = [
     ("code", "import tensorflow as tf\nw = tf.Variable([1.0, 2.0], name='w')"),
@@ -229,3 +230,12 @@ def test_missing_or_unreadable_notebook_is_a_usage_error(
     (tmp_path / "broken.ipynb").write_text("{not json")
     assert main(["run", str(tmp_path / "broken.ipynb")]) == 2
     assert "not a readable notebook" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_runners_own_kernel_says_nothing_in_the_users_output(magics: Done) -> None:
+    # the runner's kernel talks over private IPC sockets: no TCP warning on the run's stderr
+    assert "without encryption" not in magics.stderr
+    nb = nbformat.read(magics.folder / "executed.ipynb", as_version=4)
+    assert nb.cells[-1].source == "%load_ext tapemagic"
+    assert nb.cells[-1].outputs == []  # not IPython's "already loaded": the runner loaded it

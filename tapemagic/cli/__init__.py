@@ -13,7 +13,10 @@ No TensorFlow import here: a run imports it when the checked code does.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
+import shlex
 import sys
 
 from tapemagic._version import __version__
@@ -133,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     script_args: list[str] = []
+    ours: list[str] = []
     command_at = next((i for i, token in enumerate(argv) if not token.startswith("-")), None)
     if command_at is not None and argv[command_at] == "run":
         ours, script_args = split_run_arguments(argv[command_at + 1:])
@@ -159,10 +163,10 @@ def main(argv: list[str] | None = None) -> int:
         except KeyError as error:
             return _usage(str(error.args[0] if error.args else error))
         return 0
-    return _run_command(args, script_args)
+    return _run_command(args, script_args, ours)
 
 
-def _run_command(args: argparse.Namespace, script_args: list[str]) -> int:
+def _run_command(args: argparse.Namespace, script_args: list[str], ours: list[str]) -> int:
     notebook = args.script.endswith(".ipynb")
     if not os.path.isfile(args.script):
         return _usage(f"no such {'notebook' if notebook else 'script'}: {args.script}")
@@ -172,7 +176,7 @@ def _run_command(args: argparse.Namespace, script_args: list[str]) -> int:
         return _usage(f"--json - and --format {args.format} both want stdout; give --json a "
                       "file")
     if notebook and script_args:
-        return _usage(f"a notebook takes no arguments (got {' '.join(script_args)})")
+        return _usage(_notebook_arguments(ours, script_args))
     if notebook and args.verify_fixes:
         return _usage("--verify-fixes is for scripts and %%gradcheck cells, not notebook runs")
     if not notebook and args.output:
@@ -198,6 +202,23 @@ def _run_command(args: argparse.Namespace, script_args: list[str]) -> int:
 
     return run_script(args.script, script_args, outputs, args.steps, args.force_eager,
                       args.verify_fixes)
+
+
+def _notebook_arguments(ours: list[str], script_args: list[str]) -> str:
+    """Say why arguments after a notebook are refused, and what to type when they are ours.
+
+    They are tapemagic's own options when they parse as such, given after the path where a
+    script's would go. ``ours`` is ``run``'s arguments up to and including the notebook's path.
+    """
+    message = f"a notebook takes no arguments (got {shlex.join(script_args)})"
+    options, notebook = ours[:-1], ours[-1]
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            _parser().parse_args(["run", *options, *script_args, notebook])
+    except SystemExit:
+        return message  # not (all) tapemagic's options: nothing to suggest
+    command = shlex.join(["python", "-m", "tapemagic", "run", *options, *script_args, notebook])
+    return f"{message}; tapemagic's options go before the path: {command}"
 
 
 def _unwritable(path: str) -> str | None:

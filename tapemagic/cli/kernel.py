@@ -116,6 +116,9 @@ class CellChecks:
 def install(shell: Any, force_eager: bool, steps: int) -> CellChecks:
     """Load the extension (``%%gradcheck`` cells keep working) and check every later cell."""
     shell.extension_manager.load_extension("tapemagic")
+    # the notebook's own `%load_ext tapemagic` must print nothing, as in a plain kernel, not
+    # IPython's "already loaded" (the load above is the runner's, not the notebook's)
+    shell.extension_manager.loaded.discard("tapemagic")
     magics = shell.magics_manager.registry.get("GradcheckMagics")
     auto = getattr(magics, "auto_mode", None)
     if auto is not None:  # c.Gradcheck.auto in the kernel's config: this run checks every cell

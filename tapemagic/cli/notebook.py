@@ -17,6 +17,7 @@ import asyncio
 import os
 import re
 import sys
+import tempfile
 from typing import Any
 
 from tapemagic.cli.outputs import Outputs, Unit
@@ -61,7 +62,6 @@ def run_notebook(path: str, outputs: Outputs, output_path: str | None, steps: in
     """Run the notebook at ``path`` checked, write the outputs; return the exit status."""
     import nbformat
     from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError, DeadKernelError
 
     try:
         nb = nbformat.read(path, as_version=4)
@@ -69,15 +69,50 @@ def run_notebook(path: str, outputs: Outputs, output_path: str | None, steps: in
         print(f"tapemagic: not a readable notebook: {path} ({error})", file=sys.stderr)
         return 2
     folder = os.path.dirname(os.path.abspath(path))
-    client = NotebookClient(nb, timeout=None, kernel_name=KERNEL, allow_errors=False,
-                            resources={"metadata": {"path": folder}})
+    with tempfile.TemporaryDirectory(prefix="tapemagic-kernel-") as sockets:
+        client = NotebookClient(nb, km=_kernel_manager(sockets), timeout=None,
+                                kernel_name=KERNEL, allow_errors=False,
+                                resources={"metadata": {"path": folder}})
+        failed, status = _run_client(client, force_eager, steps)
+    if status == 2:
+        return 2
+    units = collect(nb, path)
+    shown = [u for u in units if _worth_showing(u)]
+    outputs.write(units, path, successful=not failed,
+                  notebook=True, show=shown)
+    if output_path:
+        strip_empty_reports(nb)
+        nbformat.write(nb, output_path)
+    if status:
+        return status
+    return 1 if failed or any(u.report.has_errors for u in units) else 0
+
+
+def _kernel_manager(sockets: str) -> Any:
+    """Return the runner's own kernel manager, on POSIX over IPC sockets in a private folder.
+
+    So the kernel has no TCP port to warn about on the run's stderr: ipykernel's "running over
+    TCP without encryption" belongs to the runner, not to the user's code.
+    """
+    from jupyter_client.manager import AsyncKernelManager
+
+    if os.name != "posix":
+        return AsyncKernelManager(kernel_name=KERNEL)
+    return AsyncKernelManager(kernel_name=KERNEL, transport="ipc",
+                              ip=os.path.join(sockets, "kernel"))
+
+
+def _run_client(client: Any, force_eager: bool, steps: int) -> tuple[bool, int]:
+    """Execute the notebook; return (a cell failed, status: 130 interrupted, 2 no tapemagic)."""
+    from nbclient.exceptions import CellExecutionError, DeadKernelError
+
     failed, status = False, 0
     try:
         asyncio.run(_execute(client, _SETUP.format(eager=bool(force_eager), steps=int(steps))))
     except KernelSetupError as error:
         print(f"tapemagic: the {KERNEL!r} kernel cannot load tapemagic ({error}); install "
               "tapemagic in that kernel's environment", file=sys.stderr)
-        return 2
+        return True, 2
     except CellExecutionError as error:
         failed = True
         message = str(error).rstrip()
@@ -90,16 +125,7 @@ def run_notebook(path: str, outputs: Outputs, output_path: str | None, steps: in
     except KeyboardInterrupt:
         failed, status = True, 130
         print("KeyboardInterrupt", file=sys.stderr)
-    units = collect(nb, path)
-    shown = [u for u in units if _worth_showing(u)]
-    outputs.write(units, path, successful=not failed,
-                  notebook=True, show=shown)
-    if output_path:
-        strip_empty_reports(nb)
-        nbformat.write(nb, output_path)
-    if status:
-        return status
-    return 1 if failed or any(u.report.has_errors for u in units) else 0
+    return failed, status
 
 
 def collect(nb: Any, path: str) -> list[Unit]:
