@@ -18,6 +18,7 @@ from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.locations import SourceIndex
 from tapemagic.report.model import Finding, Fix
 from tapemagic.rules.base import Draft, Hit, Match, registry
+from tapemagic.rules.chains import chain_for
 from tapemagic.rules.context import RuleContext
 
 _MAX_NAMES = 4
@@ -55,7 +56,7 @@ class Diagnoser:
             # for argmax), not the first of its helpers (a Bitcast)
             draft.op_type = match.op_type
             draft.params.update(match.params)
-            draft.chain = self.ctx.chain_for(match)
+            draft.chain = chain_for(self.ctx, match)
         if self._names_call(match) and draft.op_type == match.op_type:
             self._named.add(key)
         draft.primary = draft.primary or match.primary
@@ -76,7 +77,7 @@ class Diagnoser:
             if key not in keys:
                 keys.append(key)
         if not draft.chain:
-            draft.chain = self.ctx.chain_for(match)
+            draft.chain = chain_for(self.ctx, match)
         if match.graph_edge is not None:
             self.edge_findings[match.graph_edge] = key
 

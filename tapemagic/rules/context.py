@@ -1,4 +1,4 @@
-"""What a rule can ask about one analysed run: hits, ops, paths, chains, the source index.
+"""What a rule can ask about one analysed run: hits, ops, paths, the source index.
 
 TF-free. One :class:`RuleContext` is built per report from the provenance graph, the cut
 analysis of every gradient call and the :class:`~tapemagic.locations.SourceIndex`. Rules read
@@ -13,14 +13,13 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import cached_property
 
-from tapemagic.graph.provenance import Edge, ProvenanceGraph
-from tapemagic.graph.verdicts import CallAnalysis, SourceAnalysis
-from tapemagic.graph.walks import backward, forward, shortest_path
+from tapemagic.graph.provenance import ProvenanceGraph
+from tapemagic.graph.verdicts import CallAnalysis
+from tapemagic.graph.walks import backward, forward
 from tapemagic.locations import SourceIndex
 from tapemagic.optypes import READ_OPS, ZERO_GRADIENT, write_api
-from tapemagic.report.model import ChainStep
 from tapemagic.rules.base import Hit, Match
-from tapemagic.trace import HostEvent, OpRecord, RawLocation, TapeRecord
+from tapemagic.trace import OpRecord, RawLocation, TapeRecord
 
 _REASONS = {
     "none": "it is registered as not differentiable",
@@ -343,78 +342,3 @@ class RuleContext:
         called = (op.api_module, op.api_function) if op.api_module else op.op_type
         return Match((place(op.loc), called), op.loc, hit.cause.primary, params, hit,
                      api=api, op_type=op.op_type, edge=edge, graph_edge=graph_edge)
-
-    # -- chains ------------------------------------------------------------------------------------
-    def chain_for(self, match: Match) -> list[ChainStep]:
-        """Return the steps weight → … → ✂ → … → loss of a match (through its own cut)."""
-        if match.chain is not None:
-            return match.chain
-        hit = match.hit
-        if hit is None:
-            return []
-        path: list[int] = []
-        if match.edge is not None:
-            path = self._path_through(hit.source, match.edge, set(hit.analysis.call.targets))
-        path = path or hit.source.path
-        if not path:
-            return []
-        return self._chain(hit.source, path, numpy_after_host=match.edge is not None
-                           and match.edge.kind == "host")
-
-    def host_step(self, event: HostEvent, cut: bool) -> ChainStep:
-        """Return the chain step of a host event."""
-        loc = self.index.location(event.loc)
-        return ChainStep(event.api, loc.line if loc else None, cut,
-                         loc.execution_count if loc else None)
-
-    def link_steps(self, raw: RawLocation | None) -> list[ChainStep]:
-        """Return the NumPy calls made on the value converted at ``raw``, as chain steps."""
-        loc = self.index.location(raw)
-        count = loc.execution_count if loc else None
-        return [ChainStep(link.label, link.line, False, count)
-                for link in self.index.numpy_chain(raw)]
-
-    def _path_through(self, source: SourceAnalysis, edge: Edge, targets: set[int]) -> list[int]:
-        """Return a tensor path source → edge.src → edge.dst → target (empty if none)."""
-        if source.node is None:
-            return []
-        everything = set(self.trace.tensors)
-        head = shortest_path(self.graph, source.node, everything, {edge.src})
-        tail = shortest_path(self.graph, edge.dst, everything, targets)
-        return head + tail if head and tail else []
-
-    def _chain(self, source: SourceAnalysis, path: list[int],
-               numpy_after_host: bool) -> list[ChainStep]:
-        """Collapse a source→target path into steps: one per Keras layer or user line."""
-        graph = self.graph
-        steps: list[ChainStep] = [ChainStep(source.source.name)]
-        previous_key = None
-        tensors = self.trace.tensors
-        for src, dst in zip(path, path[1:], strict=False):
-            edge = next((e for e in graph.out_edges[src] if e.dst == dst), None)
-            if edge is None:
-                continue
-            cut = not edge.differentiable and not (
-                edge.cause == "integer-dtype" and not tensors[edge.src].trainable)
-            if edge.kind == "host":
-                label, raw = graph.events[edge.ref].api, graph.events[edge.ref].loc
-            elif edge.kind == "state":
-                op = graph.ops[edge.ref]
-                label, raw = write_api(op, self.trace.api_labels), op.loc
-            else:
-                op = graph.ops[edge.ref]
-                label, raw = op.layer or op.op_type, op.loc
-                if cut:
-                    label = f"{self.op_api(op)} ({op.op_type})"
-            loc = self.index.location(raw)
-            step_key = (label, loc.line if loc else None)
-            if step_key == previous_key and not cut:
-                continue
-            previous_key = step_key
-            steps.append(ChainStep(label, loc.line if loc else None, cut,
-                                   loc.execution_count if loc else None))
-            if edge.kind == "host" and numpy_after_host:
-                steps += self.link_steps(graph.events[edge.ref].loc)
-        steps.append(ChainStep("loss"))
-        return steps
-

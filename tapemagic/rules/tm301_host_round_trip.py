@@ -17,6 +17,7 @@ from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import ChainStep, Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
+from tapemagic.rules.chains import host_step, link_steps
 from tapemagic.rules.context import RuleContext, place
 
 
@@ -33,8 +34,8 @@ class HostRoundTrip(RuleModule):
             if hit.cause.event is None or hit.cause.op_seq is not None:
                 continue  # TM304: a conversion inside a tf.py_function body
             event = ctx.graph.events[hit.cause.event]
-            chain = [ChainStep(hit.source.source.name), ctx.host_step(event, True),
-                     *ctx.link_steps(event.loc), ChainStep("loss")]
+            chain = [ChainStep(hit.source.source.name), host_step(ctx, event, True),
+                     *link_steps(ctx, event.loc), ChainStep("loss")]
             # one conversion at one place is one finding, however many times a loop ran it
             yield Match((place(event.loc), "event"), event.loc,
                         hit.cause.primary, {"api": event.api}, hit, api=event.api,
