@@ -70,7 +70,7 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
                 break
     used = {e.source for e in edges.values()} | {e.target for e in edges.values()}
     kept_nodes = [n for n in nodes.values() if n.id in used or n.kind in ("variable", "loss")]
-    return Graph(tuple(sorted(kept_nodes, key=lambda n: (_rank(n.kind), n.line or 0, n.id))),
+    return Graph(tuple(sorted(kept_nodes, key=lambda n: (_kind_rank(n.kind), n.line or 0, n.id))),
                  tuple(sorted(edges.values(), key=lambda e: (e.source, e.target))))
 
 
@@ -135,14 +135,23 @@ def _mark_zero(edges: dict[tuple[str, str], GraphEdge], node: str | None,
             edges[key] = GraphEdge(edge.source, edge.target, "zero", finding)
 
 
-#: When two paths draw the same edge, the worse state wins.
-_RANK = {"connected": 0, "zero": 1, "severed": 2}
+def _rank(edge_state: str, finding: str | None) -> tuple[int, int]:
+    """Order the states of the tensor edges one drawn edge stands for: the highest is drawn.
+
+    A cut a finding names always shows (severed above zero). Without a finding, a gradient
+    that flows between the two nodes outranks an edge that carries none by design (a shape,
+    a mask): a Dense layer whose output also feeds a comparison in the loss still passes its
+    gradient to the loss, and must not be drawn as "no gradient by design".
+    """
+    if finding is not None:
+        return (1, 1 if edge_state == "severed" else 0)
+    return (0, {"severed": 0, "connected": 1, "zero": 2}[edge_state])
 
 
 def _connect(edges: dict[tuple[str, str], GraphEdge], a: str, b: str, finding: str | None,
              state: str) -> None:
     current = edges.get((a, b))
-    if current is not None and _RANK[current.state] >= _RANK[state]:
+    if current is not None and _rank(current.state, current.finding) >= _rank(state, finding):
         return
     edges[(a, b)] = GraphEdge(a, b, state, finding)  # type: ignore[arg-type]
 
@@ -175,10 +184,18 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int,
         return node_id
     where = f"In[{loc.execution_count}]" if loc and loc.execution_count else (
         loc.file.rsplit("/", 1)[-1] if loc else "?")
-    node_id = f"line:{where}:{line}"
     snippet = (loc.source_line.strip() if loc else "")[:48]
     label = f"line {line}: {snippet}" if loc else op.op_type
-    nodes.setdefault(node_id, GraphNode(node_id, "op", label, line or None))
+    if op.layer:
+        # the user's own code inside a Keras layer (a custom layer's call, a custom loss under
+        # compile_loss): one node per layer instance and line, so two layers that share one
+        # `call` stay two chains instead of merging into shared line nodes that look like a
+        # cycle
+        node_id = f"line:{op.layer}:{where}:{line}"
+        label = f"{op.layer.rsplit('/', 1)[-1]} · {label}"
+    else:
+        node_id = f"line:{where}:{line}"
+    nodes.setdefault(node_id, GraphNode(node_id, "op", label, line or None, op.layer or None))
     return node_id
 
 
@@ -188,5 +205,5 @@ def _line(cells: CellMap, raw: object) -> int:
     return loc.line if loc else 0
 
 
-def _rank(kind: str) -> int:
+def _kind_rank(kind: str) -> int:
     return {"variable": 0, "group": 1, "op": 1, "host": 1, "loss": 2}.get(kind, 1)

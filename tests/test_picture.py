@@ -1,0 +1,106 @@
+"""The loss→weights picture and the path text read right on a model of custom layers.
+
+Two instances of one custom layer (a quantised Dense whose `call` rounds its kernel) share one
+`call`: the picture keeps one chain per instance (no shared "line 16" node that looks like a
+cycle), a healthy Dense → loss edge is drawn as a gradient flow, and a finding's path names
+each layer once.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import tapemagic
+from tapemagic.report.model import Report
+
+pytestmark = pytest.mark.tf
+
+QUANTISED = """
+import numpy as np
+import tensorflow as tf
+from tensorflow import keras
+
+
+class QuantizedDense(keras.layers.Layer):
+    def __init__(self, units, **kw):
+        super().__init__(**kw)
+        self.units = units
+
+    def build(self, input_shape):
+        self.kernel = self.add_weight(shape=(input_shape[-1], self.units), name="kernel")
+        self.bias = self.add_weight(shape=(self.units,), initializer="zeros", name="bias")
+
+    def call(self, x):
+        w_q = tf.round(self.kernel * 127.0) / 127.0
+        return tf.matmul(x, w_q) + self.bias
+
+
+rng = np.random.default_rng(0)
+x = rng.normal(size=(32, 8)).astype("float32")
+y = (x.sum(axis=1) > 0).astype("float32")[:, None]
+model = keras.Sequential([keras.Input((8,)), QuantizedDense(4), keras.layers.ReLU(),
+                          QuantizedDense(2), keras.layers.Dense(1, activation="sigmoid")])
+model.compile(optimizer="adam", loss="binary_crossentropy")
+model.fit(x, y, epochs=1, verbose=0)
+"""
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Report:
+    path = tmp_path_factory.mktemp("picture") / "quantised.py"
+    source = textwrap.dedent(QUANTISED)
+    path.write_text(source)
+    with tapemagic.gradcheck() as check:
+        exec(compile(source, str(path), "exec"), {"__name__": "__main__"})  # noqa: S102
+    assert check.report is not None
+    return check.report
+
+
+def _reaches(edges: dict[str, set[str]], start: str, goal: str) -> bool:
+    seen, todo = set(), [start]
+    while todo:
+        node = todo.pop()
+        if node == goal:
+            return True
+        if node not in seen:
+            seen.add(node)
+            todo.extend(edges.get(node, ()))
+    return False
+
+
+def test_each_layer_instance_keeps_its_own_chain(report: Report) -> None:
+    graph = report.graph
+    assert graph is not None
+    out: dict[str, set[str]] = {}
+    for edge in graph.edges:
+        out.setdefault(edge.source, set()).add(edge.target)
+    # no cycle: no node reaches itself
+    assert not any(_reaches(out, b, a) for a, targets in out.items() for b in targets)
+    lines = [n for n in graph.nodes if n.kind == "op" and "tf.round" in n.label]
+    assert len(lines) == 2  # one rounding line node per layer instance, each in its layer
+    assert {n.group for n in lines} == {"sequential/quantized_dense",
+                                        "sequential/quantized_dense_1"}
+    cuts = [e for e in graph.edges if e.finding is not None]
+    assert {e.target for e in cuts} == {n.id for n in lines}
+
+
+def test_a_healthy_edge_into_the_loss_is_a_gradient_flow(report: Report) -> None:
+    graph = report.graph
+    assert graph is not None
+    dense = next(e for e in graph.edges if e.source == "layer:sequential/dense")
+    assert dense.state == "connected"
+    # an edge no finding names is never a cut unless no gradient passes it at all
+    assert all(e.state == "connected" for e in graph.edges if e.finding is None)
+
+
+def test_the_path_names_each_layer_once(report: Report) -> None:
+    (finding,) = report.findings
+    labels = [step.label for step in finding.chain]
+    assert labels.count("sequential/quantized_dense") == 0  # the cut inside it stands for it
+    assert labels.count("sequential/quantized_dense_1") == 1
+    assert len(labels) == len(set(labels))
+    cut = next(step for step in finding.chain if step.cut)
+    line = next(i for i, text in enumerate(QUANTISED.splitlines(), 1) if "tf.round" in text)
+    assert cut.label == "tf.round (Round)" and cut.line == line
