@@ -40,8 +40,10 @@ class QuantizedDense(keras.layers.Layer):
 rng = np.random.default_rng(0)
 x = rng.normal(size=(32, 8)).astype("float32")
 y = (x.sum(axis=1) > 0).astype("float32")[:, None]
-model = keras.Sequential([keras.Input((8,)), QuantizedDense(4), keras.layers.ReLU(),
-                          QuantizedDense(2), keras.layers.Dense(1, activation="sigmoid")])
+model = keras.Sequential([keras.Input((8,)), QuantizedDense(4, name="q1"),
+                          keras.layers.ReLU(name="act"), QuantizedDense(2, name="q2"),
+                          keras.layers.Dense(1, activation="sigmoid", name="head")],
+                         name="net")
 model.compile(optimizer="adam", loss="binary_crossentropy")
 model.fit(x, y, epochs=1, verbose=0)
 """
@@ -80,8 +82,7 @@ def test_each_layer_instance_keeps_its_own_chain(report: Report) -> None:
     assert not any(_reaches(out, b, a) for a, targets in out.items() for b in targets)
     lines = [n for n in graph.nodes if n.kind == "op" and "tf.round" in n.label]
     assert len(lines) == 2  # one rounding line node per layer instance, each in its layer
-    assert {n.group for n in lines} == {"sequential/quantized_dense",
-                                        "sequential/quantized_dense_1"}
+    assert {n.group for n in lines} == {"net/q1", "net/q2"}
     cuts = [e for e in graph.edges if e.finding is not None]
     assert {e.target for e in cuts} == {n.id for n in lines}
 
@@ -89,7 +90,7 @@ def test_each_layer_instance_keeps_its_own_chain(report: Report) -> None:
 def test_a_healthy_edge_into_the_loss_is_a_gradient_flow(report: Report) -> None:
     graph = report.graph
     assert graph is not None
-    dense = next(e for e in graph.edges if e.source == "layer:sequential/dense")
+    dense = next(e for e in graph.edges if e.source == "layer:net/head")
     assert dense.state == "connected"
     # an edge no finding names is never a cut unless no gradient passes it at all
     assert all(e.state == "connected" for e in graph.edges if e.finding is None)
@@ -98,8 +99,8 @@ def test_a_healthy_edge_into_the_loss_is_a_gradient_flow(report: Report) -> None
 def test_the_path_names_each_layer_once(report: Report) -> None:
     (finding,) = report.findings
     labels = [step.label for step in finding.chain]
-    assert labels.count("sequential/quantized_dense") == 0  # the cut inside it stands for it
-    assert labels.count("sequential/quantized_dense_1") == 1
+    assert labels.count("net/q1") == 0  # the cut inside it stands for it
+    assert labels.count("net/q2") == 1
     assert len(labels) == len(set(labels))
     cut = next(step for step in finding.chain if step.cut)
     line = next(i for i, text in enumerate(QUANTISED.splitlines(), 1) if "tf.round" in text)
