@@ -1,12 +1,15 @@
 """Accuracy benchmark (run by hand, never from the test suite): the case corpus through the CLI.
 
     python bench/accuracy.py [--jobs N] [-k SUBSTRING] [--markdown] [--plain] [--keep DIR]
+                             [--cases DIR] [--results PATH]
 
-Runs every program of ``bench/cases/`` (format: ``bench/cases/README.md``) as
+Runs every program of ``bench/cases/`` (or ``--cases DIR``, e.g. the held-out ``bench/blind/``;
+format: ``bench/cases/README.md``) as
 ``python -m tapemagic run --json OUT SCRIPT`` in subprocesses (``sys.executable``, the
 worktree first on ``PYTHONPATH``), reads each JSON report and scores it against the
 expectations written in the broken program. One line per program, then a summary; a full
-run (no ``-k``) also writes ``bench/RESULTS.md``. ``--markdown`` prints only the summary table
+run (no ``-k``) also writes ``bench/RESULTS.md`` (or ``--results PATH``, so that a run of another
+corpus never overwrites the seen corpus's results). ``--markdown`` prints only the summary table
 (for the README). ``--plain`` runs the programs with plain ``python`` instead and checks that
 every fixed twin and clean program exits 0 (they assert that every weight gets a gradient).
 
@@ -411,8 +414,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the static checker's column (nothing is run)")
     parser.add_argument("--verify-fixes", action="store_true",
                         help="run broken cases with --verify-fixes; score and check the fixes")
+    parser.add_argument("--cases", type=Path, default=CASES, metavar="DIR",
+                        help="the corpus folder (default bench/cases; bench/blind is held out)")
+    parser.add_argument("--results", type=Path, default=HERE / "RESULTS.md", metavar="PATH",
+                        help="where a full run writes its results (default bench/RESULTS.md)")
     args = parser.parse_args(argv)
-    programs = [p for p in discover()
+    programs = [p for p in discover(args.cases.resolve())
                 if not args.patterns or any(k in p.name for k in args.patterns)]
     if args.lint:
         return lint_main(programs, args.markdown)
@@ -438,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"- {r['program'].name}: {r['reason']}")
         _fix_check().print_fixes(results)
     if not args.patterns:
-        write_results(results, table)
+        write_results(results, table, args.results, args.cases)
     return 1 if wrong else 0
 
 
@@ -464,15 +471,25 @@ def lint_main(programs: list[Program], markdown: bool) -> int:
     return 1 if wrong else 0
 
 
-def write_results(results: list[dict[str, Any]], table: list[str]) -> None:
-    """Write the latest full run to ``bench/RESULTS.md``."""
+def write_results(results: list[dict[str, Any]], table: list[str],
+                  path: Path = HERE / "RESULTS.md", cases: Path = CASES) -> None:
+    """Write the latest full run to ``path`` (``bench/RESULTS.md`` for the seen corpus)."""
     wrong = [r for r in results if not r["ok"]]
+    corpus = "" if cases.resolve() == CASES else f" --cases {_shown(cases)}"
     lines = ["# Accuracy corpus: latest full run", "",
-             f"`python bench/accuracy.py` on {time.strftime('%Y-%m-%d %H:%M')}, "
+             f"`python bench/accuracy.py{corpus}` on {time.strftime('%Y-%m-%d %H:%M')}, "
              f"{len(results)} programs.", "", *table, "", "## Still wrong", ""]
     lines += [f"- `{r['program'].name}`: {r['reason']}" for r in wrong] or ["(none)"]
     lines += ["", "## Every program", "", "```", *(_line(r) for r in results), "```", ""]
-    (HERE / "RESULTS.md").write_text("\n".join(lines), encoding="utf-8")
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the repository when it lies inside it (as a user would type it)."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
 
 
 if __name__ == "__main__":
