@@ -1,25 +1,22 @@
-"""Renderers (text, HTML, DOT, MIME) on hand-built reports, TF-free."""
+"""Renderers (text, DOT, MIME) on hand-built reports, TF-free (HTML: test_render_html.py)."""
 
 from __future__ import annotations
 
 import dataclasses
 import re
 import shutil
-from html.parser import HTMLParser
 
 import graphviz
 import pytest
 from samples import NASTY, nasty_report, seed000_graph, seed000_report
 
-from tapemagic.report import MIME_TYPE, build_dot, mimebundle, render_html, render_text
-from tapemagic.report import html as html_mod
+from tapemagic.report import MIME_TYPE, build_dot, mimebundle, render_text
 from tapemagic.report.dot import dot_text
 from tapemagic.report.model import ChainStep, ErrorInfo, Graph, GraphEdge, GraphNode, Location
 from tapemagic.report.text import MAX_CHAIN, format_chain
 from tapemagic.report.validate import validate_report
 
 HAS_DOT = shutil.which("dot") is not None
-needs_dot = pytest.mark.skipif(not HAS_DOT, reason="no `dot` executable on PATH")
 RAW_IMG = "<img src=x onerror=alert(1)>"
 
 
@@ -120,121 +117,6 @@ def test_text_escapes_control_characters():
     assert text.startswith("evil\\x1b[2J\\u202eheadline\n")
     for line in render_text(report).splitlines():  # a newline in a name never starts a line
         assert not line.startswith("'\\")
-
-
-# ---------------------------------------------------------------- HTML
-
-
-class _Tags(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: set[str] = set()
-        self.attrs: list[tuple[str, str | None]] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.add(tag)
-        self.attrs.extend(attrs)
-
-
-HTML_TAGS = {
-    "div",
-    "style",
-    "p",
-    "code",
-    "table",
-    "thead",
-    "tbody",
-    "tr",
-    "th",
-    "td",
-    "dl",
-    "dt",
-    "dd",
-    "pre",
-    "strong",
-    "ul",
-    "li",
-    "details",
-    "summary",
-}
-SVG_TAGS = {"svg", "g", "title", "text", "path", "polygon", "polyline", "ellipse"}
-
-
-def _check_markup(markup: str, allowed: set[str]) -> _Tags:
-    parser = _Tags()
-    parser.feed(markup)
-    assert parser.tags <= allowed, parser.tags - allowed
-    assert not [a for a, _ in parser.attrs if a.startswith("on") or a in ("href", "src")]
-    assert RAW_IMG not in markup and "</script>" not in markup and "<script" not in markup
-    return parser
-
-
-@pytest.mark.parametrize("svg", [False, None])
-def test_html_escapes_every_report_string(svg):
-    markup = render_html(nasty_report(), svg=svg)
-    _check_markup(markup, HTML_TAGS | SVG_TAGS)
-    assert "&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&quot;; ]" in markup
-    assert "&#x27;" in markup  # single quotes escaped too
-
-
-def test_html_seed000_without_svg_lists_cut_edges():
-    markup = render_html(seed000_report(), svg=False)
-    _check_markup(markup, HTML_TAGS)
-    assert markup.startswith('<div class="tapemagic-report">')
-    for code in ("TM301", "TM101", "TM303"):
-        assert f"<strong>{code} " in markup and f"--explain {code}</code>" in markup
-    assert (
-        "<code>sequential/out (Dense)</code> &rarr; \u2702 TM301 &rarr; <code>.numpy()</code>"
-        in markup
-    )
-    assert "<summary>Graphviz DOT</summary>" in markup
-    assert render_html(seed000_report(), svg=False) == markup
-
-
-def test_html_falls_back_without_dot(monkeypatch):
-    monkeypatch.setattr(html_mod.shutil, "which", lambda name: None)
-    markup = render_html(seed000_report())
-    assert "<svg" not in markup and "Cut edges" in markup
-
-
-@needs_dot
-def test_html_inlines_checked_svg_when_dot_exists():
-    markup = render_html(seed000_report())
-    _check_markup(markup, HTML_TAGS | SVG_TAGS)
-    assert "<svg" in markup and "<?xml" not in markup and "<!DOCTYPE" not in markup
-    assert "\u2702 TM301" in markup
-
-
-@needs_dot
-def test_svg_of_nasty_labels_stays_text():
-    svg = html_mod.render_svg(build_dot(nasty_report().graph, nasty_report().findings))
-    assert svg is not None
-    _check_markup(svg, SVG_TAGS)
-    assert "&lt;img src=x onerror=alert(1)&gt;" in svg
-
-
-@pytest.mark.parametrize(
-    "svg",
-    [
-        '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
-        '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><g/></svg>',
-        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
-        '<g><a xlink:href="javascript:alert(1)"><text>x</text></a></g></svg>',
-        '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><img src="x"/>'
-        "</foreignObject></svg>",
-        '<svg xmlns="http://www.w3.org/2000/svg"><text>unclosed</svg>',
-    ],
-)
-def test_svg_check_rejects_active_content(svg):
-    assert html_mod._svg_is_plain(svg) is False
-
-
-def test_svg_check_accepts_plain_drawing():
-    svg = (
-        '<svg xmlns="http://www.w3.org/2000/svg"><g id="a" class="node"><title>n0</title>'
-        '<text x="1">&lt;img&gt;</text><path d="M0,0"/></g></svg>'
-    )
-    assert html_mod._svg_is_plain(svg) is True
 
 
 # ---------------------------------------------------------------- DOT

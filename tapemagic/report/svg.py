@@ -1,15 +1,17 @@
 """Draw a report's loss→weights graph as SVG, in pure Python (no Graphviz, no JavaScript).
 
-TF-free. This module's single job is :func:`graph_svg`, used by the self-contained HTML report
-(:mod:`tapemagic.report.standalone`), which must read offline in any browser on a machine
-without Graphviz. The layout is a small layered one, left to right as in the JupyterLab
-extension: a node's column is its longest distance from a node with no incoming edge, the
-order within a column follows the mean position of its predecessors (two sweeps), and each
-edge is a cubic curve. Styles are the extension's (``labextension/src/model/graph.ts``): a cut
-that a finding names is red, dashed, labelled ``✂ CODE``; an edge severed by design (no
-finding names it) grey dashed; a zero gradient amber dotted. The SVG is built with
-:mod:`xml.etree.ElementTree`, so every string from the report is escaped as text or attribute
-value and nothing in it can become markup.
+TF-free. This module's single job is :func:`graph_svg`, used by the HTML report
+(:mod:`tapemagic.report.html`), which must read offline in any browser and in every notebook
+front end, on a machine without Graphviz. The layout is a small layered one, left to right as
+in the JupyterLab extension: a node's column is its longest distance from a node with no
+incoming edge, the order within a column follows the mean position of its predecessors (two
+sweeps), and each edge is a cubic curve. Styles are the extension's
+(``labextension/src/model/graph.ts``): a cut that a finding names is red, dashed, labelled
+``✂ CODE``; an edge severed by design (no finding names it) grey dashed; a zero gradient
+amber dotted. The colours are presentation attributes (what a host that drops style sheets
+shows) and classes that the report's style sheet (:mod:`tapemagic.report.theme`) recolours
+for the host's theme. The SVG is built with :mod:`xml.etree.ElementTree`, so every string
+from the report is escaped as text or attribute value and nothing in it can become markup.
 """
 
 from __future__ import annotations
@@ -24,10 +26,10 @@ __all__ = ["EDGE_STYLE", "NODE_FILL", "edge_look", "graph_svg"]
 
 #: Edge looks, as the extension draws them: (colour, dash pattern, width).
 EDGE_STYLE = {
-    "connected": ("#6b7280", "", 1.2),
-    "severed": ("#dc2626", "6 3", 2.2),
-    "zero": ("#d97706", "1.5 2.5", 2.2),
-    "design": ("#9ca3af", "4 3", 1.2),
+    "connected": ("#4b5563", "", 1.2),
+    "severed": ("#b91c1c", "6 3", 2.2),
+    "zero": ("#92400e", "1.5 2.5", 2.2),
+    "design": ("#6b7280", "4 3", 1.2),
 }
 #: Node fills by kind, as the extension draws them.
 NODE_FILL = {"loss": "#fde68a", "variable": "#dbeafe", "op": "#f3f4f6", "host": "#fce7f3",
@@ -133,7 +135,8 @@ def graph_svg(report: Report) -> ET.Element | None:
     defs = ET.SubElement(svg, "defs")
     for look, (color, _dash, _w) in EDGE_STYLE.items():
         marker = ET.SubElement(defs, "marker", {
-            "id": f"tm-arrow-{look}", "viewBox": "0 0 10 10", "refX": "10", "refY": "5",
+            "id": f"tm-arrow-{look}", "class": f"tm-{look}", "viewBox": "0 0 10 10",
+            "refX": "10", "refY": "5",
             "markerWidth": "7", "markerHeight": "7", "orient": "auto-start-reverse"})
         ET.SubElement(marker, "path", {"d": "M 0 0 L 10 5 L 0 10 z", "fill": color})
     rules = {f.id: f.rule for f in report.findings}
@@ -187,5 +190,7 @@ def _node(svg: ET.Element, node_id: str, kind: str, lines: list[str], at: tuple[
         text = ET.SubElement(group, "text", {
             "x": f"{at[0] + box[0] / 2:.1f}", "y": f"{at[1] + _PAD / 2 + _LINE * (k + 0.8):.1f}",
             "text-anchor": "middle", "font-size": "11" if k == 0 else "9",
-            "fill": "#111827" if k == 0 else "#4b5563"})
+            "fill": "#111827" if k == 0 else "#374151"})
+        if k:
+            text.set("class", "tm-sub")
         text.text = line
