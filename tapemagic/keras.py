@@ -56,6 +56,12 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
     instance), the report is printed and written the same way and the exception propagates
     unchanged (``on_cut`` does not replace it).
 
+    In the logs: each epoch that ends after the check adds ``gradcheck_cuts``, the number of
+    weights cut in the checked steps (0 on a correct fit), to the epoch's logs, so
+    ``History``, ``CSVLogger``, TensorBoard and other loggers show it. Keras hands the same
+    logs to its callbacks in list order (``History`` last): list ``GradientCheck`` before the
+    loggers that should see it.
+
     Parameters
     ----------
     steps : int
@@ -140,6 +146,11 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
         if self._block is not None:
             self._end(None)
             self._act(in_step=False)
+
+    def on_epoch_end(self, epoch: int, logs: Any = None) -> None:
+        """Add ``gradcheck_cuts`` (weights cut in the checked steps) to the epoch's logs."""
+        if logs is not None and self.report is not None:
+            logs["gradcheck_cuts"] = cut_weights(self.report)
 
     # -- the check ---------------------------------------------------------------------------
     def _wrap(self, inner: Callable[..., Any]) -> Callable[..., Any]:
@@ -282,6 +293,19 @@ class GradientCheck(keras.callbacks.Callback):  # type: ignore[misc]
 def is_cut(report: Report) -> bool:
     """Return True when a finding of ``report`` is a warning or an error (a cut to act on)."""
     return any(f.severity in _CUT_SEVERITIES for f in report.findings)
+
+
+def cut_weights(report: Report) -> int:
+    """Return how many weights ``report`` finds cut by a warning or an error (0: none).
+
+    A weight counts once, however many gradient calls or findings name it; a weight with no
+    gradient by design (no finding, or only an info one) does not count.
+    """
+    cuts = [f for f in report.findings if f.severity in _CUT_SEVERITIES]
+    ids = {f.id for f in cuts}
+    weights = {s.variable for c in report.gradient_calls for s in c.sources
+               if s.verdict != "connected" and ids.intersection(s.finding_ids)}
+    return len(weights | {v for f in cuts for v in f.variables})
 
 
 def _notebook_cells() -> CellMap | None:
