@@ -37,8 +37,9 @@ NODE_FILL = {"loss": "#fde68a", "variable": "#dbeafe", "op": "#f3f4f6", "host": 
 _MAX_LABEL = 48
 _CHAR, _LINE, _PAD = 6.6, 14.0, 8.0  # px per character and per text line; box padding
 _COL_GAP, _ROW_GAP, _MARGIN = 90.0, 18.0, 12.0
+_EDGE_CHAR, _COL_PAD = 6.0, 14.0  # px per character of a 10 px edge label; room at its ends
 _SVG = "http://www.w3.org/2000/svg"
-_FIT_WIDTH = 1600.0
+_FIT_WIDTH = 1800.0
 
 
 def edge_look(edge: GraphEdge, finding_ids: set[str]) -> str:
@@ -113,6 +114,16 @@ def graph_svg(report: Report) -> ET.Element | None:
                                         if preds[i] else rank[i]))
             for k, i in enumerate(cols[c]):
                 rank[i] = float(k)
+    rules = {f.id: f.rule for f in report.findings}
+    looks = [edge_look(e, set(rules)) for e in edges]
+    texts = [_short(_edge_text(e, look, rules)) for e, look in zip(edges, looks, strict=True)]
+    # the gap after a column fits the longest label of an edge to the next column, so that
+    # a cut's "✂ CODE label" sits between the boxes instead of under them
+    gaps: dict[int, float] = defaultdict(lambda: _COL_GAP)
+    for e, text in zip(edges, texts, strict=True):
+        if text and column[e.target] == column[e.source] + 1:
+            c = column[e.source]
+            gaps[c] = max(gaps[c], len(text) * _EDGE_CHAR + 2 * _COL_PAD)
     widths = {c: max(size[i][0] for i in members) for c, members in cols.items()}
     heights = {c: sum(size[i][1] for i in m) + _ROW_GAP * (len(m) - 1) for c, m in cols.items()}
     total_h = max(heights.values())
@@ -123,9 +134,9 @@ def graph_svg(report: Report) -> ET.Element | None:
         for i in cols[c]:
             pos[i] = (x + (widths[c] - size[i][0]) / 2, y)
             y += size[i][1] + _ROW_GAP
-        x += widths[c] + _COL_GAP
-    width, height = x - _COL_GAP + _MARGIN, total_h + 2 * _MARGIN
-    # a drawing up to about 1.4x the page's width shrinks to fit; a wider one scrolls, so
+        x += widths[c] + gaps[c]
+    width, height = x - gaps[max(cols)] + _MARGIN, total_h + 2 * _MARGIN
+    # a drawing up to about 1.5x the page's width shrinks to fit; a wider one scrolls, so
     # that its 11 px labels stay readable
     fit = " tm-fit" if width <= _FIT_WIDTH else ""
     svg = ET.Element("svg", {"xmlns": _SVG, "class": f"tm-graph-svg{fit}", "role": "img",
@@ -139,15 +150,24 @@ def graph_svg(report: Report) -> ET.Element | None:
             "refX": "10", "refY": "5",
             "markerWidth": "7", "markerHeight": "7", "orient": "auto-start-reverse"})
         ET.SubElement(marker, "path", {"d": "M 0 0 L 10 5 L 0 10 z", "fill": color})
-    rules = {f.id: f.rule for f in report.findings}
-    for e in edges:
-        _edge(svg, e, edge_look(e, set(rules)), rules, pos, size)
+    for e, look, text in zip(edges, looks, texts, strict=True):
+        _edge(svg, e, look, text, rules, pos, size)
     for n in nodes:
         _node(svg, n.id, n.kind, labels[n.id], pos[n.id], size[n.id])
     return svg
 
 
-def _edge(svg: ET.Element, e: GraphEdge, look: str, rules: dict[str, str],
+def _edge_text(e: GraphEdge, look: str, rules: dict[str, str]) -> str:
+    """Return an edge's label: ``✂ CODE label`` on a cut a finding names, ``0`` if zero."""
+    if look == "severed":
+        code = rules.get(e.finding or "", "")
+        return f"{SCISSORS} {code}".strip() + (f" {e.label}" if e.label else "")
+    if look == "zero":
+        return e.label or "0"
+    return e.label or ""
+
+
+def _edge(svg: ET.Element, e: GraphEdge, look: str, text: str, rules: dict[str, str],
           pos: dict[str, tuple[float, float]], size: dict[str, tuple[float, float]]) -> None:
     color, dash, width = EDGE_STYLE[look]
     (ax, ay), (bx, by) = pos[e.source], pos[e.target]
@@ -155,12 +175,8 @@ def _edge(svg: ET.Element, e: GraphEdge, look: str, rules: dict[str, str],
     x2, y2 = bx, by + size[e.target][1] / 2
     bend = max(abs(x2 - x1) / 2, 30.0)
     attrs = {"class": f"tm-edge tm-{look}"}
-    text = e.label or ""
     if look == "severed":
         attrs["data-rule"] = rules.get(e.finding or "", "")
-        text = f"{SCISSORS} {attrs['data-rule']}".strip() + (f" {e.label}" if e.label else "")
-    elif look == "zero":
-        text = e.label or "0"
     group = ET.SubElement(svg, "g", attrs)
     path = {"d": f"M {x1:.1f} {y1:.1f} C {x1 + bend:.1f} {y1:.1f} {x2 - bend:.1f} {y2:.1f} "
                  f"{x2:.1f} {y2:.1f}",
@@ -173,7 +189,7 @@ def _edge(svg: ET.Element, e: GraphEdge, look: str, rules: dict[str, str],
         label = ET.SubElement(group, "text", {
             "x": f"{(x1 + x2) / 2:.1f}", "y": f"{(y1 + y2) / 2 - 4:.1f}",
             "text-anchor": "middle", "font-size": "10", "fill": color})
-        label.text = _short(text)
+        label.text = text
 
 
 def _node(svg: ET.Element, node_id: str, kind: str, lines: list[str], at: tuple[float, float],

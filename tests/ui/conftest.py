@@ -126,6 +126,23 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory, lab_root: Path):
 
 
 @pytest.fixture(scope="session")
+def plain_lab(tmp_path_factory: pytest.TempPathFactory):
+    """JupyterLab with the tapemagic extension disabled: outputs show the report's text/html.
+
+    Yields (base URL, server root, the server's Jupyter data dir: where a notebook's trust
+    signature must be stored for Lab to render its HTML outputs unsanitised).
+    """
+    home = tmp_path_factory.mktemp("plain-lab-home")
+    root = tmp_path_factory.mktemp("plain-lab-root")
+    labconfig = home / "config" / "labconfig"
+    labconfig.mkdir(parents=True)
+    (labconfig / "page_config.json").write_text(
+        json.dumps({"disabledExtensions": {"tapemagic": True}}))
+    for url in _serve(home, root, "jupyterlab", "LabApp"):
+        yield url, root, home / "data"
+
+
+@pytest.fixture(scope="session")
 def notebook_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The Notebook 7 server's root directory."""
     return tmp_path_factory.mktemp("notebook-root")

@@ -14,7 +14,7 @@ from pathlib import Path
 from tapemagic.report.standalone import render_standalone
 from tests.samples import NASTY, nasty_report, seed000_report
 
-SEVERED_RED = "rgb(220, 38, 38)"
+SEVERED_RED = "rgb(185, 28, 28)"  # --tm-red of the light palette (report/theme.py)
 
 
 def _open(page, tmp_path: Path, items, name: str = "report.html"):
