@@ -137,5 +137,7 @@ STYLE = "\n".join([
     f"@media (prefers-color-scheme:dark){{.tapemagic-report{{{_DARK}}}}}",
     f"{_LIGHT_HOSTS}{{{_LIGHT}}}",
     f"{_DARK_HOSTS}{{{_DARK}}}",
-    _RULES,
+    # the class twice: a notebook's own rules for rendered HTML (JupyterLab's
+    # `.jp-ThemedContainer .jp-RenderedHTMLCommon pre`, two classes) must not win over ours
+    _RULES.replace(".tapemagic-report", ".tapemagic-report.tapemagic-report"),
 ])
