@@ -33,7 +33,7 @@ def test_magic_and_auto_mode_display_the_full_report(tmp_path: Path) -> None:
         report = Report.from_json(data[MIME_TYPE])
         assert report.codes[0] == "TM301" and report.cell.execution_count == k + 1
         assert data["text/html"] == render_html(report)  # the one report, in full
-        assert '<g class="tm-edge tm-severed" data-rule="TM301">' in data["text/html"]
+        assert '<g class="tm-edge tm-severed" data-rule="TM301" ' in data["text/html"]
         assert f"<code>{weight}</code>" in data["text/html"]
         assert "TM301" in data["text/plain"]
     # the correct cell in auto mode: silent, and its own output as without the check

@@ -66,7 +66,7 @@ def test_mime_html_is_the_full_report():
     assert markup.startswith('<div class="tapemagic-report">\n<style>')
     # the graph, drawn in Python: every node, and each cut a finding names, in red
     assert markup.count('<g class="tm-node ') == len(report.graph.nodes)
-    assert markup.count('<g class="tm-edge tm-severed" data-rule="TM301">') == 2
+    assert markup.count('<g class="tm-edge tm-severed" data-rule="TM301" ') == 2
     assert 'class="tm-legend"' in markup
     for code in ("TM301", "TM101", "TM303"):
         assert '<div class="tm-card tm-' in markup and f'data-rule="{code}"' in markup

@@ -150,8 +150,14 @@ def graph_svg(report: Report) -> ET.Element | None:
             "refX": "10", "refY": "5",
             "markerWidth": "7", "markerHeight": "7", "orient": "auto-start-reverse"})
         ET.SubElement(marker, "path", {"d": "M 0 0 L 10 5 L 0 10 z", "fill": color})
+    # the plain edges (connected, no label) share one group and its drawing attributes: in
+    # a ResNet50's picture they are almost all of its edges, and each is then one short path
+    plain = _edge_group(svg, "connected", {})
     for e, look, text in zip(edges, looks, texts, strict=True):
-        _edge(svg, e, look, text, rules, pos, size)
+        if look == "connected" and not text:
+            ET.SubElement(plain, "path", {"d": _curve(e, pos, size)})
+        else:
+            _edge(svg, e, look, text, rules, pos, size)
     for n in nodes:
         _node(svg, n.id, n.kind, labels[n.id], pos[n.id], size[n.id])
     return svg
@@ -167,28 +173,42 @@ def _edge_text(e: GraphEdge, look: str, rules: dict[str, str]) -> str:
     return e.label or ""
 
 
-def _edge(svg: ET.Element, e: GraphEdge, look: str, text: str, rules: dict[str, str],
-          pos: dict[str, tuple[float, float]], size: dict[str, tuple[float, float]]) -> None:
-    color, dash, width = EDGE_STYLE[look]
+Box = dict[str, tuple[float, float]]
+
+
+def _ends(e: GraphEdge, pos: Box, size: Box) -> tuple[float, float, float, float]:
     (ax, ay), (bx, by) = pos[e.source], pos[e.target]
-    x1, y1 = ax + size[e.source][0], ay + size[e.source][1] / 2
-    x2, y2 = bx, by + size[e.target][1] / 2
+    return ax + size[e.source][0], ay + size[e.source][1] / 2, bx, by + size[e.target][1] / 2
+
+
+def _curve(e: GraphEdge, pos: Box, size: Box) -> str:
+    x1, y1, x2, y2 = _ends(e, pos, size)
     bend = max(abs(x2 - x1) / 2, 30.0)
-    attrs = {"class": f"tm-edge tm-{look}"}
-    if look == "severed":
-        attrs["data-rule"] = rules.get(e.finding or "", "")
-    group = ET.SubElement(svg, "g", attrs)
-    path = {"d": f"M {x1:.1f} {y1:.1f} C {x1 + bend:.1f} {y1:.1f} {x2 - bend:.1f} {y2:.1f} "
-                 f"{x2:.1f} {y2:.1f}",
-            "fill": "none", "stroke": color, "stroke-width": str(width),
-            "marker-end": f"url(#tm-arrow-{look})"}
+    return (f"M {x1:.0f} {y1:.0f} C {x1 + bend:.0f} {y1:.0f} {x2 - bend:.0f} {y2:.0f} "
+            f"{x2:.0f} {y2:.0f}")
+
+
+def _edge_group(svg: ET.Element, look: str, attrs: dict[str, str]) -> ET.Element:
+    """Return a ``<g class="tm-edge tm-LOOK">`` whose paths inherit the look's stroke."""
+    color, dash, width = EDGE_STYLE[look]
+    attrs = {"class": f"tm-edge tm-{look}", **attrs, "fill": "none", "stroke": color,
+             "stroke-width": str(width), "marker-end": f"url(#tm-arrow-{look})"}
     if dash:
-        path["stroke-dasharray"] = dash
-    ET.SubElement(group, "path", path)
+        attrs["stroke-dasharray"] = dash
+    return ET.SubElement(svg, "g", attrs)
+
+
+def _edge(svg: ET.Element, e: GraphEdge, look: str, text: str, rules: dict[str, str],
+          pos: Box, size: Box) -> None:
+    attrs = {"data-rule": rules.get(e.finding or "", "")} if look == "severed" else {}
+    group = _edge_group(svg, look, attrs)
+    ET.SubElement(group, "path", {"d": _curve(e, pos, size)})
     if text:
+        x1, y1, x2, y2 = _ends(e, pos, size)
         label = ET.SubElement(group, "text", {
-            "x": f"{(x1 + x2) / 2:.1f}", "y": f"{(y1 + y2) / 2 - 4:.1f}",
-            "text-anchor": "middle", "font-size": "10", "fill": color})
+            "x": f"{(x1 + x2) / 2:.0f}", "y": f"{(y1 + y2) / 2 - 4:.0f}",
+            "text-anchor": "middle", "font-size": "10", "fill": EDGE_STYLE[look][0],
+            "stroke": "none"})
         label.text = text
 
 

@@ -43,7 +43,7 @@ def test_graph_cut_and_cards_render_offline(page, tmp_path: Path, shot) -> None:
     assert cuts.count() == sum(e.state == "severed" and e.finding in named
                                for e in report.graph.edges) > 0
     stroke = cuts.first.locator("path").evaluate(
-        "p => [getComputedStyle(p).stroke, p.getAttribute('stroke-dasharray')]")
+        "p => [getComputedStyle(p).stroke, p.parentElement.getAttribute('stroke-dasharray')]")
     assert stroke == [SEVERED_RED, "6 3"]
     assert "\u2702 TM301" in cuts.first.locator("text").text_content()
     cards = page.locator(".tm-card")
