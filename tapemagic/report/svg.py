@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
-from tapemagic.report.model import GraphEdge, Report
 from tapemagic.report.text import SCISSORS
+
+if TYPE_CHECKING:
+    from tapemagic.report.model import GraphEdge, Report
 
 __all__ = ["EDGE_STYLE", "NODE_FILL", "edge_look", "graph_svg"]
 
