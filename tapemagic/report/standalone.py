@@ -80,4 +80,4 @@ def _section(k: int, item: tuple[str, Report] | tuple[str, Report, Place]) -> st
     title, report = item[0], item[1]
     place: Place | None = item[2] if len(item) > 2 else None  # type: ignore[misc]
     body = render_html(report, title=title, place=place, style=False)
-    return f'<section id="report-{k + 1}">{body}</section>'
+    return f'<section class="tm-report" id="report-{k + 1}">{body}</section>'
