@@ -1,9 +1,10 @@
 """Build the IPython display bundle of a report.
 
 TF-free. This module's single job is :func:`mimebundle`: the report's JSON under the tapemagic
-MIME type (rendered by the JupyterLab extension), plus ``text/html`` and ``text/plain`` so that
-nbconvert, GitHub and a JupyterLab without the extension still show a readable report. Python
-never emits JavaScript.
+MIME type (rendered by the JupyterLab extension), plus ``text/html`` (the whole report, as
+``run --html`` shows it: :func:`tapemagic.report.html.render_html`) for VS Code, Colab,
+nbconvert, GitHub and a JupyterLab without the extension, and ``text/plain`` for terminals.
+Python never emits JavaScript.
 """
 
 from __future__ import annotations
