@@ -26,7 +26,7 @@ def test_resnet50_step_report_html_is_notebook_sized() -> None:
         with tf.GradientTape() as tape:
             loss = keras.losses.categorical_crossentropy(y, model(x, training=True))
         grads = tape.gradient(loss, model.trainable_variables)
-        keras.optimizers.SGD().apply_gradients(zip(grads, model.trainable_variables))
+        keras.optimizers.SGD().apply_gradients(zip(grads, model.trainable_variables, strict=True))
     report = check.report
     assert report is not None and not report.findings
     assert len(report.graph.nodes) > 100  # the picture by Keras layer, not a toy
