@@ -67,3 +67,16 @@ def test_a_cut_fit_logs_its_cut_weights(tmp_path: Path) -> None:
         history, rows = _fit(_model(cut=True), tmp_path, epochs=2)
     assert history.history["gradcheck_cuts"] == [2, 2]  # a/kernel and a/bias
     assert [row["gradcheck_cuts"] for row in rows] == ["2", "2"]
+
+
+def test_cut_weights_counts_each_weight_once_and_not_info_findings() -> None:
+    import dataclasses
+
+    from samples import seed000_report
+
+    from tapemagic.keras import cut_weights
+
+    report = seed000_report()  # 4 weights, each named by 3 findings
+    assert cut_weights(report) == 4
+    remarks = tuple(dataclasses.replace(f, severity="info") for f in report.findings)
+    assert cut_weights(dataclasses.replace(report, findings=remarks)) == 0
