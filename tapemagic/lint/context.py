@@ -16,6 +16,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from tapemagic.lint import patterns
 from tapemagic.lint.interp import GradientCall, Interpreter
 from tapemagic.lint.names import GRADIENT_TAPE, Imports
 from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, join
@@ -306,6 +307,10 @@ def _compiles(interp: Interpreter) -> None:
     """Record each ``model.compile(loss=...)`` as a gradient call of the model's weights."""
     for model, loss, node in interp.compiles:
         interp.recording = True
+        # fit runs the loss and the model's call in its train function, traced once
+        interp.traced = not interp.eager and not any(
+            k.arg == "run_eagerly" and not (isinstance(k.value, ast.Constant)
+                                            and k.value.value is False) for k in node.keywords)
         try:
             prediction = interp.call_model(node, model, [EMPTY], {})
             for fn in loss.items if loss.kind == "seq" else (loss,):
@@ -316,7 +321,7 @@ def _compiles(interp: Interpreter) -> None:
                 target = join(target, interp.added_loss(model, node))
                 interp.record(node, target, Value(weights=model.weights), None)
         finally:
-            interp.recording = False
+            interp.recording = interp.traced = False
 
 
 def _standalone(interp: Interpreter, focus: ast.With, env: Env,
@@ -336,4 +341,14 @@ def _standalone(interp: Interpreter, focus: ast.With, env: Env,
             args.append(Value(kind=instance.kind, weights=frozenset({"self"}), node=owner,
                               env=cls.env))
     scope = env if parents.get(fn) is interp.tree else Env(env)
-    interp.run_function(fn, scope, args, {})
+    # a tf.function, or the train_step / test_step a Keras model's fit traces
+    interp.traced = not interp.eager and (patterns.traced(fn, interp.imports) or (
+        fn.name in _KERAS_STEPS and bool(args) and args[0].kind == "model"))
+    try:
+        interp.run_function(fn, scope, args, {})
+    finally:
+        interp.traced = False
+
+
+#: The Keras model methods that ``fit``/``evaluate`` run in a traced function.
+_KERAS_STEPS = frozenset({"train_step", "test_step"})

@@ -45,7 +45,9 @@ class Members(Objects):
             return Value(kind="variable", weights=frozenset({root}), text=text)
         if dotted in names.METADATA:
             return EMPTY
-        if dotted == "tensorflow.function":
+        if dotted == "tensorflow.function":  # step = tf.function(step): traced when called
+            if args and args[0].kind == "function":
+                return replace(args[0], text="traced")
             return args[0] if args else Value(kind="decorator")
         if dotted in patterns.CUSTOM_GRADIENT and args and args[0].kind == "function":
             return replace(args[0], text="custom-gradient")  # f = tf.custom_gradient(g)
@@ -99,8 +101,7 @@ class Members(Objects):
             return self.tape_method(node, base, attr, args, kwargs, env)
         if base.kind == "tokenizer":
             return Value(text="int") if attr in names.TOKENIZER_METHODS else EMPTY
-        if base.kind == "instance" or (base.kind == "model" and isinstance(base.node,
-                                                                           ast.ClassDef)):
+        if base.kind in ("model", "object") and isinstance(base.node, ast.ClassDef):
             found = self.find_method(base, attr)
             if found is not None:
                 return self.bound(node, found, base, args, kwargs)

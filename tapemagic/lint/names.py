@@ -35,13 +35,30 @@ NON_DIFFERENTIABLE = frozenset(
     for name in ("argmax", "argmin", "round", "floor", "ceil", "rint", "unique", "equal",
                  "not_equal", "greater", "greater_equal", "less", "less_equal",
                  "floordiv", "floor_div", "floor_divide", "logical_and", "logical_or",
-                 "logical_not")
+                 "logical_not", "unique_with_counts")
 ) | frozenset(
+    # samples drawn from logits (Multinomial, StatelessMultinomial: NotDifferentiable);
+    # a Bernoulli draw by comparison is a comparison (above)
+    f"{module}.{name}" for module in ("tensorflow.random", "keras.random")
+    for name in ("categorical", "stateless_categorical")
+) | frozenset({"tensorflow.multinomial"}) | frozenset(
     # accuracy metrics compare predictions with labels (tf.equal, a cast): no gradient
     f"keras.metrics.{name}" for name in (
         "binary_accuracy", "categorical_accuracy", "sparse_categorical_accuracy",
         "top_k_categorical_accuracy", "sparse_top_k_categorical_accuracy")
 )
+#: Ops whose registered gradient is zeros everywhere (math_grad.py ``_SignGrad``): the path
+#: stays connected, but nothing flows back through them.
+ZERO_GRADIENT = frozenset(f"{module}.sign" for module in ("tensorflow", "keras.ops",
+                                                          "keras.backend"))
+#: Ops that run a function of the user's in a loop; ``back_prop=False`` makes their traced
+#: form (while_v2) wrap the results in ``stop_gradient``. Eagerly the loop is plain Python
+#: and the flag does nothing.
+BACK_PROP_OPS = frozenset({"tensorflow.map_fn", "tensorflow.while_loop", "tensorflow.scan",
+                           "tensorflow.foldl", "tensorflow.foldr",
+                           "tensorflow.compat.v1.map_fn", "tensorflow.compat.v1.while_loop",
+                           "tensorflow.compat.v1.scan", "tensorflow.compat.v1.foldl",
+                           "tensorflow.compat.v1.foldr"})
 #: Ops whose result is integer-typed whatever their input (indices).
 INTEGER_RESULT = frozenset(
     f"{module}.{name}" for module in ("tensorflow", "keras.ops")
@@ -114,6 +131,16 @@ VARIABLE = frozenset({"tensorflow.Variable", "keras.Variable", "keras.backend.Va
 LAYER_BASES = frozenset({"keras.layers.Layer", "keras.Layer", "keras.Model", "keras.models.Model",
                          "keras.Sequential", "keras.models.Sequential", "tensorflow.Module"})
 KERAS_BASES = LAYER_BASES - {"tensorflow.Module"}
+
+
+def keras_bases(bases: set[str]) -> set[str]:
+    """Return the Keras layer or model classes among a class's dotted ``bases``.
+
+    Keras' own layers count (``class BinaryDense(keras.layers.Dense)``): the subclass is a
+    layer, whose ``call`` Keras runs.
+    """
+    return {b for b in bases if b in KERAS_BASES or (
+        b.startswith("keras.layers.") and b.rsplit(".", 1)[-1][:1].isupper())}
 LOSS_BASES = frozenset({"keras.losses.Loss", "keras.Loss"})
 SEQUENTIAL = frozenset({"keras.Sequential", "keras.models.Sequential"})
 FUNCTIONAL = frozenset({"keras.Model", "keras.models.Model"})

@@ -14,6 +14,8 @@ from collections.abc import Iterable
 
 from tapemagic import fixes
 from tapemagic.fixes import blocks, surrogates
+from tapemagic.lint import matchers
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.optypes import SATURATING_SOFTMAX, ZERO_GRADIENT
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
@@ -59,6 +61,12 @@ class ZeroGradient(RuleModule):
                          "reason": _REASONS.get(op.op_type, "its gradient is zero here")
                          if op.op_type in ZERO_GRADIENT or op.saturated else _PROBABLE},
                         hit, api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0))
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        # an op whose registered gradient is zeros (tf.sign) on every path to the loss: the
+        # saturations are values, which only the run sees
+        return matchers.cut_matches(ctx, self.code, "zero",
+                                    transform=surrogates.straight_through)
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
         # Sign: a straight-through estimator; a clip stuck at its bounds: the same through the
