@@ -63,6 +63,28 @@ BAD = {
     "an int 0 global, the step wrapped by tf.function": (
         step(init="beta = 0", decorator="", update="beta += 0.1").replace(
             "for epoch", "step = tf.function(step)\nfor epoch"), [("TM504", 9)]),
+    "keras.ops.multiply by a global in a Keras train_step": ("""
+        beta = 0
+        class Net(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.body = keras.layers.Dense(4)
+                self.aux = keras.layers.Dense(1)
+            def train_step(self, data):
+                a, b = data
+                with tf.GradientTape() as tape:
+                    h = self.body(a)
+                    loss = tf.reduce_mean(tf.square(h)) + keras.ops.multiply(
+                        beta, tf.reduce_mean(tf.square(self.aux(h) - b)))
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+                return {"loss": loss}
+        net = Net()
+        net.compile(optimizer="adam")
+        for epoch in range(3):
+            beta = epoch / 3
+            net.fit(x, y)
+        """, [("TM504", 11)]),
     "a trainer attribute, the bench's shape": ("""
         model_in = keras.Input((3,))
         hidden = keras.layers.Dense(8, activation="tanh")(model_in)
@@ -128,6 +150,45 @@ GOOD = {
         weight="w", param=", w", arg=", tf.constant(beta)"),
     "a weight of 0.0 that nothing changes": step(update="pass"),
     "a weight ramped from a non-zero start": step(init="beta = 0.5"),
+    "the tf.function made again each epoch": step(decorator="").replace(
+        "    step(x)", "    tf.function(step)(x)"),
+    "another class's attribute of the same name": """
+        class Schedule:
+            def __init__(self):
+                self.beta = 0.0
+        class Net(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.dense = keras.layers.Dense(1)
+                self.beta = 0.5
+            def call(self, inputs):
+                out = self.dense(inputs)
+                self.add_loss(self.beta * tf.reduce_mean(tf.square(out)))
+                return out
+        schedule = Schedule()
+        net = Net()
+        net.compile(optimizer="adam", loss="mse")
+        for epoch in range(3):
+            schedule.beta = epoch / 3
+            net.fit(x, y)
+        """,
+    "compiled again after each change of the weight": """
+        class Net(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.dense = keras.layers.Dense(1)
+                self.aux = keras.layers.Dense(1)
+                self.beta = 0.0
+            def call(self, inputs):
+                out = self.dense(inputs)
+                self.add_loss(self.beta * tf.reduce_mean(tf.square(self.aux(inputs))))
+                return out
+        net = Net()
+        for epoch in range(3):
+            net.beta = epoch / 3
+            net.compile(optimizer="adam", loss="mse")
+            net.fit(x, y)
+        """,
     "a straight-through Bernoulli sample": """
         class StochasticBinary(keras.layers.Layer):
             def call(self, p):

@@ -161,11 +161,11 @@ class Calls(Effects):
         if base.kind == "topk":
             return self.item(base, 1 if attr == "indices" else 0, node)
         if base.kind in ("model", "instance"):
-            return self.frozen("." + attr, self.member(base, attr, node))
+            return self.frozen(base, attr, self.member(base, attr, node))
         if base.kind == "object" and isinstance(base.node, ast.ClassDef):
             # a plain class holding the models (a trainer, an agent): `self.actor` is what
             # its methods assigned there
-            return self.frozen("." + attr, self.self_member(base, attr) or EMPTY)
+            return self.frozen(base, attr, self.self_member(base, attr) or EMPTY)
         if base.kind == "variable" and attr in _VARIABLE_VIEWS:
             # the same weights; Keras 3's `v.value` is the tf.Variable inside (watchable)
             return replace(base, text="" if base.text.startswith("keras") else base.text)
@@ -276,18 +276,19 @@ class Calls(Effects):
             self.depth += 1
             self.call_stack.append(f"{node.lineno}:{node.col_offset}")
             self.active.add(callee.node)
-            traced = self.traced
             # a tf.function (decorated or wrapped) runs its body at trace time, as do the
             # functions it calls
-            self.traced = traced or (not self.eager and (
-                callee.text == "traced" or patterns.traced(callee.node, self.imports)))
+            decorated = patterns.traced(callee.node, self.imports)
+            state = self.trace(decorated or callee.text in ("traced", "retraced"),
+                               callee.text == "traced" or (
+                                   decorated and callee.node in self.made_once))
             try:
                 result = self.run_function(callee.node, callee.env, args, kwargs)
             finally:
                 self.depth -= 1
                 self.call_stack.pop()
                 self.active.discard(callee.node)
-                self.traced = traced
+                self.traced, self.captured = state
             if callee.text == "custom-gradient" or patterns.custom_gradient(callee.node,
                                                                             self.imports):
                 return self.custom_gradient(node, callee.node, result, [*args,

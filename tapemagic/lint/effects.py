@@ -19,13 +19,15 @@ TF-free. :class:`Effects` refines the library calls of :mod:`tapemagic.lint.memb
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
-from tapemagic.lint import names, patterns
+from tapemagic.lint import frozen, names, patterns
 from tapemagic.lint.members import Members
 from tapemagic.lint.values import Cut, Env, Site, Value
 
 #: ``text`` of a Python number read from state the source changes later, 0 at first.
 FROZEN_ZERO = "frozen-zero"
+_MULTIPLY = frozenset({"tensorflow.multiply", "keras.ops.multiply"})
 
 
 class Effects(Members):
@@ -35,13 +37,36 @@ class Effects(Members):
         super().__init__(tree, imports)
         #: Whether the code interpreted now runs traced (its Python body once, at trace)
         self.traced = False
+        #: ... and by a function (or train function) made once: not re-made, so not retraced,
+        #: in a loop, so the Python values it read at its trace stay its constants
+        self.captured = False
         #: The source forces eager mode (``tf.config.run_functions_eagerly(True)``)
         self.eager = patterns.runs_eagerly(tree, self.imports)
-        self.frozen_keys = frozen_numbers(tree)
+        self.bindings = frozen.scan(tree)
+        self.made_once = frozen.made_once(tree)
+
+    def trace(self, traced: bool, once: bool) -> tuple[bool, bool]:
+        """Enter code that runs traced if ``traced`` (``once``: by a function made once).
+
+        Returns the state to restore. Nested calls inherit it (they are inlined into the
+        trace); forced eager mode traces nothing.
+        """
+        old = (self.traced, self.captured)
+        if traced and not self.eager:
+            self.traced = True
+            self.captured = self.captured or once
+        return old
 
     def library(self, node: ast.Call, dotted: str, args: list[Value],
                 kwargs: dict[str, Value], api: str | None = None) -> Value:
         """Return the value of a library call (:meth:`Members.library`), refined here."""
+        if dotted == "tensorflow.function" and args and args[0].kind == "function":
+            # step = tf.function(step): traced when called; made here (once, or per loop run)
+            return replace(args[0], text="traced" if node in self.made_once else "retraced")
+        if dotted in _MULTIPLY and self.captured and len(args) == 2 and \
+                any(a.text == FROZEN_ZERO for a in args):  # tf.multiply(self.beta, kl)
+            other = args[1] if args[0].text == FROZEN_ZERO else args[0]
+            return self.cut(node, "frozen-zero", ast.unparse(node), [self.operand(other, node)])
         if dotted in names.ZERO_GRADIENT:
             return self.cut(node, "zero", api or ast.unparse(node.func),
                             [self.operand(a, node) for a in args[:1]])
@@ -65,20 +90,30 @@ class Effects(Members):
         return value
 
     # -- traced steps -------------------------------------------------------------------------
-    def frozen(self, key: str, value: Value) -> Value:
-        """Return a number read from an attribute or global (``key``), marked if frozen.
+    def frozen(self, base: Value, attr: str, value: Value) -> Value:
+        """Return ``base.attr`` (``value``), marked when it is a number frozen when traced.
 
         Marked when it holds a host number (no weight, no tensor path) and the source binds
-        it to a literal 0 first and to something else later (:func:`frozen_numbers`).
+        it to a literal 0 first and to something else later (:mod:`tapemagic.lint.frozen`).
         """
-        if key not in self.frozen_keys or value.kind is not None or value.live or \
-                value.cuts or any(not r.startswith("t:") for r in value.weights | value.ghost):
+        if not _host_number(value) or not self.bindings.attribute(self.classes(base), attr):
             return value
         return Value(text=FROZEN_ZERO)
 
+    def classes(self, instance: Value) -> list[str]:
+        """Return the names of an instance's class and of its user base classes, in order."""
+        out: list[str] = []
+        cls, env = instance.node, instance.env
+        while isinstance(cls, ast.ClassDef) and env is not None and len(out) < 8:
+            out.append(cls.name)
+            parent = next((env.get(b.id) for b in cls.bases if isinstance(b, ast.Name)
+                           and env.get(b.id) is not None), None)
+            cls = parent.node if parent is not None and parent.kind == "class" else None
+        return out
+
     def product(self, node: ast.BinOp, left: Value, right: Value) -> Value | None:
         """Return ``a * b`` when, traced, one factor is a frozen Python 0 (else None)."""
-        if not self.traced or not isinstance(node.op, ast.Mult):
+        if not self.captured or not isinstance(node.op, ast.Mult):
             return None
         for factor, other in ((left, right), (right, left)):
             if factor.text == FROZEN_ZERO:
@@ -90,62 +125,13 @@ class Effects(Members):
         holder: Env | None = env
         while holder is not None and node.id not in holder.vars:
             holder = holder.parent
-        return self.frozen(node.id, value) if holder is self.module_env else value
+        if holder is self.module_env and _host_number(value) and \
+                self.bindings.global_name(node.id):
+            return Value(text=FROZEN_ZERO)
+        return value
 
 
-def frozen_numbers(tree: ast.Module) -> frozenset[str]:
-    """Return the globals (``name``) and attributes (``.name``) first bound to a literal 0.
-
-    Only those that the source binds again later (an epoch loop's ``trainer.beta = epoch /
-    4``, a callback's ``self.model.kl_weight = ...``, ``beta += 0.1``): a number that never
-    changes is the code's intent, not a value frozen by tracing. Attributes count by name
-    (any object's); globals are the module's own assignments and those declared ``global``.
-    """
-    writes: dict[str, list[tuple[int, ast.expr | None]]] = {}
-    for key, line, value in _writes(tree):
-        writes.setdefault(key, []).append((line, value))
-    out = set()
-    for key, found in writes.items():
-        found.sort(key=lambda w: w[0])
-        if len(found) > 1 and _zero(found[0][1]) and any(not _zero(v) for _, v in found[1:]):
-            out.add(key)
-    return frozenset(out)
-
-
-def _writes(tree: ast.Module) -> list[tuple[str, int, ast.expr | None]]:
-    """Return (key, line, value; None for ``+=``) of the bindings :func:`frozen_numbers` reads."""
-    out: list[tuple[str, int, ast.expr | None]] = []
-    declared = {n for node in ast.walk(tree) if isinstance(node, ast.Global) for n in node.names}
-    pending: list[tuple[ast.AST, bool]] = [(tree, True)]  # (node, in the module's own scope)
-    while pending:
-        node, top = pending.pop()
-        for child in ast.iter_child_nodes(node):
-            inner = top and not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                                   ast.Lambda))
-            if isinstance(child, ast.ClassDef):
-                out += [("." + t.id, s.lineno, s.value) for s in child.body
-                        if isinstance(s, ast.Assign) for t in s.targets
-                        if isinstance(t, ast.Name)]  # class attributes
-            targets: list[ast.expr] = []
-            value: ast.expr | None = None
-            if isinstance(child, ast.Assign):
-                targets, value = child.targets, child.value
-            elif isinstance(child, ast.AugAssign):
-                targets = [child.target]
-            line = getattr(child, "lineno", 0)
-            for target in targets:
-                if isinstance(target, ast.Attribute):
-                    out.append(("." + target.attr, line, value))
-                elif isinstance(target, ast.Name) and (top or target.id in declared):
-                    out.append((target.id, line, value))
-            pending.append((child, inner and not isinstance(child, ast.ClassDef)))
-    return out
-
-
-def _zero(node: ast.expr | None) -> bool:
-    """Whether ``node`` is a literal number equal to 0 (``0``, ``0.0``, ``-0.0``)."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        node = node.operand
-    return isinstance(node, ast.Constant) and type(node.value) in (int, float) and \
-        node.value == 0
-
+def _host_number(value: Value) -> bool:
+    """Whether a value is a plain host value: no kind, no weight, no tensor path, no cut."""
+    return value.kind is None and not value.live and not value.cuts and \
+        all(r.startswith("t:") for r in value.weights | value.ghost)

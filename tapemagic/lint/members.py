@@ -45,9 +45,7 @@ class Members(Objects):
             return Value(kind="variable", weights=frozenset({root}), text=text)
         if dotted in names.METADATA:
             return EMPTY
-        if dotted == "tensorflow.function":  # step = tf.function(step): traced when called
-            if args and args[0].kind == "function":
-                return replace(args[0], text="traced")
+        if dotted == "tensorflow.function":
             return args[0] if args else Value(kind="decorator")
         if dotted in patterns.CUSTOM_GRADIENT and args and args[0].kind == "function":
             return replace(args[0], text="custom-gradient")  # f = tf.custom_gradient(g)
