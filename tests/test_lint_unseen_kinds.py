@@ -52,6 +52,15 @@ BAD = {
         model.compile(optimizer="adam", loss="categorical_crossentropy")
         model.fit(x, tf.one_hot([0, 1, 2, 3, 0, 1, 2, 3], 4))
         """, [("TM201", 2)]),
+    "argmax lambda built through module aliases (K = tf.keras.backend)": ("""
+        K = tf.keras.backend
+        layers = tf.keras.layers
+        inp = layers.Input((3,))
+        h = layers.Dense(4, activation="softmax")(inp)
+        model = tf.keras.Model(inp, layers.Lambda(lambda t: K.cast(K.argmax(t), "float32"))(h))
+        model.compile(optimizer="adam", loss="mse")
+        model.fit(x, y)
+        """, [("TM201", 5)]),
     # the forward pass after the tape's block (tensorflow/tensorflow#27660: the loss computed
     # in the gradient call's arguments); a trainer object holding the model
     "the loss helper given the model after the block": ("""
@@ -76,6 +85,14 @@ BAD = {
                 self.opt.apply_gradients(zip(grads, self.net.trainable_variables))
         Trainer().step(x, y)
         """, [("TM103", 9)]),
+    "the prediction stored in a dict before the tape": ("""
+        net = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        out = {"pred": None}
+        out["pred"] = net(x)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(out["pred"] - y))
+        grads = tape.gradient(loss, net.trainable_variables)
+        """, [("TM103", 3)]),
     # tf.unique in a compiled loss (tensorflow/tensorflow#43765: Unique has no gradient)
     "tf.unique_with_counts in a compiled loss": ("""
         def spread(y_true, y_pred):
@@ -86,7 +103,8 @@ BAD = {
         model.fit(x, y)
         """, [("TM201", 2)]),
     # a loss of sampled rewards: Multinomial is NotDifferentiable and no log-probability
-    # term carries the logits (tensorflow/tensorflow#31919 shape: a policy scored by samples)
+    # term carries the logits (tensorflow/tensorflow#31919 shape: a policy scored by samples);
+    # TFP's discrete distributions are NOT_REPARAMETERIZED: their samples carry nothing either
     "rewards of tf.random.categorical samples as the loss": ("""
         policy = keras.Sequential([keras.Input((3,)), keras.layers.Dense(3)])
         payoff = tf.constant([1.0, -1.0, 0.5])
@@ -98,6 +116,15 @@ BAD = {
             return tape.gradient(loss, policy.trainable_variables)
         step(x)
         """, [("TM201", 6)]),
+    "rewards of a TFP Categorical's samples as the loss": ("""
+        import tensorflow_probability as tfp
+        tfd = tfp.distributions
+        policy = keras.Sequential([keras.Input((3,)), keras.layers.Dense(3)])
+        with tf.GradientTape() as tape:
+            action = tfd.Categorical(logits=policy(x)).sample()
+            loss = -tf.reduce_mean(tf.gather(tf.constant([1.0, 0.0, -1.0]), action))
+        grads = tape.gradient(loss, policy.trainable_variables)
+        """, [("TM201", 5)]),
     # a tf.Variable re-wrap in the tape (tensorflow/tensorflow#61199: "redefined inputs as
     # tf.Variable()"): the initial value is written by an assignment
     "tf.Variable made from the model's output in the tape": ("""
@@ -177,6 +204,17 @@ GOOD = {
         model.compile(optimizer="adam", loss="mse")
         model.fit(x, y)
         """,
+    "module aliases, the argmax only in the inference model": """
+        K = tf.keras.backend
+        layers = tf.keras.layers
+        inp = layers.Input((3,))
+        logits = layers.Dense(4)(inp)
+        infer = tf.keras.Model(inp, layers.Lambda(lambda t: K.argmax(t))(logits))
+        train = tf.keras.Model(inp, logits)
+        train.compile(optimizer="adam",
+                      loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        train.fit(x, tf.zeros((8,)))
+        """,
     "the loss helper given the model inside the block": """
         net = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
         def mse(m, a, b):
@@ -200,6 +238,14 @@ GOOD = {
                 return tf.reduce_mean(tf.square(self.net(a) - b))
         Trainer().step(x, y)
         """,
+    "the dict's prediction replaced inside the tape": """
+        net = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        out = {"pred": net(x)}
+        with tf.GradientTape() as tape:
+            out["pred"] = net(x)
+            loss = tf.reduce_mean(tf.square(out["pred"] - y))
+        grads = tape.gradient(loss, net.trainable_variables)
+        """,
     "tf.unique of the labels weighting a differentiable loss": """
         labels = tf.constant([0, 1, 1, 2, 2, 2, 0, 1])
         classes, idx, counts = tf.unique_with_counts(labels)
@@ -221,6 +267,17 @@ GOOD = {
                 loss = -tf.reduce_mean(logp * tf.gather(payoff, picks))
             return tape.gradient(loss, policy.trainable_variables)
         step(x)
+        """,
+    "REINFORCE with a TFP Categorical's log_prob": """
+        import tensorflow_probability as tfp
+        tfd = tfp.distributions
+        policy = keras.Sequential([keras.Input((3,)), keras.layers.Dense(3)])
+        with tf.GradientTape() as tape:
+            dist = tfd.Categorical(logits=policy(x))
+            action = dist.sample()
+            payoff = tf.gather(tf.constant([1.0, 0.0, -1.0]), action)
+            loss = -tf.reduce_mean(dist.log_prob(action) * payoff)
+        grads = tape.gradient(loss, policy.trainable_variables)
         """,
     "tf.Variable made from the model's output outside the tape, as a buffer": """
         net = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])

@@ -4,10 +4,11 @@ TF-free: sources are parsed, never run. A Python number read by a traced step is
 of its graph: a loss weight that is 0.0 when traced and ramped later never weighs again
 (modelled on github.com/ray-project/ray/pull/34293 and the Keras KL-annealing callbacks of
 keras-team/keras#10819's VAE example); a Bernoulli sample drawn by a comparison has no
-gradient (modelled on keras-team/keras#5521's sampling Lambda). Each has correct look-alikes:
-the weight held in a ``tf.Variable``, read eagerly or passed as a tensor, a straight-through
-or score-function estimator. The VQ-VAE of DeepMind Sonnet's example (a dict of outputs,
-``stop_gradient`` on both sides of its losses) is correct and stays silent.
+gradient (modelled on keras-team/keras#5521's sampling Lambda; a Keras ``random_binomial``
+draw is the same). Each has correct look-alikes: the weight held in a ``tf.Variable``, read
+eagerly or passed as a tensor, a straight-through or score-function estimator. The VQ-VAE of
+DeepMind Sonnet's example (a dict of outputs, ``stop_gradient`` on both sides of its losses)
+is correct and stays silent.
 """
 
 from __future__ import annotations
@@ -138,6 +139,15 @@ BAD = {
         model.compile(optimizer="adam", loss="mse")
         model.fit(x, y)
         """, [("TM201", 2)]),
+    "a Keras random_binomial draw with the layer's probabilities": ("""
+        K = keras.backend
+        inp = keras.Input((3,))
+        p = keras.layers.Dense(4, activation="sigmoid")(inp)
+        bits = keras.layers.Lambda(lambda q: K.random_binomial(K.shape(q), p=q))(p)
+        model = keras.Model(inp, keras.layers.Dense(1)(bits))
+        model.compile(optimizer="adam", loss="mse")
+        model.fit(x, y)
+        """, [("TM201", 4)]),
 }
 
 GOOD = {
@@ -198,6 +208,15 @@ GOOD = {
                                 StochasticBinary(), keras.layers.Dense(1)])
         net.compile(optimizer="adam", loss="mse")
         net.fit(x, y)
+        """,
+    "dropout noise drawn by random_binomial, with no weight in its probability": """
+        K = keras.backend
+        inp = keras.Input((3,))
+        h = keras.layers.Dense(4)(inp)
+        noisy = keras.layers.Lambda(lambda t: t * K.random_binomial(K.shape(t), p=0.9))(h)
+        model = keras.Model(inp, keras.layers.Dense(1)(noisy))
+        model.compile(optimizer="adam", loss="mse")
+        model.fit(x, y)
         """,
     "a Bernoulli sample scored through its log-probability": """
         gate = keras.layers.Dense(4, activation="sigmoid")

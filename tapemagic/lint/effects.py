@@ -7,6 +7,9 @@ TF-free. :class:`Effects` refines the library calls of :mod:`tapemagic.lint.memb
   tape does not differentiate, so what reads the new variable has lost those weights (TM402);
 - ``tf.sign``: its registered gradient is zeros everywhere (``_SignGrad``), so the weights
   behind it get exact zeros, not None (a ``zero`` cut, TM501);
+- a draw of 0/1 with a probability given (``K.random_binomial(shape, p)``) and the
+  ``sample()`` of a TensorFlow Probability discrete distribution (``NOT_REPARAMETERIZED``)
+  carry no gradient to the probabilities (TM201); its ``log_prob`` does;
 - traced code (a ``tf.function``, decorated or wrapped; Keras ``fit``'s train function; a Keras
   ``train_step``) runs its Python body once, when TensorFlow traces it. ``back_prop=False``
   on ``tf.map_fn``/``tf.while_loop``/``tf.scan``/``foldl``/``foldr`` then wraps the loop's
@@ -23,7 +26,7 @@ from dataclasses import replace
 
 from tapemagic.lint import frozen, names, patterns
 from tapemagic.lint.members import Members
-from tapemagic.lint.values import Cut, Env, Site, Value
+from tapemagic.lint.values import Cut, Env, Site, Value, join
 
 #: ``text`` of a Python number read from state the source changes later, 0 at first.
 FROZEN_ZERO = "frozen-zero"
@@ -67,6 +70,15 @@ class Effects(Members):
                 any(a.text == FROZEN_ZERO for a in args):  # tf.multiply(self.beta, kl)
             other = args[1] if args[0].text == FROZEN_ZERO else args[0]
             return self.cut(node, "frozen-zero", ast.unparse(node), [self.operand(other, node)])
+        if dotted in names.DISCRETE_DISTRIBUTIONS:  # tfd.Bernoulli(probs=p): its samples cut
+            params = join(*(self.operand(a, node) for a in [*args, *kwargs.values()]))
+            return replace(params, kind="sampler", text=api or ast.unparse(node.func))
+        if dotted in names.BINARY_DRAWS:  # K.random_binomial(shape, p=probs)
+            key, index = names.BINARY_DRAWS[dotted]
+            given = kwargs.get(key) or (args[index] if len(args) > index else None)
+            if given is not None:
+                return self.cut(node, "non-differentiable", api or ast.unparse(node.func),
+                                [self.operand(given, node)])
         if dotted in names.ZERO_GRADIENT:
             return self.cut(node, "zero", api or ast.unparse(node.func),
                             [self.operand(a, node) for a in args[:1]])
@@ -88,6 +100,17 @@ class Effects(Members):
                     for item in (value.items if value.kind == "seq" else (value,))]
             return self.sequence(stop) if value.kind == "seq" else stop[0]
         return value
+
+    def method(self, node: ast.Call, base: Value, attr: str, args: list[Value],
+               kwargs: dict[str, Value], env: Env) -> Value:
+        """Return ``base.attr(...)`` (:meth:`Members.method`); a discrete ``sample()`` cuts."""
+        if base.kind != "sampler":
+            return super().method(node, base, attr, args, kwargs, env)
+        plain = replace(base, kind=None, text="")
+        if attr == "sample":
+            return self.cut(node, "non-differentiable", f"{base.text}(...).sample()", [plain])
+        return self.op(node, f".{attr}()", [plain, *(self.operand(a, node) for a in args),
+                                            *kwargs.values()])
 
     # -- traced steps -------------------------------------------------------------------------
     def frozen(self, base: Value, attr: str, value: Value) -> Value:

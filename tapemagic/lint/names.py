@@ -47,6 +47,19 @@ NON_DIFFERENTIABLE = frozenset(
         "binary_accuracy", "categorical_accuracy", "sparse_categorical_accuracy",
         "top_k_categorical_accuracy", "sparse_top_k_categorical_accuracy")
 )
+#: TensorFlow Probability's distributions whose samples are not reparameterized
+#: (``reparameterization_type`` NOT_REPARAMETERIZED): a sample has no gradient to the
+#: parameters; only ``log_prob`` (a score-function estimator) carries them.
+DISCRETE_DISTRIBUTIONS = frozenset(
+    f"tensorflow_probability.distributions.{name}" for name in (
+        "Bernoulli", "Categorical", "OneHotCategorical", "Binomial", "Multinomial", "Poisson",
+        "Geometric", "NegativeBinomial", "DirichletMultinomial", "PlackettLuce"))
+#: Random draws of 0/1 (or counts) with a probability given: the draw carries no gradient
+#: to it (a comparison with a uniform sample, or a binomial sampler). The probability's
+#: keyword and position.
+BINARY_DRAWS = {"keras.backend.random_binomial": ("p", 1),
+                "keras.random.binomial": ("probabilities", 2),
+                "tensorflow.random.stateless_binomial": ("probs", 3)}
 #: Ops whose registered gradient is zeros everywhere (math_grad.py ``_SignGrad``): the path
 #: stays connected, but nothing flows back through them.
 ZERO_GRADIENT = frozenset(f"{module}.sign" for module in ("tensorflow", "keras.ops",
@@ -186,7 +199,10 @@ class Imports:
     def __init__(self, tree: ast.Module) -> None:
         self.aliases: dict[str, str] = {}
         bound: set[str] = set()
+        stores: dict[str, int] = {}
         for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                stores[node.id] = stores.get(node.id, 0) + 1
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -208,6 +224,16 @@ class Imports:
         for short, module in _CONVENTIONAL.items():
             if short not in self.aliases and short not in bound:
                 self.aliases[short] = module
+        # `K = tf.keras.backend`, `layers = tf.keras.layers`: a module-level name bound once
+        # to an imported path is that path
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+                    isinstance(stmt.targets[0], ast.Name) and \
+                    isinstance(stmt.value, (ast.Attribute, ast.Name)) and \
+                    stores.get(stmt.targets[0].id) == 1:
+                found = self.dotted(stmt.value)
+                if found is not None:
+                    self.aliases[stmt.targets[0].id] = found
 
     def dotted(self, node: ast.expr) -> str | None:
         """Return the normalised dotted name of ``a.b.c`` when ``a`` is an import, else None."""

@@ -11,6 +11,7 @@ code is connected, the values are what is wrong.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from tapemagic import fixes
 from tapemagic.fixes import blocks, surrogates
@@ -20,6 +21,9 @@ from tapemagic.optypes import SATURATING_SOFTMAX, ZERO_GRADIENT
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 _REASONS = {
     "Sign": "the gradient of `tf.sign` is zero everywhere",
@@ -65,8 +69,7 @@ class ZeroGradient(RuleModule):
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         # an op whose registered gradient is zeros (tf.sign) on every path to the loss: the
         # saturations are values, which only the run sees
-        return matchers.cut_matches(ctx, self.code, "zero",
-                                    transform=surrogates.straight_through)
+        return matchers.cut_matches(ctx, self.code, "zero", transform=_straight_through)
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
         # Sign: a straight-through estimator; a clip stuck at its bounds: the same through the
@@ -81,3 +84,8 @@ class ZeroGradient(RuleModule):
         else:
             edit = None
         return (edit,) if edit else ()
+
+
+def _straight_through(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    # read the transform only when an edit is computed: surrogates loads LibCST
+    return surrogates.straight_through(node)
