@@ -156,6 +156,23 @@ GOOD = {
     "the step runs eagerly": step(decorator=""),
     "eager mode forced for every tf.function": step().replace(
         "for epoch", "tf.config.run_functions_eagerly(True)\nfor epoch"),
+    "a model set to run eagerly": """
+        class Net(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.dense = keras.layers.Dense(1)
+                self.aux = keras.layers.Dense(1)
+                self.beta = 0.0
+            def call(self, inputs):
+                self.add_loss(self.beta * tf.reduce_mean(tf.square(self.aux(inputs))))
+                return self.dense(inputs)
+        net = Net()
+        net.compile(optimizer="adam", loss="mse")
+        net.run_eagerly = True
+        for epoch in range(3):
+            net.beta = epoch / 3
+            net.fit(x, y)
+        """,
     "the weight is passed as a tensor argument": step(
         weight="w", param=", w", arg=", tf.constant(beta)"),
     "a weight of 0.0 that nothing changes": step(update="pass"),

@@ -82,9 +82,16 @@ def traced(fn: ast.AST, imports: Imports) -> bool:
 def runs_eagerly(tree: ast.Module, imports: Imports) -> bool:
     """Whether the source turns tracing off: ``tf.config.run_functions_eagerly(True)``.
 
-    Then every ``tf.function`` and Keras train function runs its Python body each call.
+    Then every ``tf.function`` and Keras train function runs its Python body each call. A
+    model set ``model.run_eagerly = True`` is taken the same way (precision first: the
+    checker does not tell that model's train function from the others).
     """
     for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and \
+                node.value.value is True and any(isinstance(t, ast.Attribute)
+                                                  and t.attr == "run_eagerly"
+                                                  for t in node.targets):
+            return True
         if isinstance(node, ast.Call) and node.args and \
                 isinstance(node.args[0], ast.Constant) and node.args[0].value is True and \
                 (imports.dotted(node.func) or "").endswith("run_functions_eagerly"):
