@@ -201,10 +201,19 @@ def unwrap(node: cst.BaseExpression) -> cst.BaseExpression | None:
 
 def drop_watch_flag(node: cst.BaseExpression) -> cst.BaseExpression | None:
     """``tf.GradientTape(watch_accessed_variables=False)`` → ``tf.GradientTape()``."""
+    return _drop_keyword(node, "watch_accessed_variables")
+
+
+def drop_back_prop_flag_or_unwrap(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``tf.map_fn(f, xs, back_prop=False)`` → ``tf.map_fn(f, xs)``; else :func:`unwrap`."""
+    return _drop_keyword(node, "back_prop") or unwrap(node)
+
+
+def _drop_keyword(node: cst.BaseExpression, name: str) -> cst.BaseExpression | None:
+    """Return the call ``node`` without its ``name=`` argument (None if it has none)."""
     if not isinstance(node, cst.Call):
         return None
-    kept = [a for a in node.args
-            if not (a.keyword is not None and a.keyword.value == "watch_accessed_variables")]
+    kept = [a for a in node.args if not (a.keyword is not None and a.keyword.value == name)]
     if len(kept) == len(node.args):
         return None
     if kept:

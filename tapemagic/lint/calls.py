@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from tapemagic.lint import names, patterns
 from tapemagic.lint.blocks import api_of
-from tapemagic.lint.members import Members
+from tapemagic.lint.effects import Effects
 from tapemagic.lint.values import EMPTY, UNKNOWN, Env, Value, join
 
 _MAX_DEPTH = 8  # nested calls of the user's functions followed (recursion ends here)
@@ -34,7 +34,7 @@ _METADATA = frozenset({"shape", "dtype", "ndim", "name", "device", "path", "trai
                        "graph", "op"})
 
 
-class Calls(Members):
+class Calls(Effects):
     """Expression evaluation (mixed into :class:`~tapemagic.lint.interp.Interpreter`)."""
 
     # -- expressions ------------------------------------------------------------------------------
@@ -47,7 +47,7 @@ class Calls(Members):
         if isinstance(node, ast.Name):
             found = env.get(node.id)
             if found is not None:
-                return found
+                return self.global_read(node, env, found)
             if node.id in names.INTEGER_DTYPES:
                 return Value(text=node.id)
             return self.unknown(node.id)
@@ -61,6 +61,9 @@ class Calls(Members):
             if left.kind == right.kind == "variable":
                 return Value(kind="variable", weights=left.weights | right.weights)
             parts = [self.operand(left, node.left), self.operand(right, node.right)]
+            frozen = self.product(node, *parts)
+            if frozen is not None:
+                return frozen
             if isinstance(node.op, ast.FloorDiv):
                 return self.cut(node, "non-differentiable", "//", parts)
             return self.op(node, self.binop_api(node.op), parts)
@@ -80,7 +83,11 @@ class Calls(Members):
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             return self.sequence([self.expr(e, env) for e in node.elts])
         if isinstance(node, ast.Dict):
-            return self.sequence([self.expr(v, env) for v in node.values])
+            made = self.sequence([self.expr(v, env) for v in node.values])
+            keys = [k.value if isinstance(k, ast.Constant) else None for k in node.keys]
+            if all(isinstance(k, str) for k in keys):
+                return replace(made, keys=tuple(keys))  # type: ignore[arg-type]
+            return made
         if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
             return self.comprehension(node, env)
         if isinstance(node, ast.Lambda):
@@ -131,6 +138,12 @@ class Calls(Members):
         if isinstance(index, ast.Constant) and isinstance(index.value, int):
             if base.kind == "topk" or (base.items and base.kind in ("seq", "layers")):
                 return self.item(base, index.value, node)
+        if isinstance(index, ast.Constant) and isinstance(index.value, str):
+            # a mapping looked up by name (a model's dict of outputs): Python, not a tensor
+            # op, so no op off the tape; the item of that key when the dict is known
+            if index.value in base.keys:
+                return base.items[base.keys.index(index.value)]
+            return self.element(base) if base.kind == "seq" and base.items else base
         if base.kind in ("seq", "layers") and base.items:
             return self.element(base)
         if base.kind in ("model", "variable"):
@@ -148,7 +161,11 @@ class Calls(Members):
         if base.kind == "topk":
             return self.item(base, 1 if attr == "indices" else 0, node)
         if base.kind in ("model", "instance"):
-            return self.member(base, attr, node)
+            return self.frozen(base, attr, self.member(base, attr, node))
+        if base.kind == "object" and isinstance(base.node, ast.ClassDef):
+            # a plain class holding the models (a trainer, an agent): `self.actor` is what
+            # its methods assigned there
+            return self.frozen(base, attr, self.self_member(base, attr) or EMPTY)
         if base.kind == "variable" and attr in _VARIABLE_VIEWS:
             # the same weights; Keras 3's `v.value` is the tf.Variable inside (watchable)
             return replace(base, text="" if base.text.startswith("keras") else base.text)
@@ -246,19 +263,32 @@ class Calls(Members):
         """Return the value of calling an abstract value (a function, class, model, loss)."""
         if callee.kind == "function" and isinstance(callee.node, (
                 ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and callee.env is not None:
-            live = any(a.live for a in [*args, *kwargs.values()])
+            given = [*args, *kwargs.values()]
+            # a function Keras runs on symbolic tensors (a Lambda layer's, a functional
+            # model's helper) is traced into the model: its ops are the model's ops
+            live = any(a.live for a in given) and not any(a.kind == "symbolic" for a in given)
             if (not self.recording and live) or self.depth >= _MAX_DEPTH \
                     or callee.node in self.active:  # recursion: once is enough
-                return self.op(node, api_of(node.func), [*args, *kwargs.values()])
+                # a model handed to the helper is one it runs (`loss_fn(model, x, y)`)
+                handed = [self.read(a.weights, node) for a in given
+                          if a.kind == "model" and a.text != UNKNOWN and a.weights]
+                return self.op(node, api_of(node.func), [*given, *handed])
             self.depth += 1
             self.call_stack.append(f"{node.lineno}:{node.col_offset}")
             self.active.add(callee.node)
+            # a tf.function (decorated or wrapped) runs its body at trace time, as do the
+            # functions it calls
+            decorated = patterns.traced(callee.node, self.imports)
+            state = self.trace(decorated or callee.text in ("traced", "retraced"),
+                               callee.text == "traced" or (
+                                   decorated and callee.node in self.made_once))
             try:
                 result = self.run_function(callee.node, callee.env, args, kwargs)
             finally:
                 self.depth -= 1
                 self.call_stack.pop()
                 self.active.discard(callee.node)
+                self.traced, self.captured = state
             if callee.text == "custom-gradient" or patterns.custom_gradient(callee.node,
                                                                             self.imports):
                 return self.custom_gradient(node, callee.node, result, [*args,

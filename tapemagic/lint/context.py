@@ -16,6 +16,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from tapemagic.lint import patterns
 from tapemagic.lint.interp import GradientCall, Interpreter
 from tapemagic.lint.names import GRADIENT_TAPE, Imports
 from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, join
@@ -306,6 +307,11 @@ def _compiles(interp: Interpreter) -> None:
     """Record each ``model.compile(loss=...)`` as a gradient call of the model's weights."""
     for model, loss, node in interp.compiles:
         interp.recording = True
+        # fit runs the loss and the model's call in its train function, traced once per
+        # compile (a compile in a loop makes a new one each time round)
+        interp.trace(not any(k.arg == "run_eagerly" and not (
+            isinstance(k.value, ast.Constant) and k.value.value is False)
+            for k in node.keywords), node in interp.made_once)
         try:
             prediction = interp.call_model(node, model, [EMPTY], {})
             for fn in loss.items if loss.kind == "seq" else (loss,):
@@ -316,7 +322,7 @@ def _compiles(interp: Interpreter) -> None:
                 target = join(target, interp.added_loss(model, node))
                 interp.record(node, target, Value(weights=model.weights), None)
         finally:
-            interp.recording = False
+            interp.recording = interp.traced = interp.captured = False
 
 
 def _standalone(interp: Interpreter, focus: ast.With, env: Env,
@@ -336,4 +342,15 @@ def _standalone(interp: Interpreter, focus: ast.With, env: Env,
             args.append(Value(kind=instance.kind, weights=frozenset({"self"}), node=owner,
                               env=cls.env))
     scope = env if parents.get(fn) is interp.tree else Env(env)
-    interp.run_function(fn, scope, args, {})
+    # a tf.function, or the train_step / test_step a Keras model's fit traces
+    interp.trace(patterns.traced(fn, interp.imports) or (
+        fn.name in _KERAS_STEPS and bool(args) and args[0].kind == "model"),
+        fn in interp.made_once)
+    try:
+        interp.run_function(fn, scope, args, {})
+    finally:
+        interp.traced = interp.captured = False
+
+
+#: The Keras model methods that ``fit``/``evaluate`` run in a traced function.
+_KERAS_STEPS = frozenset({"train_step", "test_step"})

@@ -261,6 +261,31 @@ class Interpreter(Calls):
                     self.bind(element, self.item(value, index, target), env, source)
         elif isinstance(target, ast.Starred):
             self.bind(target.value, value, env, source)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            self.store(target, value, env)
+
+    def store(self, target: ast.Subscript, value: Value, env: Env) -> None:
+        """Bind ``d[key] = value`` in a dict or list the source made (``out["loss"] = loss``).
+
+        A string key replaces that key's item; any other key adds a possible item.
+        """
+        assert isinstance(target.value, ast.Name)
+        held = env.get(target.value.id)
+        if held is None or held.kind != "seq":
+            return
+        key = target.slice.value if isinstance(target.slice, ast.Constant) else None
+        items, keys = list(held.items), list(held.keys)
+        if isinstance(key, str) and len(keys) == len(items):
+            if key in keys:
+                items[keys.index(key)] = value
+            else:
+                items.append(value)
+                keys.append(key)
+        else:
+            items.append(value)
+            keys = []
+        made = self.sequence(items)
+        env.vars[target.value.id] = replace(made, keys=tuple(keys))
 
 
 def _source_names(tree: ast.Module) -> frozenset[str]:

@@ -99,8 +99,7 @@ class Members(Objects):
             return self.tape_method(node, base, attr, args, kwargs, env)
         if base.kind == "tokenizer":
             return Value(text="int") if attr in names.TOKENIZER_METHODS else EMPTY
-        if base.kind == "instance" or (base.kind == "model" and isinstance(base.node,
-                                                                           ast.ClassDef)):
+        if base.kind in ("model", "object") and isinstance(base.node, ast.ClassDef):
             found = self.find_method(base, attr)
             if found is not None:
                 return self.bound(node, found, base, args, kwargs)

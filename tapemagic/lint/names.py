@@ -35,13 +35,43 @@ NON_DIFFERENTIABLE = frozenset(
     for name in ("argmax", "argmin", "round", "floor", "ceil", "rint", "unique", "equal",
                  "not_equal", "greater", "greater_equal", "less", "less_equal",
                  "floordiv", "floor_div", "floor_divide", "logical_and", "logical_or",
-                 "logical_not")
+                 "logical_not", "unique_with_counts")
 ) | frozenset(
+    # samples drawn from logits (Multinomial, StatelessMultinomial: NotDifferentiable);
+    # a Bernoulli draw by comparison is a comparison (above)
+    f"{module}.{name}" for module in ("tensorflow.random", "keras.random")
+    for name in ("categorical", "stateless_categorical")
+) | frozenset({"tensorflow.multinomial"}) | frozenset(
     # accuracy metrics compare predictions with labels (tf.equal, a cast): no gradient
     f"keras.metrics.{name}" for name in (
         "binary_accuracy", "categorical_accuracy", "sparse_categorical_accuracy",
         "top_k_categorical_accuracy", "sparse_top_k_categorical_accuracy")
 )
+#: TensorFlow Probability's distributions whose samples are not reparameterized
+#: (``reparameterization_type`` NOT_REPARAMETERIZED): a sample has no gradient to the
+#: parameters; only ``log_prob`` (a score-function estimator) carries them.
+DISCRETE_DISTRIBUTIONS = frozenset(
+    f"tensorflow_probability.distributions.{name}" for name in (
+        "Bernoulli", "Categorical", "OneHotCategorical", "Binomial", "Multinomial", "Poisson",
+        "Geometric", "NegativeBinomial", "DirichletMultinomial", "PlackettLuce"))
+#: Random draws of 0/1 (or counts) with a probability given: the draw carries no gradient
+#: to it (a comparison with a uniform sample, or a binomial sampler). The probability's
+#: keyword and position.
+BINARY_DRAWS = {"keras.backend.random_binomial": ("p", 1),
+                "keras.random.binomial": ("probabilities", 2),
+                "tensorflow.random.stateless_binomial": ("probs", 3)}
+#: Ops whose registered gradient is zeros everywhere (math_grad.py ``_SignGrad``): the path
+#: stays connected, but nothing flows back through them.
+ZERO_GRADIENT = frozenset(f"{module}.sign" for module in ("tensorflow", "keras.ops",
+                                                          "keras.backend"))
+#: Ops that run a function of the user's in a loop; ``back_prop=False`` makes their traced
+#: form (while_v2) wrap the results in ``stop_gradient``. Eagerly the loop is plain Python
+#: and the flag does nothing.
+BACK_PROP_OPS = frozenset({"tensorflow.map_fn", "tensorflow.while_loop", "tensorflow.scan",
+                           "tensorflow.foldl", "tensorflow.foldr",
+                           "tensorflow.compat.v1.map_fn", "tensorflow.compat.v1.while_loop",
+                           "tensorflow.compat.v1.scan", "tensorflow.compat.v1.foldl",
+                           "tensorflow.compat.v1.foldr"})
 #: Ops whose result is integer-typed whatever their input (indices).
 INTEGER_RESULT = frozenset(
     f"{module}.{name}" for module in ("tensorflow", "keras.ops")
@@ -114,6 +144,16 @@ VARIABLE = frozenset({"tensorflow.Variable", "keras.Variable", "keras.backend.Va
 LAYER_BASES = frozenset({"keras.layers.Layer", "keras.Layer", "keras.Model", "keras.models.Model",
                          "keras.Sequential", "keras.models.Sequential", "tensorflow.Module"})
 KERAS_BASES = LAYER_BASES - {"tensorflow.Module"}
+
+
+def keras_bases(bases: set[str]) -> set[str]:
+    """Return the Keras layer or model classes among a class's dotted ``bases``.
+
+    Keras' own layers count (``class BinaryDense(keras.layers.Dense)``): the subclass is a
+    layer, whose ``call`` Keras runs.
+    """
+    return {b for b in bases if b in KERAS_BASES or (
+        b.startswith("keras.layers.") and b.rsplit(".", 1)[-1][:1].isupper())}
 LOSS_BASES = frozenset({"keras.losses.Loss", "keras.Loss"})
 SEQUENTIAL = frozenset({"keras.Sequential", "keras.models.Sequential"})
 FUNCTIONAL = frozenset({"keras.Model", "keras.models.Model"})
@@ -159,7 +199,10 @@ class Imports:
     def __init__(self, tree: ast.Module) -> None:
         self.aliases: dict[str, str] = {}
         bound: set[str] = set()
+        stores: dict[str, int] = {}
         for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                stores[node.id] = stores.get(node.id, 0) + 1
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -181,6 +224,16 @@ class Imports:
         for short, module in _CONVENTIONAL.items():
             if short not in self.aliases and short not in bound:
                 self.aliases[short] = module
+        # `K = tf.keras.backend`, `layers = tf.keras.layers`: a module-level name bound once
+        # to an imported path is that path
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+                    isinstance(stmt.targets[0], ast.Name) and \
+                    isinstance(stmt.value, (ast.Attribute, ast.Name)) and \
+                    stores.get(stmt.targets[0].id) == 1:
+                found = self.dotted(stmt.value)
+                if found is not None:
+                    self.aliases[stmt.targets[0].id] = found
 
     def dotted(self, node: ast.expr) -> str | None:
         """Return the normalised dotted name of ``a.b.c`` when ``a`` is an import, else None."""

@@ -92,7 +92,7 @@ class Objects(Blocks):
         bases = self.bases(cls)
         if bases & names.LOSS_BASES:
             kind = "loss"
-        elif bases & names.LAYER_BASES:
+        elif bases & names.LAYER_BASES or names.keras_bases(bases):
             kind = "model"
         else:
             kind = "object"
@@ -168,13 +168,17 @@ class Objects(Blocks):
             return value
         if model.text == "functional" and model.items:
             outputs = model.items[0]
-            return join(self.read(outputs.live, node, symbolic), Value(cuts=outputs.cuts),
-                        inputs) if not symbolic else replace(
-                join(self.read(outputs.live, node, True), Value(cuts=outputs.cuts), inputs),
-                kind="symbolic")
+            if outputs.kind == "seq" and outputs.items and not symbolic:
+                # a list of outputs: each reads the weights on its own path (a VAE's log_var
+                # head is not on the reconstruction's)
+                return replace(self.sequence([self.functional_output(node, o, inputs, symbolic)
+                                              for o in outputs.items]), keys=outputs.keys)
+            return self.functional_output(node, outputs, inputs, symbolic)
         if model.text == "Lambda" and model.items:
             return self.call_value(node, model.items[0], operands, {})
-        method = self.find_method(model, "call" if model.kind != "object" else "__call__")
+        # a Keras layer runs its `call`; a tf.Module or a plain object its `__call__`
+        method = self.find_method(model, "call") if model.kind != "object" else None
+        method = method or self.find_method(model, "__call__")
         if method is not None and (self.recording or symbolic):
             return self.bound(node, method, model, args, kwargs)
         if model.kind in ("loss", "object"):
@@ -189,6 +193,12 @@ class Objects(Blocks):
         if symbolic:
             return replace(join(weights, inputs), kind="symbolic")
         return self.op(node, ast.unparse(node.func), [weights, inputs])  # outside: a cut
+
+    def functional_output(self, node: ast.AST, output: Value, inputs: Value,
+                          symbolic: bool) -> Value:
+        """Return one output of a functional model called on ``inputs`` (its weights read)."""
+        value = join(self.read(output.live, node, symbolic), Value(cuts=output.cuts), inputs)
+        return replace(value, kind="symbolic") if symbolic else value
 
     def member(self, base: Value, attr: str, node: ast.AST) -> Value:
         """Return ``model.attr`` (a weight list, a layer list, a weight, a ``self.x`` member)."""
@@ -230,8 +240,8 @@ class Objects(Blocks):
         if not isinstance(model.node, ast.ClassDef):
             # an unknown name or parameter: maybe not Keras
             return bool(model.text) and not model.text.startswith("?")
-        return bool(self.bases(Value(kind="class", node=model.node, env=model.env))
-                    & names.KERAS_BASES)
+        return bool(names.keras_bases(self.bases(Value(kind="class", node=model.node,
+                                                       env=model.env))))
 
     def self_member(self, instance: Value, attr: str) -> Value | None:
         """Return what ``self.attr = ...`` in the instance's class made (None if nothing)."""

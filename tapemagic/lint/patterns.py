@@ -1,7 +1,8 @@
-"""Syntactic matchers: cuts the source spells out without any dataflow.
+"""Syntactic matchers: facts the source spells out without any dataflow.
 
 TF-free. These look at the shape of the code only, for the few cuts whose meaning does not
-depend on values flowing anywhere (a custom gradient that returns None for its variables).
+depend on values flowing anywhere (a custom gradient that returns None for its variables), and
+for what decides whether code is traced (a ``tf.function`` decorator, eager mode forced on).
 """
 
 from __future__ import annotations
@@ -59,3 +60,46 @@ def custom_gradient_nones(tree: ast.Module, imports: Imports) -> Iterator[tuple[
                 if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) and \
                         len(node.value.elts) == 2 and _all_none(node.value.elts[1]):
                     yield fn.name, node.value.elts[1]
+
+
+TF_FUNCTION = frozenset({"tensorflow.function"})
+
+
+def traced(fn: ast.AST, imports: Imports) -> bool:
+    """Whether ``fn`` is decorated with ``tf.function`` (bare or called with options).
+
+    TensorFlow runs its Python body once per trace, and the graph afterwards.
+    """
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    for decorator in fn.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if (imports.dotted(target) or "") in TF_FUNCTION:
+            return True
+    return False
+
+
+def runs_eagerly(tree: ast.Module, imports: Imports) -> bool:
+    """Whether the source turns tracing off: ``tf.config.run_functions_eagerly(True)``.
+
+    Then every ``tf.function`` and Keras train function runs its Python body each call. A
+    model set ``model.run_eagerly = True`` is taken the same way (precision first: the
+    checker does not tell that model's train function from the others).
+    """
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and \
+                node.value.value is True and any(isinstance(t, ast.Attribute)
+                                                  and t.attr == "run_eagerly"
+                                                  for t in node.targets):
+            return True
+        if isinstance(node, ast.Call) and node.args and \
+                isinstance(node.args[0], ast.Constant) and node.args[0].value is True and \
+                (imports.dotted(node.func) or "").endswith("run_functions_eagerly"):
+            return True
+    return False
+
+
+def keyword_false(node: ast.Call, name: str) -> bool:
+    """Whether the call passes ``name=False`` (a literal)."""
+    return any(k.arg == name and isinstance(k.value, ast.Constant) and k.value.value is False
+               for k in node.keywords)

@@ -69,6 +69,8 @@ class Value:
     env: Env | None = field(default=None, compare=False, hash=False)
     items: tuple[Value, ...] = ()
     text: str = ""  # a constant string (dtype names), else ""
+    #: The string keys of a dict literal, one per item (``out["loss"]`` picks its item).
+    keys: tuple[str, ...] = ()
 
 
 EMPTY = Value()

@@ -33,8 +33,10 @@ class StopGradient(EdgeRule):
         return (edit,) if edit else ()
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
-        return matchers.cut_matches(ctx, self.code, "stop-gradient", params=matchers.no_params,
-                                    transform=fixes.unwrap)
+        # `tf.map_fn(..., back_prop=False)` traced: the loop's results are stop_gradient'ed;
+        # the edit drops the flag
+        return matchers.cut_matches(ctx, self.code, "stop-gradient",
+                                    transform=fixes.drop_back_prop_flag_or_unwrap)
 
 def _straight_through_inside(node: cst.BaseExpression) -> cst.BaseExpression | None:
     """``tf.stop_gradient(tf.round(z))`` → ``z + tf.stop_gradient(tf.round(z) - z)``."""

@@ -11,13 +11,19 @@ code is connected, the values are what is wrong.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from tapemagic import fixes
 from tapemagic.fixes import blocks, surrogates
+from tapemagic.lint import matchers
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.optypes import SATURATING_SOFTMAX, ZERO_GRADIENT
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 _REASONS = {
     "Sign": "the gradient of `tf.sign` is zero everywhere",
@@ -60,6 +66,11 @@ class ZeroGradient(RuleModule):
                          if op.op_type in ZERO_GRADIENT or op.saturated else _PROBABLE},
                         hit, api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0))
 
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        # an op whose registered gradient is zeros (tf.sign) on every path to the loss: the
+        # saturations are values, which only the run sees
+        return matchers.cut_matches(ctx, self.code, "zero", transform=_straight_through)
+
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
         # Sign: a straight-through estimator; a clip stuck at its bounds: the same through the
         # clip; a dead ReLU layer with an all-zero kernel: Keras' default initialiser. Other
@@ -73,3 +84,8 @@ class ZeroGradient(RuleModule):
         else:
             edit = None
         return (edit,) if edit else ()
+
+
+def _straight_through(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    # read the transform only when an edit is computed: surrogates loads LibCST
+    return surrogates.straight_through(node)

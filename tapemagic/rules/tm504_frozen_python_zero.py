@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tapemagic.graph.verdicts import Cause
+from tapemagic.lint import matchers
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
@@ -36,3 +38,8 @@ class FrozenPythonZero(RuleModule):
                 yield Match((place(op.loc), op.seq), op.loc, True, {"api": api},
                             Hit(analysis, index, source, cause), op_type=op.op_type,
                             graph_edge=("op", op.seq, 0))
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        # a multiply, in a traced step, by a number the source sets to 0 first and changes
+        # later (tapemagic.lint.effects): only the weights every path of which crosses it
+        return matchers.cut_matches(ctx, self.code, "frozen-zero")

@@ -4,7 +4,7 @@
 # weights: critic/kernel, critic/bias
 # mode: eager
 # summary: actor-critic: each step's critic value is stored as a Python float, so the critic loss reaches the tape as constants
-# lint: no (the float goes through a Python list across loop iterations before it reaches the loss; the checker does not follow list contents)
+# lint: yes
 import numpy as np
 import tensorflow as tf
 from tensorflow import keras

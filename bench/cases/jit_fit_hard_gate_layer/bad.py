@@ -4,7 +4,7 @@
 # weights: gate_logits/kernel, gate_logits/bias
 # mode: fit
 # summary: compile(jit_compile=True): a custom layer rounds a sigmoid into a hard 0/1 gate, so the gate's Dense never trains
-# lint: no (the tf.round sits in a custom layer's call that compile/fit reach; the checker does not follow fit into a layer's call)
+# lint: yes
 import numpy as np
 import tensorflow as tf
 

@@ -1,0 +1,160 @@
+"""What a few APIs do beyond joining their operands, and what tracing a step changes.
+
+TF-free. :class:`Effects` refines the library calls of :mod:`tapemagic.lint.members`:
+
+- ``tf.Variable(value)`` made while the tape records, from a value computed from the weights:
+  the variable's initial value is written by an assignment (``AssignVariableOp``), which the
+  tape does not differentiate, so what reads the new variable has lost those weights (TM402);
+- ``tf.sign``: its registered gradient is zeros everywhere (``_SignGrad``), so the weights
+  behind it get exact zeros, not None (a ``zero`` cut, TM501);
+- a draw of 0/1 with a probability given (``K.random_binomial(shape, p)``) and the
+  ``sample()`` of a TensorFlow Probability discrete distribution (``NOT_REPARAMETERIZED``)
+  carry no gradient to the probabilities (TM201); its ``log_prob`` does;
+- traced code (a ``tf.function``, decorated or wrapped; Keras ``fit``'s train function; a Keras
+  ``train_step``) runs its Python body once, when TensorFlow traces it. ``back_prop=False``
+  on ``tf.map_fn``/``tf.while_loop``/``tf.scan``/``foldl``/``foldr`` then wraps the loop's
+  results in ``stop_gradient`` (``while_v2``; eagerly the loop is a Python loop and the flag
+  does nothing, verified on TF 2.21), and a Python number read from an attribute or a global
+  is a constant of the graph: a loss weight that is 0.0 when traced and ramped later by the
+  epoch loop zeroes its term for good (TM504), as changing it does not retrace.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from tapemagic.lint import frozen, names, patterns
+from tapemagic.lint.members import Members
+from tapemagic.lint.values import Cut, Env, Site, Value, join
+
+#: ``text`` of a Python number read from state the source changes later, 0 at first.
+FROZEN_ZERO = "frozen-zero"
+_MULTIPLY = frozenset({"tensorflow.multiply", "keras.ops.multiply"})
+
+
+class Effects(Members):
+    """Variables made from values, zero-gradient ops and traced steps (module docstring)."""
+
+    def __init__(self, tree: ast.Module, imports: names.Imports | None = None) -> None:
+        super().__init__(tree, imports)
+        #: Whether the code interpreted now runs traced (its Python body once, at trace)
+        self.traced = False
+        #: ... and by a function (or train function) made once: not re-made, so not retraced,
+        #: in a loop, so the Python values it read at its trace stay its constants
+        self.captured = False
+        #: The source forces eager mode (``tf.config.run_functions_eagerly(True)``)
+        self.eager = patterns.runs_eagerly(tree, self.imports)
+        self.bindings = frozen.scan(tree)
+        self.made_once = frozen.made_once(tree)
+
+    def trace(self, traced: bool, once: bool) -> tuple[bool, bool]:
+        """Enter code that runs traced if ``traced`` (``once``: by a function made once).
+
+        Returns the state to restore. Nested calls inherit it (they are inlined into the
+        trace); forced eager mode traces nothing.
+        """
+        old = (self.traced, self.captured)
+        if traced and not self.eager:
+            self.traced = True
+            self.captured = self.captured or once
+        return old
+
+    def library(self, node: ast.Call, dotted: str, args: list[Value],
+                kwargs: dict[str, Value], api: str | None = None) -> Value:
+        """Return the value of a library call (:meth:`Members.library`), refined here."""
+        if dotted == "tensorflow.function" and args and args[0].kind == "function":
+            # step = tf.function(step): traced when called; made here (once, or per loop run)
+            return replace(args[0], text="traced" if node in self.made_once else "retraced")
+        if dotted in _MULTIPLY and self.captured and len(args) == 2 and \
+                any(a.text == FROZEN_ZERO for a in args):  # tf.multiply(self.beta, kl)
+            other = args[1] if args[0].text == FROZEN_ZERO else args[0]
+            return self.cut(node, "frozen-zero", ast.unparse(node), [self.operand(other, node)])
+        if dotted in names.DISCRETE_DISTRIBUTIONS:  # tfd.Bernoulli(probs=p): its samples cut
+            params = join(*(self.operand(a, node) for a in [*args, *kwargs.values()]))
+            return replace(params, kind="sampler", text=api or ast.unparse(node.func))
+        if dotted in names.BINARY_DRAWS:  # K.random_binomial(shape, p=probs)
+            key, index = names.BINARY_DRAWS[dotted]
+            given = kwargs.get(key) or (args[index] if len(args) > index else None)
+            if given is not None:
+                return self.cut(node, "non-differentiable", api or ast.unparse(node.func),
+                                [self.operand(given, node)])
+        if dotted in names.ZERO_GRADIENT:
+            return self.cut(node, "zero", api or ast.unparse(node.func),
+                            [self.operand(a, node) for a in args[:1]])
+        value = super().library(node, dotted, args, kwargs, api)
+        if dotted in names.VARIABLE and self.recording:
+            given = kwargs.get("initial_value") or kwargs.get("initializer") or \
+                (args[0] if args else None)
+            initial = self.operand(given, node) if given is not None else None
+            if initial is not None and initial.live:
+                written = Cut("assign", api or ast.unparse(node.func), Site.of(node),
+                              initial.live, node)
+                for root in value.weights:
+                    self.assigned[root] = self.assigned.get(root, frozenset()) | \
+                        initial.cuts | {written}
+        if dotted in names.BACK_PROP_OPS and self.traced and \
+                patterns.keyword_false(node, "back_prop"):
+            text = f"{api or ast.unparse(node.func)}(..., back_prop=False)"
+            stop = [self.cut(node, "stop-gradient", text, [item])
+                    for item in (value.items if value.kind == "seq" else (value,))]
+            return self.sequence(stop) if value.kind == "seq" else stop[0]
+        return value
+
+    def method(self, node: ast.Call, base: Value, attr: str, args: list[Value],
+               kwargs: dict[str, Value], env: Env) -> Value:
+        """Return ``base.attr(...)`` (:meth:`Members.method`); a discrete ``sample()`` cuts."""
+        if base.kind != "sampler":
+            return super().method(node, base, attr, args, kwargs, env)
+        plain = replace(base, kind=None, text="")
+        if attr == "sample":
+            return self.cut(node, "non-differentiable", f"{base.text}(...).sample()", [plain])
+        return self.op(node, f".{attr}()", [plain, *(self.operand(a, node) for a in args),
+                                            *kwargs.values()])
+
+    # -- traced steps -------------------------------------------------------------------------
+    def frozen(self, base: Value, attr: str, value: Value) -> Value:
+        """Return ``base.attr`` (``value``), marked when it is a number frozen when traced.
+
+        Marked when it holds a host number (no weight, no tensor path) and the source binds
+        it to a literal 0 first and to something else later (:mod:`tapemagic.lint.frozen`).
+        """
+        if not _host_number(value) or not self.bindings.attribute(self.classes(base), attr):
+            return value
+        return Value(text=FROZEN_ZERO)
+
+    def classes(self, instance: Value) -> list[str]:
+        """Return the names of an instance's class and of its user base classes, in order."""
+        out: list[str] = []
+        cls, env = instance.node, instance.env
+        while isinstance(cls, ast.ClassDef) and env is not None and len(out) < 8:
+            out.append(cls.name)
+            parent = next((env.get(b.id) for b in cls.bases if isinstance(b, ast.Name)
+                           and env.get(b.id) is not None), None)
+            cls = parent.node if parent is not None and parent.kind == "class" else None
+        return out
+
+    def product(self, node: ast.BinOp, left: Value, right: Value) -> Value | None:
+        """Return ``a * b`` when, traced, one factor is a frozen Python 0 (else None)."""
+        if not self.captured or not isinstance(node.op, ast.Mult):
+            return None
+        for factor, other in ((left, right), (right, left)):
+            if factor.text == FROZEN_ZERO:
+                return self.cut(node, "frozen-zero", ast.unparse(node), [other])
+        return None
+
+    def global_read(self, node: ast.Name, env: Env, value: Value) -> Value:
+        """Return a name's value, marked when it is a module global frozen when traced."""
+        holder: Env | None = env
+        while holder is not None and node.id not in holder.vars:
+            holder = holder.parent
+        if holder is self.module_env and _host_number(value) and \
+                self.bindings.global_name(node.id):
+            return Value(text=FROZEN_ZERO)
+        return value
+
+
+def _host_number(value: Value) -> bool:
+    """Whether a value is a plain host value: no kind, no weight, no tensor path, no cut."""
+    return value.kind is None and not value.live and not value.cuts and \
+        all(r.startswith("t:") for r in value.weights | value.ghost)
