@@ -54,6 +54,7 @@ class Edge:
 #: a cause not classified yet (None is a cause: the edge is differentiable)
 _UNSET: Any = object()
 _NO_GATES: frozenset[int] = frozenset()
+_NO_WITNESS: dict[int, str] = {}
 
 
 class ProvenanceGraph:
@@ -95,6 +96,7 @@ class ProvenanceGraph:
         tensors, causes = self.trace.tensors, self._causes
         in_edges, out_edges = self.in_edges, self.out_edges
         gating = GATING_INPUTS.get(op_type, _NO_GATES)
+        witnessed = self.trace.none_inputs.get(op.seq, _NO_WITNESS)
         outputs = op.outputs
         # IdentityN passes input i to output i (array_grad.py: _IdentityNGrad returns the output
         # gradients as they are): one edge each, not all pairs (a step of 428 weights made 183k
@@ -116,6 +118,8 @@ class ProvenanceGraph:
                                                    self.trace.registry.get(op_type, "fn"), i)
                 if cause == "metadata":
                     continue
+                if cause is None and i in witnessed:
+                    cause = "non-differentiable-op"  # its registered gradient gives it None
                 edge = Edge(src, dst, "op", seq, cause, seq, 0, i in gating)
                 in_edges[dst].append(edge)
                 out_edges[src].append(edge)

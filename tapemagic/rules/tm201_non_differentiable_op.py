@@ -2,7 +2,9 @@
 
 Matcher: a cut edge of cause ``non-differentiable-op``: the op's entry in TensorFlow's gradient
 registry is None (``ops.NotDifferentiable``) or missing (``LookupError``), or its registered
-gradient returns None (``tapemagic.optypes.RETURNS_NONE``). One finding per op and place.
+gradient returns None (``tapemagic.optypes.RETURNS_NONE``), or returns None for the input on the
+path only (``Trace.none_inputs``: asked of the registry while the check ran, tracing/witness.py;
+the reason names those inputs). One finding per op and place.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from tapemagic.fixes import surrogates
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location
-from tapemagic.rules.base import Draft, EdgeRule, register
+from tapemagic.rules.base import Draft, EdgeRule, Match, register
 from tapemagic.rules.context import RuleContext
 
 
@@ -22,6 +24,17 @@ from tapemagic.rules.context import RuleContext
 class NonDifferentiableOp(EdgeRule):
     code = "TM201"
     causes = frozenset({"non-differentiable-op"})
+
+    def match(self, ctx: RuleContext) -> Iterable[Match]:
+        for match in super().match(ctx):
+            witnessed = ctx.trace.none_inputs.get(match.edge.ref) if match.edge else None
+            if witnessed and match.edge is not None and match.edge.kind == "op":
+                # differentiable in some inputs only (betainc's a and b): name the others
+                names = [f"`{name}`" for _, name in sorted(witnessed.items())]
+                plural = "s" if len(names) > 1 else ""
+                match.params["reason"] = (f"its registered gradient returns None for its "
+                                          f"input{plural} {', '.join(names)}")
+            yield match
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         return matchers.cut_matches(ctx, self.code, "non-differentiable")

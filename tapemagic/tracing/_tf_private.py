@@ -261,6 +261,12 @@ def registry_entry(op_type: str) -> str:
     return "none" if fn is None else "fn"
 
 
+#: The registry's lookup, and the stand-in op eager backprop hands a gradient function
+#: (eager/backprop.py ``_gradient_function``): tracing/witness.py asks them the same way
+gradient_lookup = ops._gradient_registry.lookup  # noqa: SLF001
+MockOp = backprop._MockOp  # noqa: SLF001
+
+
 def gradient_module(op_type: str) -> str:
     """Return the module defining ``op_type``'s registered gradient function ("" if none)."""
     try:

@@ -20,7 +20,7 @@ import numpy as np
 from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, VALUE_CHECKED, WRITE_OPS
 from tapemagic.trace import OpRecord, RawLocation, TensorRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, naming, replicas
+from tapemagic.tracing import frames, naming, replicas, witness
 from tapemagic.tracing.backward import BackwardPass, note_op_type
 from tapemagic.tracing.backward import flush as flush_backward
 from tapemagic.tracing.backward import record as record_backward
@@ -97,6 +97,10 @@ class Recorder(HostRoundTrips):
         self.deferred = 0  # backward ops taken but not yet in trace.ops (backward.flush)
         self.variable_ops_only = 0  # >0 while a Keras initialiser runs (initializers.py)
         self.building: Building | None = None  # while a Keras variable is initialised
+        # the op callback's attrs, per op seq: a gradient that comes back None is asked of the
+        # op's registered gradient at the end, built again from them (witness.py)
+        self.attrs: Any = None
+        self.op_attrs: dict[int, Any] = {}
 
     # -- attach / detach ------------------------------------------------------------------------
     def attach(self) -> None:
@@ -245,6 +249,7 @@ class Recorder(HostRoundTrips):
         if graph is None and self.variable_ops_only and own_op(self, name, inputs):
             return None  # an initialiser's own op, on nothing recorded (initializers.py)
         self.busy = True
+        self.attrs = attrs
         try:
             if graph is not None:
                 self.graphs.record(name, tuple(inputs or ()), tuple(outputs or ()), graph)
@@ -256,7 +261,7 @@ class Recorder(HostRoundTrips):
         except Exception as error:  # noqa: BLE001 - never break the user's op for our bookkeeping
             self.trace.recorder_error = f"{type(error).__name__}: {error} (op {name})"
         finally:
-            self.busy = False
+            self.busy = self.attrs = False
             self.pending_reads.clear()
         return None
 
@@ -308,6 +313,8 @@ class Recorder(HostRoundTrips):
         if name in VALUE_CHECKED and not op.in_gradient:
             op.saturated = saturated(name, inputs, outputs)
         self.trace.ops.append(op)
+        if self.attrs:
+            self.op_attrs[seq] = self.attrs
         note_op_type(self, name, seq, number)
         if self.backward is not None:
             self.backward.learn(op)
@@ -368,13 +375,14 @@ class Recorder(HostRoundTrips):
     def finish(self) -> Trace:
         """Resolve names, drop every tensor reference, and return the trace."""
         flush_backward(self)
+        witness.note(self)
         self.trace.handle_names = naming.name_handles(self.handle_objects, self.variables_seen,
                                                       self.scope_callers)
         self.trace.api_labels = {k: naming.api_label(k, g) for k, g in self.api_frames.items()}
         for held in (self._strong, self._refs, self._serial_of, self._serial_of_uid,
                      self.handle_objects,
                      self._handle_serial_by_id, self.variables_seen, self.pending_reads,
-                     self.host_values, self.api_frames, self.graphs):
+                     self.host_values, self.api_frames, self.graphs, self.op_attrs):
             held.clear()
         self.scope.clear()  # and scope_callers, its `callers`
         self.site = SiteMemo()
