@@ -26,7 +26,9 @@ def missing_gradient(graph: ProvenanceGraph, call: GradientCallRecord, node: int
     ``tape.gradient`` raises ``LookupError: gradient registry has no entry for: <type>`` when
     its backward pass meets an op whose type has no gradient (``ops.get_gradient_function``),
     even when the source also reaches the target by a differentiable path; the user's code may
-    catch it. The cut is each op of that type the source's gradient would flow into.
+    catch it. The cut is each op of that type the source's gradient would flow into, else, for
+    a source with a recorded path that does not pass it, each such op on the target's path:
+    the call raised, so it gave that source nothing either.
     """
     message = call.error_message or ""
     if call.error_type != "LookupError" or _NO_GRADIENT not in message:
@@ -34,6 +36,11 @@ def missing_gradient(graph: ProvenanceGraph, call: GradientCallRecord, node: int
     named = message.split(_NO_GRADIENT, 1)[1].split()
     op_type = named[0] if named else ""
     reach = forward(graph, node, anc, diff_only=True)
+    return _into(graph, op_type, reach, anc) or _into(graph, op_type, anc, anc)
+
+
+def _into(graph: ProvenanceGraph, op_type: str, reach: set[int], anc: set[int]) -> list[Edge]:
+    """Return one cut edge into each op of ``op_type`` that a tensor of ``reach`` enters."""
     edges: dict[int, Edge] = {}
     for src in reach:
         for edge in graph.out_edges.get(src, ()):

@@ -23,7 +23,7 @@ from tapemagic.trace import OpRecord, RawLocation, TapeRecord
 
 _REASONS = {
     "none": "it is registered as not differentiable",
-    "missing": "no gradient is registered for it",
+    "missing": "no gradient is registered for it (the gradient call raises: no weight gets one)",
     "returns-none": "its registered gradient returns None",
 }
 
