@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from tapemagic import heap
 from tapemagic._version import __version__
 from tapemagic.diagnosis import Diagnoser
-from tapemagic.graph import derivative_only
+from tapemagic.graph import derivative_only, first_step
 from tapemagic.graph.analysis import analyse
 from tapemagic.graph.collapse import collapse
 from tapemagic.graph.none_handling import forgive
@@ -83,6 +83,7 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
         s.verdict == "severed" for s in a.sources)) and (line := cells.none_handled(
             a.call.loc)) is not None})
     derived = derivative_only.forgive(graph, analyses)
+    first = first_step.forgive(graph, analyses)
     diagnoser = Diagnoser(graph, cells, analyses)
     findings, ids = diagnoser.findings()
     calls = tuple(_call(a, cells, diagnoser, ids) for a in analyses)
@@ -98,7 +99,8 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
         exception=_exception(exception, cells, trace) if exception is not None else None,
         notes=tuple(problems) + tuple(run_notes(trace, analyses, cells)) + tuple(
             _handled_note(a, line, names, cells) for a, line, names in handled) + tuple(
-            _derived_note(a, inner, names, cells) for a, inner, names in derived),
+            _derived_note(a, inner, names, cells) for a, inner, names in derived) + tuple(
+            _first_step_note(a, names, scales, cells) for a, names, scales in first),
         headline=_headline(calls, findings, _regressed(trace)),
     )
     if picture_when is not None and not picture_when(report):
@@ -123,6 +125,18 @@ def _derived_note(analysis: CallAnalysis, inner: CallAnalysis, names: list[str],
             "and these weights only shift what that call differentiates by a constant, so no "
             "derivative depends on them. That is by design (a Hamiltonian or physics-informed "
             "network's last bias), not a cut.")
+
+
+def _first_step_note(analysis: CallAnalysis, names: list[str], scales: list[str],
+                     cells: CellMap) -> str:
+    where, named = where_label(analysis.call.loc, cells), ", ".join(f"`{n}`" for n in names)
+    zero, one = ", ".join(f"`{n}`" for n in scales), len(scales) == 1
+    return (f"The gradient call at {where} gives {named} all-zero gradients because {zero} "
+            f"{'is' if one else 'are'} zero and multipl{'ies' if one else 'y'} their path; "
+            f"{'it gets a gradient' if one else 'they get gradients'} too, so the first update "
+            f"moves {'it' if one else 'them'} and the zeros go. That is a zero-initialised "
+            "scale (ReZero, Fixup, a zero-initialised last layer of a residual branch), not a "
+            "cut.")
 
 
 def _call(analysis: CallAnalysis, cells: CellMap, diagnoser: Diagnoser,

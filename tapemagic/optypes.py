@@ -139,3 +139,19 @@ COMPARISON_OPS = frozenset({
     "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual", "ApproximateEqual",
     "LogicalAnd", "LogicalOr", "LogicalNot", "IsNan", "IsInf", "IsFinite",
 })
+
+
+#: Ops whose output is zero wherever one factor input is zero, and whose gradient to each other
+#: input is the output gradient times that factor (math_grad.py: _MulGrad, _MatMulGrad,
+#: _BatchMatMulV2Grad, _EinsumGrad; nn_grad.py: _Conv2DGrad and kin): a zero factor gives the
+#: other inputs a zero gradient.
+MULTIPLYING = frozenset({
+    "Mul", "MulNoNan", "MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3", "Einsum",
+    "Conv2D", "Conv3D", "DepthwiseConv2dNative", "Conv2DBackpropInput",
+})
+
+#: Ops whose output is zero when their (first) input is: a zero stays a zero through them.
+ZERO_KEEPING = frozenset({
+    "ReadVariableOp", "Identity", "IdentityN", "Cast", "Reshape", "Transpose", "ExpandDims",
+    "Squeeze", "Neg", "BroadcastTo", "Tile", "StridedSlice", "Slice", "GatherV2",
+})

@@ -151,6 +151,9 @@ class SourceRecord:
     result: Literal["ok", "none", "zero", "error"] = "error"
     #: L2 norm of the gradient TensorFlow returned (None when it returned none or no value)
     norm: float | None = None
+    #: a variable whose value was all zeros when the call ran (read only when some source of
+    #: the call got an all-zero gradient): a zero scale the next update moves (ReZero's alpha)
+    zero_value: bool = False
 
     @property
     def trainable_dtype(self) -> bool:

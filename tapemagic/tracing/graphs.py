@@ -20,6 +20,7 @@ from tapemagic.trace import HostEvent, OpRecord, SourceRecord
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, keras_state, py_bodies
 from tapemagic.tracing.results import classify
+from tapemagic.tracing.weight_values import note_zero_values
 
 if TYPE_CHECKING:
     from tapemagic.tracing.recorder import Recorder
@@ -45,6 +46,8 @@ class GraphTracer:
         self._captures: dict[int, tuple[int, dict[int, Any]]] = {}  # graph number -> captures
         #: trace-time gradients (symbolic, result "ok") whose value the first run may show
         self.pending: list[tuple[Any, SourceRecord]] = []
+        #: the variable sources of traced gradient calls, until the first run shows their values
+        self.pending_variables: list[tuple[Any, SourceRecord]] = []
         self.after_values: Callable[[], None] | None = None  # pending resolved: may detach
         self.aliases: list[Any] = []  # capture placeholders mapped to outer handles (pinned)
         #: errors raised by host round-trips on symbolic tensors, with their host event
@@ -55,6 +58,7 @@ class GraphTracer:
     def clear(self) -> None:
         """Drop every graph reference (end of the run)."""
         self.pending.clear()
+        self.pending_variables.clear()
         self.aliases.clear()
         self.failed_events.clear()
         self.continued.clear()
@@ -340,7 +344,15 @@ class GraphTracer:
                 source.norm = norm
                 if result == "zero":
                     source.result = "zero"
+        if any(source.result == "zero" for _, source in self.pending):
+            # the weights' values after the run are those it read, unless it wrote them
+            trace = self.rec.trace
+            written = frozenset(handle for seq, (handle, _, _) in trace.state_writes.items()
+                                if (op := trace.op_at(seq)) is not None and op.graph
+                                and trace.graph_names.get(op.graph) == graph.name)
+            note_zero_values(self.rec, self.pending_variables, written)
         self.pending.clear()
+        self.pending_variables.clear()
         if self.after_values is not None:
             self.after_values()
 

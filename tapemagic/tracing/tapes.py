@@ -18,10 +18,9 @@ from typing import Any, Literal
 
 from tapemagic.trace import GradientCallRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import backward, frames, symbolic
+from tapemagic.tracing import backward, frames, symbolic, weight_values
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.results import (
-    classify,
     describe_watch,
     flatten,
     graph_would_convert,
@@ -362,18 +361,7 @@ class TapeHooks:
         return call
 
     def _note_results(self, call: GradientCallRecord, result: Any, sources: Any) -> None:
-        flat = flatten(result)
-        if len(flat) != len(call.sources):
-            return
-        for source, value in zip(call.sources, flat, strict=True):
-            source.result, source.norm = classify(value)
-            data = getattr(value, "values", value)
-            if source.result == "ok" and isinstance(data, tfp.SymbolicTensor):
-                # a traced function's gradient: zeros by construction, or seen at its first run
-                if tfp.is_static_zero(data):
-                    source.result, source.norm = "zero", 0.0
-                else:
-                    self.rec.graphs.pending.append((data, source))
+        weight_values.note_results(self.rec, call, result, sources)
 
     def _site_saturated(self, record: TapeRecord, made: bool = False) -> bool:
         """Return True when tapes made where ``record``'s was made were analysed enough already.
