@@ -23,7 +23,7 @@ import tensorflow as tf
 from tapemagic import heap
 from tapemagic.trace import Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, keras_state, naming, symbolic
+from tapemagic.tracing import frames, keras_state, naming, symbolic, witness
 from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.initializers import InitializerHooks
 from tapemagic.tracing.recorder import Recorder
@@ -233,6 +233,7 @@ def _snapshot(rec: Recorder, first_call: int) -> Trace:
     """
     import copy
 
+    witness.note(rec)  # while the attrs are held (the outer check goes on)
     trace = copy.copy(rec.trace)
     trace.ops = list(rec.trace.ops)
     trace.host_events = list(rec.trace.host_events)

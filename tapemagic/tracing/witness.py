@@ -46,14 +46,18 @@ _PASSING = frozenset({"Identity", "IdentityN", "StopGradient", "EagerPyFunc", "P
 def note(rec: Recorder) -> None:
     """Fill ``rec.trace.none_inputs`` for the ops on the path of a source that got None."""
     trace = rec.trace
-    for op, positions in _candidates(trace):
-        attrs = rec.op_attrs.get(op.seq)
-        if attrs is None:
-            continue
-        found = _witness(trace, op, attrs)
-        named = {i: name for i, name in found.items() if i in positions}
-        if named:
-            trace.none_inputs[op.seq] = named
+    busy, rec.busy = rec.busy, True  # the scratch graph's ops are ours (a nested check records)
+    try:
+        for op, positions in _candidates(trace):
+            attrs = rec.op_attrs.get(op.seq)
+            if attrs is None:
+                continue
+            found = _witness(trace, op, attrs)
+            named = {i: name for i, name in found.items() if i in positions}
+            if named:
+                trace.none_inputs[op.seq] = named
+    finally:
+        rec.busy = busy
 
 
 def _candidates(trace: Trace) -> Iterable[tuple[OpRecord, set[int]]]:
