@@ -67,7 +67,7 @@ def load_ipython_extension(ipython: Any) -> None:
 
     ipython.events.register("pre_run_cell", remember_cell_id)
     ipython.events.register("post_run_cell", remember_count)
-    magics._tapemagic_hooks = (remember_cell_id, remember_count)  # type: ignore[attr-defined]
+    magics.tapemagic_hooks = (remember_cell_id, remember_count)  # type: ignore[attr-defined]
     # auto mode (`%gradcheck on`, `c.Gradcheck.auto = True`): its hooks run after the two
     # above, so the cell id is known; registered as a configurable for `%config Gradcheck`
     from tapemagic.auto import Gradcheck
@@ -80,14 +80,14 @@ def unload_ipython_extension(ipython: Any) -> None:
     """Remove the hooks and the input transformer added by :func:`load_ipython_extension`."""
     for magics in list(ipython.magics_manager.registry.values()):
         remove = getattr(magics, "remove_transformer", None)
-        if callable(remove) and hasattr(magics, "_tapemagic_hooks"):
+        if callable(remove) and hasattr(magics, "tapemagic_hooks"):
             remove()  # the input transformer that lets a %%gradcheck body use `await`
         auto = getattr(magics, "auto_mode", None)
         if auto is not None:
             auto.close()
             if auto in ipython.configurables:
                 ipython.configurables.remove(auto)
-        hooks = getattr(magics, "_tapemagic_hooks", ())
+        hooks = getattr(magics, "tapemagic_hooks", ())
         for event, hook in zip(("pre_run_cell", "post_run_cell"), hooks, strict=False):
             try:
                 ipython.events.unregister(event, hook)

@@ -130,12 +130,12 @@ def test_records_made_after_the_pass_keep_seq_order_with_the_slow_paths() -> Non
     from tapemagic.trace import OpRecord
 
     rec = recorder.Recorder()
-    rec.backward = backward.BackwardPass(rec.thread)
-    rec.backward.template = (None, None, None, "dense", None)
+    rec.backward.current = backward.BackwardPass(rec.thread)
+    rec.backward.current.template = (None, None, None, "dense", None)
     x = tf.constant([1.0, 2.0])
     first = tf.identity(x)
     backward.record(rec, "Mul", [x], [first])
-    assert rec.deferred == 1 and rec.trace.ops == []
+    assert rec.backward.deferred == 1 and rec.trace.ops == []
     rec.trace.ops.append(OpRecord(rec.next_seq(), "ReadVariableOp", (), (), None))
     second = tf.identity(first)
     backward.record(rec, "Neg", [first], [second])
@@ -143,11 +143,11 @@ def test_records_made_after_the_pass_keep_seq_order_with_the_slow_paths() -> Non
     assert [op.op_type for op in rec.trace.ops] == ["Mul", "ReadVariableOp", "Neg"]
     assert [op.seq for op in rec.trace.ops] == sorted(op.seq for op in rec.trace.ops)
     mul, _, neg = rec.trace.ops
-    assert neg.inputs == mul.outputs and rec.serial_of(second) == neg.outputs[0]
+    assert neg.inputs == mul.outputs and rec.ids.serial_of(second) == neg.outputs[0]
     made = rec.trace.tensors[neg.outputs[0]]
     assert (made.dtype, made.shape, made.trainable, made.producer) == (
         "float32", (2,), True, (neg.seq, 0))
-    assert rec.deferred == 0 and not rec.backward.pending
+    assert rec.backward.deferred == 0 and not rec.backward.current.pending
     assert not rec.trace.recorder_error
 
 

@@ -128,7 +128,7 @@ def _update_loop(src: Source, stmt: Stmt) -> _Shape | None:
     if not (isinstance(first, cst.Attribute) and first.attr.value == "trainable_variables"
             and isinstance(first.value, cst.Name)):
         return None
-    outer = src._stmt(loop)
+    outer = src.statement_of(loop)
     if outer is None:
         return None
     code = cst.Module([]).code_for_node

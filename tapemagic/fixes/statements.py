@@ -45,10 +45,11 @@ class Source:
         for node, pos in self.positions.items():
             if pos.start.line == line and isinstance(
                     node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-                return self._stmt(node)
+                return self.statement_of(node)
         return None
 
-    def _stmt(self, node: cst.CSTNode) -> Stmt | None:
+    def statement_of(self, node: cst.CSTNode) -> Stmt | None:
+        """Return the statement ``node`` is, with its block and place (None if not in one)."""
         parent = self.parents.get(node)
         if isinstance(parent, (cst.IndentedBlock, cst.Module)):
             block = parent.body

@@ -52,6 +52,29 @@ def python_backward(op_type: str) -> bool:
     return bool(module) and not module.startswith(_OWN_GRADIENTS)
 
 
+class BackwardState:
+    """What the recorder knows for the fast path: the pass taking it, and when it may not.
+
+    ``current``: the gradient call whose backward ops take the fast path (None: slow path);
+    ``python_seq``: the last op whose backward pass may run user code, ``python_ops`` such op
+    types; ``attached_seq``: when the op callback attached; ``deferred``: ops taken but not
+    yet in ``trace.ops`` (:func:`flush`).
+    """
+
+    __slots__ = ("current", "python_seq", "python_ops", "attached_seq", "deferred")
+
+    def __init__(self) -> None:
+        self.current: BackwardPass | None = None
+        self.python_seq = -1
+        self.python_ops: set[str] = set()
+        self.attached_seq = 0
+        self.deferred = 0
+
+    def note_python(self, seq: int) -> None:
+        """Note that a backward pass through event ``seq`` may run user code."""
+        self.python_seq = max(self.python_seq, seq)
+
+
 class BackwardPass:
     """One eager gradient call whose backward ops take the fast path (see the module)."""
 
@@ -84,14 +107,14 @@ def begin(rec: Recorder, tape: TapeRecord, method: str) -> BackwardPass | None:
     """Return the :class:`BackwardPass` of an analysed gradient call, or None (slow path).
 
     ``tape``'s first recording span must postdate every op that can run user code in a backward
-    pass (``Recorder.python_backward_seq``) and the op callback's attachment.
+    pass (``BackwardState.python_seq``) and the op callback's attachment.
     """
     if (method != "gradient" or tape.made_before or tape.graph or not tape.spans
             or rec.trace.truncated or not rec.attached or not tfp.executing_eagerly()
             or threading.get_ident() != rec.thread):
         return None
     start = tape.spans[0][0]
-    if start <= rec.python_backward_seq or start <= rec.attached_seq:
+    if start <= rec.backward.python_seq or start <= rec.backward.attached_seq:
         return None
     return BackwardPass(rec.thread)
 
@@ -104,20 +127,16 @@ def record(rec: Recorder, name: str, inputs: Any, outputs: Any) -> None:
     after the pass, rather than between its kernels, costs a third as much (an eager
     ResNet50 step's 3,167 backward ops, bench/overhead.py).
     """
-    bp = rec.backward
+    state = rec.backward
+    bp = state.current
     assert bp is not None and bp.template is not None
     loc, api_module, api_function, layer, outer = bp.template
-    serial_of, by_uid, eager = rec.serial_of, rec._serial_of_uid, tfp.EagerTensor  # noqa: SLF001
-    in_serials = []
-    for index, tensor in enumerate(inputs):
-        serial = (by_uid.get(tensor._id) if type(tensor) is eager  # noqa: SLF001
-                  else serial_of(tensor))  # Recorder.serial_of, inline for an eager tensor
-        in_serials.append(serial if serial is not None
-                          else rec.new_leaf(tensor, name, index, loc, layer))
+    ids, eager = rec.ids, tfp.EagerTensor
+    in_serials = ids.serials(inputs, rec.new_leaf_at, name, loc, layer)
     seq = rec.next_seq()
     for tensor in outputs:
         if type(tensor) is not eager:  # not from C: the slow path's record, at once
-            register = rec.register
+            register = ids.register
             out_serials = tuple([register(t, (seq, i), None) for i, t in enumerate(outputs)])
             rec.trace.ops.append(OpRecord(
                 seq, name, tuple(in_serials), out_serials, loc, api_module, api_function, layer,
@@ -127,16 +146,13 @@ def record(rec: Recorder, name: str, inputs: Any, outputs: Any) -> None:
             return
     if not bp.pending:
         bp.ops_from = len(rec.trace.ops)
-    first = rec._next_serial  # noqa: SLF001 - the serials register() would have given
-    dtypes, shapes, shape_of = bp.dtypes, bp.shapes, tfp.shape_tuple
-    for offset, tensor in enumerate(outputs):
-        by_uid[tensor._id] = first + offset  # noqa: SLF001
-        dtypes.append(tensor._datatype_enum())  # noqa: SLF001
-        shapes.append(shape_of(tensor))
-    rec._next_serial = first + len(outputs)  # noqa: SLF001
+    first = ids.reserve(len(outputs))  # the serials register() would have given
+    ids.adopt(outputs, first, bp.dtypes)
+    shape_of = tfp.shape_tuple
+    bp.shapes.extend([shape_of(tensor) for tensor in outputs])
     bp.pending.append((seq, name, tuple(in_serials), first, len(outputs),
                        tfp.tape_set_is_empty(), rec.function_depth > 0))
-    rec.deferred += 1
+    state.deferred += 1
 
 
 def flush(rec: Recorder) -> None:
@@ -146,7 +162,7 @@ def flush(rec: Recorder) -> None:
     while it runs (a host round-trip). Never raises: a failure is the trace's
     ``recorder_error``, as in the op callback.
     """
-    bp = rec.backward
+    bp = rec.backward.current
     if bp is None or not bp.pending or bp.template is None:
         return
     try:
@@ -174,7 +190,7 @@ def flush(rec: Recorder) -> None:
         bp.dtypes.clear()
         bp.shapes.clear()
         bp.ops_from = -1
-        rec.deferred = 0
+        rec.backward.deferred = 0
 
 
 def _seq(op: OpRecord) -> int:
@@ -186,8 +202,8 @@ def note_op_type(rec: Recorder, name: str, seq: int, graph: int = 0) -> None:
     if name not in rec.trace.registry:
         rec.trace.registry[name] = tfp.registry_entry(name)
         if python_backward(name):
-            rec.python_backward.add(name)
-    if graph or name in rec.python_backward:
+            rec.backward.python_ops.add(name)
+    if graph or name in rec.backward.python_ops:
         # a backward pass through it may run user code; flush() notes a pass's ops after a
         # later slow-path op may have noted its own, hence the max
-        rec.python_backward_seq = max(rec.python_backward_seq, seq)
+        rec.backward.note_python(seq)

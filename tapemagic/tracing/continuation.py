@@ -61,17 +61,14 @@ def continue_past(rec: Recorder, frame: FrameType, loc: RawLocation, kind: str, 
         with warnings.catch_warnings(), scratch.as_default():
             warnings.simplefilter("ignore")
             tf_logger.setLevel(logging.CRITICAL + 1)
-            rec.busy = True  # the stand-in itself is not an op of the user's
-            try:
+            with rec.quiet():  # the stand-in itself is not an op of the user's
                 standin = tfp.tf.identity(tensor)
-            finally:
-                rec.busy = False
-            serial = rec.register(standin, None, "host", strong=True)
+            serial = rec.ids.register(standin, None, "host", strong=True)
             rec.trace.host_links[serial] = HostLink(serial, event.id, probable=False)
             namespace[_STANDIN] = standin
             exec(code, frame.f_globals, namespace)  # noqa: S102 - the user's own checked lines
         target = namespace.get(target_name)
-        found = rec.serial_of(target) if target is not None else None
+        found = rec.ids.serial_of(target) if target is not None else None
         if found is not None and not _only_through(rec, found, serial, ops_before):
             found = None
     except Exception:  # noqa: BLE001 - the user's own error is what the cell raises

@@ -321,7 +321,7 @@ def user_frame(start: FrameType | None) -> tuple[FrameType | None, FrameType | N
         # a thread TensorFlow started for the traced code (a tf.distribute replica thread,
         # which only a traced thread's hooks reach): its stack starts in TensorFlow, and the
         # user's line is where the entering thread waits for it (`strategy.run`, `fit`)
-        outer = sys._current_frames().get(waiting)  # noqa: SLF001
+        outer = sys._current_frames().get(waiting)
         while outer is not None:
             if not _classify(outer)[1]:
                 return outer, api

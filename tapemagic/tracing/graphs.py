@@ -41,6 +41,7 @@ class GraphTracer:
 
     def __init__(self, recorder: Recorder) -> None:
         self.rec = recorder
+        self.enabled = False  # graph mode: record the trace-time ops of tf.function graphs
         self._graph_ids: dict[int, int] = {}  # id(FuncGraph) -> graph number
         self._graphs: list[Any] = []  # the FuncGraphs numbered (strong: ids stay unique)
         self._captures: dict[int, tuple[int, dict[int, Any]]] = {}  # graph number -> captures
@@ -100,6 +101,10 @@ class GraphTracer:
                 found = table.get(id(tensor))
         return found
 
+    def leaf_at(self, tensor: Any, index: int, number: int, layer: str, loc: Any) -> int:
+        """Call :meth:`leaf` (in ``TensorIds.serials``' argument order; ``index`` unused)."""
+        return self.leaf(tensor, number, layer, loc)
+
     def leaf(self, tensor: Any, number: int, layer: str, loc: Any = None) -> int:
         """Give a serial to a graph tensor no recorded op produced.
 
@@ -115,22 +120,22 @@ class GraphTracer:
             function = tfp.nested_function(op)
             if function is not None:
                 self.link_call(function, tuple(op.inputs), tuple(op.outputs), number)
-                serial = self.rec.serial_of(tensor)
+                serial = self.rec.ids.serial_of(tensor)
                 if serial is not None:
                     return serial
         external = self.external_of(tensor)
         if external is None:
-            return self.rec.register(tensor, None, "placeholder")
-        outer = self.rec.serial_of(external)
+            return self.rec.ids.register(tensor, None, "placeholder")
+        outer = self.rec.ids.serial_of(external)
         if outer is None and not isinstance(external, tfp.EagerTensorBase) and not (
                 tfp.is_traced_graph(getattr(external, "graph", None))):
             # a tensor of a plain tf.Graph (a SavedModel export wraps functions in one)
-            return self.rec.register(tensor, None, "placeholder")
+            return self.rec.ids.register(tensor, None, "placeholder")
         if outer is None:
             outer_graph = 0 if isinstance(external, tfp.EagerTensorBase) else self.graph_id(
                 external.graph)
             outer = (self.leaf(external, outer_graph, layer, loc) if outer_graph
-                     else self.rec.register(external, None, "constant"))
+                     else self.rec.ids.register(external, None, "constant"))
         return self.identity(outer, tensor, loc, layer, number)  # at the consumer's line
 
     def mark(self) -> int:
@@ -150,22 +155,20 @@ class GraphTracer:
         if start is None or start < 0 or id(graph) not in self._graph_ids:
             return
         number, layer = self.graph_id(graph), keras_state.keras_layer_path()
-        busy, self.rec.busy = self.rec.busy, True
-        try:
-            for op in graph.get_operations()[start:]:
-                if op.type in _CALL_OPS:
-                    for tensor in op.outputs:
-                        if self.rec.serial_of(tensor) is None:
-                            self.leaf(tensor, number, layer)
-        except Exception as error:  # noqa: BLE001 - never break the user's tape
-            self.rec.trace.recorder_error = f"{type(error).__name__}: {error} (nested call)"
-        finally:
-            self.rec.busy = busy
+        with self.rec.quiet():
+            try:
+                for op in graph.get_operations()[start:]:
+                    if op.type in _CALL_OPS:
+                        for tensor in op.outputs:
+                            if self.rec.ids.serial_of(tensor) is None:
+                                self.leaf(tensor, number, layer)
+            except Exception as error:  # noqa: BLE001 - never break the user's tape
+                self.rec.trace.recorder_error = f"{type(error).__name__}: {error} (nested call)"
 
     def identity(self, src: int, dst: Any, loc: Any, layer: str, graph: int) -> int:
         """Record an ``Identity`` op from serial ``src`` to ``dst`` (a serial or a new tensor)."""
         seq = self.rec.next_seq()
-        serial = dst if isinstance(dst, int) else self.rec.register(dst, (seq, 0), None)
+        serial = dst if isinstance(dst, int) else self.rec.ids.register(dst, (seq, 0), None)
         self.rec.trace.ops.append(OpRecord(seq, "Identity", (src,), (serial,), loc, layer=layer,
                                            in_function=graph > 0, graph=graph))
         self.rec.trace.registry.setdefault("Identity", "fn")
@@ -182,7 +185,7 @@ class GraphTracer:
             return
         if name == "Const" and outputs:
             external = tfp.const_capture_source(sys._getframe(1))
-            outer = self.rec.serial_of(external) if external is not None else None
+            outer = self.rec.ids.serial_of(external) if external is not None else None
             if outer is not None:  # a recorded eager tensor captured by value
                 user, _ = frames.user_frame(sys._getframe(1))
                 loc = frames.location_of(user) if user is not None else None
@@ -206,7 +209,7 @@ class GraphTracer:
             py_bodies.note_op(self.rec, outputs[0].op, self.rec.trace.ops[-1].seq)
         if name == "Const" and outputs and tfp.dtype_name(outputs[0].dtype).startswith(
                 ("float", "bfloat")) and tfp.is_static_zero(outputs[0]):
-            serial = self.rec.serial_of(outputs[0])
+            serial = self.rec.ids.serial_of(outputs[0])
             if serial is not None:
                 self.rec.trace.zero_constants.add(serial)
 
@@ -219,7 +222,7 @@ class GraphTracer:
         if not is_function_call(name):
             return False
         self.rec.trace.function_calls += 1
-        self.rec.python_backward_seq = self.rec.seq  # its backward function may be traced
+        self.rec.backward.note_python(self.rec.seq)  # its backward function may be traced
         function = None if self.rec.gradient_depth else tfp.calling_function(sys._getframe(2))
         if function is None:
             return False
@@ -268,18 +271,18 @@ class GraphTracer:
         results: dict[int, int] = {}
         for body in bodies:
             for arg, placeholder in zip(args, body.inputs, strict=False):
-                inner = self.rec.serial_of(placeholder)
+                inner = self.rec.ids.serial_of(placeholder)
                 if inner is not None and tfp.dtype_name(placeholder.dtype) != "resource":
                     self.identity(self.serial_for(arg, number, layer), inner, loc, layer, number)
             for index, (inner_out, result) in enumerate(zip(body.outputs, outputs,
                                                             strict=False)):
-                inner = self.rec.serial_of(inner_out)
+                inner = self.rec.ids.serial_of(inner_out)
                 if inner is not None:
                     results[index] = self.identity(inner, results.get(index, result), loc,
                                                     layer, number)
         for index, result in enumerate(outputs):
             if index not in results:
-                self.rec.register(result, None, "placeholder")
+                self.rec.ids.register(result, None, "placeholder")
         return True
 
     def link_call(self, function: Any, args: tuple[Any, ...], outputs: tuple[Any, ...],
@@ -302,7 +305,7 @@ class GraphTracer:
                 function.name)
             in_serials = tuple(self.serial_for(t, caller, layer) for t in args)
             seq = self.rec.next_seq()
-            outs = tuple(self.rec.register(t, (seq, i), None) for i, t in enumerate(outputs))
+            outs = tuple(self.rec.ids.register(t, (seq, i), None) for i, t in enumerate(outputs))
             self.rec.trace.ops.append(OpRecord(
                 seq, name, in_serials, outs, loc, layer=layer,
                 in_gradient=self.rec.gradient_depth > 0, in_function=True, graph=caller))
@@ -311,11 +314,11 @@ class GraphTracer:
         for arg, placeholder in zip(args, graph.inputs, strict=False):
             if tfp.dtype_name(getattr(placeholder, "dtype", None)) == "resource":
                 continue  # variable handles: the graph reads the outer handle's serial
-            inner = self.rec.serial_of(placeholder)
+            inner = self.rec.ids.serial_of(placeholder)
             if inner is not None:  # else the body never used this input
                 self.identity(self.serial_for(arg, caller, layer), inner, loc, layer, caller)
         for inner_out, result in zip(graph.outputs, outputs, strict=False):
-            inner = self.rec.serial_of(inner_out)
+            inner = self.rec.ids.serial_of(inner_out)
             if inner is not None and result is not None:
                 self.identity(inner, result, loc, layer, caller)
         if self.pending and not caller:
@@ -358,14 +361,14 @@ class GraphTracer:
 
     def serial_for(self, tensor: Any, number: int, layer: str) -> int:
         """Return the serial of a call argument (of graph ``number``; 0: eager), new if unseen."""
-        serial = self.rec.serial_of(tensor)
+        serial = self.rec.ids.serial_of(tensor)
         if serial is not None:
             return serial
         if number and not isinstance(tensor, tfp.EagerTensorBase):
             return self.leaf(tensor, number, layer)
         if tfp.dtype_name(getattr(tensor, "dtype", None)) == "resource":
             return self.rec.handle_serial(tensor)
-        return self.rec.register(tensor, None, "constant")
+        return self.rec.ids.register(tensor, None, "constant")
 
 
 def _same_graph(tensor: Any, graph: Any) -> bool:

@@ -63,7 +63,7 @@ class HostHooks:
                 self._patch(variable, name, self._wrap_conversion(original, kind, api))
         self._patch(base, "__array_ufunc__", self._array_ufunc)
         self._patch(base, "__array_function__", self._array_function)
-        self._patch(tfp.BaseResourceVariable, "_trainable", self._trainable_property())
+        self._patch(*tfp.trainable_read_patch(self._on_trainable_read))
         for cls in (variable, tfp.ResourceVariable):
             for name in ("assign", "assign_add", "assign_sub"):
                 # cheap, and on while the op callback is detached: which variables a run
@@ -101,7 +101,7 @@ class HostHooks:
         setattr(cls, name, value)
 
     # -- attribution -------------------------------------------------------------------------
-    def _caller(self, depth: int = 2, body: bool = False) -> tuple[Any, str | None] | None:
+    def caller(self, depth: int = 2, body: bool = False) -> tuple[Any, str | None] | None:
         """Return (user location, host API label) for a conversion the user asked for, else None.
 
         A conversion counts when user code made it directly, or through a library function on
@@ -128,7 +128,7 @@ class HostHooks:
         """Note a conversion of ``values`` made in a traced py_function's body (its thread)."""
         run = py_bodies.current()
         if run is not None and run.body is not None:
-            where = self._caller(3, body=True)
+            where = self.caller(3, body=True)
             if where is not None:
                 py_bodies.note_conversion(self.rec, run, kind, where[1] or api, where[0],
                                           values)
@@ -140,21 +140,18 @@ class HostHooks:
         def conversion(tensor: Any, *args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
             result = original(tensor, *args, **kwargs)
-            where = hooks._caller()
+            where = hooks.caller()
             if where is None:
                 hooks.in_body(kind, api, (tensor,))
                 return result
             rec = hooks.rec
-            rec.busy = True
-            try:
+            with rec.quiet():
                 handle = getattr(tensor, "handle", None) if isinstance(
                     tensor, tfp.BaseResourceVariable) else None
-                source = rec.handle_serial(handle) if handle is not None else rec.hold(tensor)
+                source = rec.handle_serial(handle) if handle is not None else rec.ids.hold(tensor)
                 rec.variables_seen.setdefault(id(tensor), tensor) if handle is not None else None
                 value = None if kind == "bool" else result
                 rec.add_host_event(kind, where[1] or api, (source,), (), where[0], value)
-            finally:
-                rec.busy = False
             return result
 
         conversion.__name__ = getattr(original, "__name__", api)
@@ -167,12 +164,9 @@ class HostHooks:
         def write(variable: Any, *args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
             if rec.mine() and not rec.busy:
-                rec.busy = True
-                try:
+                with rec.quiet():
                     rec.trace.variable_writes[rec.handle_serial(variable.handle)] = \
                         rec.next_seq()
-                finally:
-                    rec.busy = False
             return original(variable, *args, **kwargs)
 
         write.__name__ = original.__name__
@@ -186,18 +180,15 @@ class HostHooks:
         def conversion(value: Any, *args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
             result = original(value, *args, **kwargs)
-            where = hooks._caller()
+            where = hooks.caller()
             if where is None or not isinstance(value, tfp.EagerTensorBase):
                 if isinstance(value, tfp.EagerTensorBase):
                     hooks.in_body("numpy", api, (value,))
                 return result
             rec = hooks.rec
-            rec.busy = True
-            try:
-                rec.add_host_event("numpy", where[1] or api, (rec.hold(value),), (), where[0],
+            with rec.quiet():
+                rec.add_host_event("numpy", where[1] or api, (rec.ids.hold(value),), (), where[0],
                                    result)
-            finally:
-                rec.busy = False
             return result
 
         conversion.__name__ = getattr(original, "__name__", api)
@@ -210,31 +201,20 @@ class HostHooks:
         def __bool__(tensor: Any) -> bool:
             __tracebackhide__ = True
             result = bool(original(tensor))
-            where = hooks._caller()
+            where = hooks.caller()
             if where is not None:
                 rec = hooks.rec
-                rec.busy = True
-                try:
-                    rec.add_host_event("bool", "if", (rec.hold(tensor),), (), where[0])
-                finally:
-                    rec.busy = False
+                with rec.quiet():
+                    rec.add_host_event("bool", "if", (rec.ids.hold(tensor),), (), where[0])
             return result
 
         return __bool__
 
-    def _trainable_property(self) -> property:
+    def _on_trainable_read(self, variable: Any) -> None:
         rec = self.rec
-
-        def getter(variable: Any) -> Any:
-            if rec.recording():
-                rec.pending_reads.append(variable)
-                rec.variables_seen.setdefault(id(variable), variable)
-            return variable.__dict__["_trainable"]
-
-        def setter(variable: Any, value: Any) -> None:
-            variable.__dict__["_trainable"] = value
-
-        return property(getter, setter)
+        if rec.recording():
+            rec.pending_reads.append(variable)
+            rec.variables_seen.setdefault(id(variable), variable)
 
     def _wrap_py_func(self, original: Any) -> Any:
         hooks = self
@@ -248,17 +228,14 @@ class HostHooks:
                 return result
             start = sys._getframe(1)
             user, _ = frames.user_frame(start)
-            rec.busy = True
-            try:
-                sources = tuple(rec.hold(t) for t in _flat(inp) if hasattr(t, "dtype"))
+            with rec.quiet():
+                sources = tuple(rec.ids.hold(t) for t in _flat(inp) if hasattr(t, "dtype"))
                 loc = frames.location_of(user) if user is not None else None
                 event = rec.add_host_event("numpy_function", "tf.numpy_function", sources, (),
                                            loc)
                 for out in _flat(result):
                     if out is not None:
                         rec.link_leaf(out, event)
-            finally:
-                rec.busy = False
             return result
 
         return py_func_common
@@ -277,26 +254,23 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
     def to_numpy(value: Any, sources: list[int] | None) -> Any:
         if isinstance(value, tensor_type):
             if sources is not None:
-                sources.append(rec.hold(value))
-            return value._numpy()  # noqa: SLF001 - the same copy NumPy's buffer read makes
+                sources.append(rec.ids.hold(value))
+            return tfp.numpy_of(value)  # the same copy NumPy's buffer read makes
         if type(value) in (list, tuple):
             return type(value)(to_numpy(v, sources) for v in value)
         return value
 
     def _collect(value: Any, sources: list[int]) -> None:
         if isinstance(value, tensor_type):
-            sources.append(rec.hold(value))
+            sources.append(rec.ids.hold(value))
         elif type(value) in (list, tuple):
             for item in value:
                 _collect(item, sources)
 
     def record(api: str, sources: list[int], parents: tuple[int, ...], result: Any,
                where: Any) -> Any:
-        rec.busy = True
-        try:
+        with rec.quiet():
             rec.add_host_event("ufunc", api, tuple(sources), parents, where[0], result)
-        finally:
-            rec.busy = False
         return result
 
     def __array_ufunc__(tensor: Any, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
@@ -326,15 +300,12 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
             result = getattr(ufunc, method)(*args, **kwargs)
             hooks.in_body("ufunc", f"np.{name}", inputs)  # a py_function body, graph mode
             return result
-        busy, rec.busy = rec.busy, True
-        try:
+        with rec.quiet():
             args = [to_numpy(x, sources) for x in inputs]
             if "out" in kwargs:
                 kwargs["out"] = tuple(to_numpy(x, sources) for x in kwargs["out"])
-        finally:
-            rec.busy = busy
         result = getattr(ufunc, method)(*args, **kwargs)
-        where = hooks._caller()
+        where = hooks.caller()
         if where is None:
             hooks.in_body("ufunc", f"np.{name}", inputs)
             return result
@@ -344,12 +315,9 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
         __tracebackhide__ = True
         sources: list[int] = []
         if rec.recording():  # not for another thread, nor once detached
-            rec.busy = True
-            try:
+            with rec.quiet():
                 for value in (*args, *kwargs.values()):
                     _collect(value, sources)
-            finally:
-                rec.busy = False
         implementation = getattr(func, "_implementation", None)
         if implementation is not None:
             # exactly what NumPy does without the hook (np.shape(t) is t's TensorShape, ...)
@@ -357,7 +325,7 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
         else:
             result = func(*[to_numpy(a, None) for a in args],
                           **{k: to_numpy(v, None) for k, v in kwargs.items()})
-        where = hooks._caller()
+        where = hooks.caller()
         if where is None:
             hooks.in_body("ufunc", f"np.{func.__name__}", (*args, *kwargs.values()))
             return result

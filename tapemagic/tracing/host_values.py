@@ -17,6 +17,10 @@ from tapemagic.tracing import py_bodies
 from tapemagic.tracing.backward import flush as flush_backward
 from tapemagic.tracing.values import host_value, same_value
 
+if TYPE_CHECKING:
+    from tapemagic.tracing._tf_private.ids import TensorIds
+    from tapemagic.tracing.backward import BackwardState
+
 #: Host values larger than this (bytes) are not kept for value matching, nor any once all the
 #: kept values reach the second bound: a training loop's metrics must not pin its memory.
 _MAX_HOST_VALUE_BYTES = 8 << 20
@@ -28,15 +32,13 @@ class HostRoundTrips:
 
     trace: Trace
     function_depth: int
-    deferred: int
+    ids: TensorIds
+    backward: BackwardState
     host_values: list[tuple[int, np.ndarray]]  # (event id, value), oldest first
     _host_bytes: int
 
     if TYPE_CHECKING:
         def next_seq(self) -> int: ...  # noqa: D102
-        def serial_of(self, tensor: Any) -> int | None: ...  # noqa: D102
-        def register(self, tensor: Any, producer: tuple[int, int] | None, leaf: str | None,  # noqa: D102
-                     strong: bool = False) -> int: ...
 
     def add_host_event(
         self,
@@ -48,7 +50,7 @@ class HostRoundTrips:
         value: Any = None,
     ) -> int:
         """Record a host round-trip and remember its value for linking it back into TensorFlow."""
-        if self.deferred:  # a backward pass's ops come first (backward.flush)
+        if self.backward.deferred:  # a backward pass's ops come first (backward.flush)
             flush_backward(self)  # type: ignore[arg-type]
         event_id = len(self.trace.host_events) + 1
         body = py_bodies.current()  # a tf.py_function's body runs eagerly, in graph mode too
@@ -68,9 +70,9 @@ class HostRoundTrips:
 
     def link_leaf(self, tensor: Any, event_id: int) -> None:
         """Mark ``tensor`` as produced on the host by event ``event_id`` (an exact link)."""
-        serial = self.serial_of(tensor)
+        serial = self.ids.serial_of(tensor)
         if serial is None:
-            serial = self.register(tensor, None, "constant")
+            serial = self.ids.register(tensor, None, "constant")
         self.trace.host_links[serial] = HostLink(serial, event_id, probable=False)
 
     def _link_host_value(self, tensor: Any, serial: int) -> None:

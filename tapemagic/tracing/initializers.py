@@ -22,7 +22,7 @@ Two shortcuts of the same records (both for an eager ResNet50 built cold, bench/
   callback is the thread's only one and no variable read is pending. A ``Constant`` of a
   tensor, a ``SeedGenerator`` seed and any other callable keep the op-by-op path.
 - The ``VarHandleOp`` that follows the initial value is the new variable's own: its owner is
-  the Keras variable being initialised (``Recorder.building``), so the op callback does not
+  the Keras variable being initialised (``Initialising.building``), so the op callback does not
   walk the stack for it (``naming.find_owner``) unless the user's code runs between the hook
   and the op (a ``tf.variable_creator_scope`` creator: the walk stops at its frame); when the
   method returns, the Keras variable, its inner ``tf.Variable`` and that one's per-replica
@@ -38,22 +38,21 @@ from typing import TYPE_CHECKING, Any
 
 from tapemagic.optypes import VARIABLE_OPS
 from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing._tf_private import keras_private
 
 if TYPE_CHECKING:
     from tapemagic.tracing.recorder import Recorder
 
-_MODULE = "keras.src.backend"
-_METHOD = "_initialize_with_initializer"
 
 
 def own_op(rec: Recorder, name: str, inputs: Any) -> bool:
     """Return True for an op of an initialiser that reads nothing recorded (not to record).
 
-    Called by the op callback while ``rec.variable_ops_only``; the variable's own ops, an op
+    Called by the op callback while ``rec.initialising.depth``; the variable's own ops, an op
     on a recorded tensor and one a pending (C fast path) variable read feeds are recorded.
     """
     return (name not in VARIABLE_OPS and threading.get_ident() == rec.thread
-            and not rec.pending_reads and all(rec.serial_of(t) is None for t in inputs or ()))
+            and not rec.pending_reads and all(rec.ids.serial_of(t) is None for t in inputs or ()))
 
 
 #: attribute values a built-in initialiser may hold and still read nothing recorded
@@ -91,7 +90,7 @@ def _initial_value(rec: Recorder, initializer: Any) -> Any:
 
     def initial_value(*args: Any, **kwargs: Any) -> Any:
         __tracebackhide__ = True
-        building, rec.building = rec.building, None
+        building, rec.initialising.building = rec.initialising.building, None
         callbacks = tfp.thread_op_callbacks() if quiet else []
         # Only when the recorder's callback is the thread's only one (by identity: it compares
         # equal to an equal bound method): another callback would run in the window, and one
@@ -107,21 +106,35 @@ def _initial_value(rec: Recorder, initializer: Any) -> Any:
         finally:
             if off:
                 callbacks.append(rec.callback)
-            rec.building = building
+            rec.initialising.building = building
 
     return initial_value
 
 
 def _inner_variables(variable: Any) -> list[Any]:
     """Return a Keras variable's ``tf.Variable`` and, for a distributed one, its components."""
-    inner = getattr(variable, "_value", None)
+    inner = keras_private.inner_variable(variable)
     if inner is None:
         return []
-    return [inner, *getattr(inner, "_values", ())]
+    return [inner, *keras_private.components(inner)]
+
+
+class Initialising:
+    """The recorder's view of Keras initialisers running on the traced thread.
+
+    ``depth`` > 0 while one runs (the op callback then skips its own ops, :func:`own_op`);
+    ``building`` is the Keras variable being initialised, if its handle is still to come.
+    """
+
+    __slots__ = ("depth", "building")
+
+    def __init__(self) -> None:  # noqa: D107
+        self.depth = 0
+        self.building: Building | None = None
 
 
 class Building:
-    """A Keras variable being initialised on the traced thread (``Recorder.building``).
+    """A Keras variable being initialised on the traced thread (``Initialising.building``).
 
     ``frame`` is the hook's frame: the ``VarHandleOp`` shortcut holds only while no frame of the
     user's code runs below it (a ``tf.variable_creator_scope`` creator); ``taken`` says whether
@@ -144,7 +157,7 @@ def owner_known(rec: Recorder, user: Any) -> bool:
     ``tf.variable_creator_scope`` creator would stop the walk of ``naming.find_owner``.
     Marks the shortcut taken (once per variable).
     """
-    building = rec.building
+    building = rec.initialising.building
     if building is None or building.taken or threading.get_ident() != rec.thread:
         return False
     frame = user
@@ -161,38 +174,40 @@ class InitializerHooks:
 
     def __init__(self, recorder: Recorder) -> None:  # noqa: D107
         self.rec = recorder
-        self._saved: tuple[type, Any] | None = None
+        self._saved: tuple[type, str, Any] | None = None
 
     def install(self) -> None:
         """Wrap the method (nothing to do when Keras 3 is not loaded)."""
-        backend = getattr(sys.modules.get(_MODULE), "Variable", None)  # the backend's class
-        cls = next((c for c in getattr(backend, "__mro__", ()) if _METHOD in c.__dict__), None)
-        if cls is None:
-            return
-        original = cls.__dict__[_METHOD]
+        patch = keras_private.initializer_patch(self._wrap)
+        if patch is not None:
+            cls, name, replacement = patch
+            self._saved = (cls, name, cls.__dict__[name])
+            setattr(cls, name, replacement)
+
+    def _wrap(self, original: Any) -> Any:
         rec = self.rec
 
         def initialize_with_initializer(variable: Any, initializer: Any) -> Any:
             __tracebackhide__ = True
             if threading.get_ident() != rec.thread:
                 return original(variable, initializer)
-            rec.variable_ops_only += 1
-            outer, rec.building = rec.building, Building(sys._getframe())
+            state = rec.initialising
+            state.depth += 1
+            outer, state.building = state.building, Building(sys._getframe())
             try:
                 return original(variable, _initial_value(rec, initializer))
             finally:
-                rec.variable_ops_only -= 1
-                taken, rec.building = rec.building is not None and rec.building.taken, outer
+                state.depth -= 1
+                taken, state.building = state.building is not None and state.building.taken, outer
                 if taken:  # the owners the walk would have found
                     rec.variables_seen.setdefault(id(variable), variable)
                     for inner in _inner_variables(variable):
                         rec.variables_seen.setdefault(id(inner), inner)
 
-        self._saved = (cls, original)
-        setattr(cls, _METHOD, initialize_with_initializer)
+        return initialize_with_initializer
 
     def remove(self) -> None:
         """Restore the method."""
         if self._saved is not None:
-            setattr(self._saved[0], _METHOD, self._saved[1])
+            setattr(*self._saved)
             self._saved = None

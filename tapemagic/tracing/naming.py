@@ -13,6 +13,8 @@ from typing import Any
 
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, keras_state
+from tapemagic.tracing._tf_private.ids import handle_or_none
+from tapemagic.tracing._tf_private.keras_private import inner_variable
 
 #: where tapemagic's own modules live (their frames are skipped by find_owner)
 _OWN_FILES = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -39,8 +41,8 @@ def find_owner(handle: Any, seen: dict[int, Any], start: FrameType | None) -> No
                 and not code.co_filename.startswith(_OWN_FILES):
             owner = frame.f_locals.get("self")
             is_keras = keras_cls is not None and isinstance(owner, keras_cls)
-            inner = getattr(owner, "_value", None) if is_keras else owner
-            found = getattr(inner, "_handle", None)
+            inner = inner_variable(owner) if is_keras else owner
+            found = handle_or_none(inner)
             # A variable under construction has no handle attribute yet (its initial assign
             # runs first): keep it, by the end of the run its handle tells.
             if found is handle or (found is None and (
@@ -72,8 +74,8 @@ def name_handles(handles: dict[int, Any], seen: dict[int, Any],
             continue
     for obj in candidates:
         is_keras = keras_cls is not None and isinstance(obj, keras_cls)
-        inner = getattr(obj, "_value", None) if is_keras else obj
-        handle = getattr(inner, "_handle", None)
+        inner = inner_variable(obj) if is_keras else obj
+        handle = handle_or_none(inner)
         serial = by_handle.get(id(handle)) if handle is not None else None
         if serial is None:
             continue
@@ -128,7 +130,7 @@ def note_trainable(serial_by_handle_id: dict[int, int], seen: dict[int, Any],
     for obj in objects:
         if not isinstance(obj, keras_cls):
             continue
-        handle = getattr(getattr(obj, "_value", None), "_handle", None)
+        handle = handle_or_none(inner_variable(obj))
         serial = serial_by_handle_id.get(id(handle)) if handle is not None else None
         if serial is not None:
             frozen[serial] = frozen.get(serial, True) and bool(getattr(obj, "trainable", True))

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from tapemagic.trace import HostEvent, PyBody
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames
+from tapemagic.tracing._tf_private import py_funcs
 
 if TYPE_CHECKING:
     from tapemagic.tracing.recorder import Recorder
@@ -84,7 +85,7 @@ def note_op(rec: Recorder, op: Any, seq: int) -> None:
         token = _text(op.get_attr("token"))
     except (AttributeError, ValueError):
         return
-    func = tfp.script_ops_module._py_funcs.get(token)  # noqa: SLF001 - the op's registry
+    func = py_funcs.registered_function(token)
     code = getattr(_function_of(func), "__code__", None)
     name = f"{code.co_filename}:{code.co_firstlineno}:{code.co_name}" if code else ""
     if code is not None and frames.GENERATED_MARK in code.co_filename:
@@ -102,8 +103,8 @@ def note_conversion(rec: Recorder, run: _Run, kind: str, api: str, loc: Any,
     The event has no sources (the body's tensors are not the graph's) and a fresh number: it
     links to nothing in the trace; the analysis reaches it through the body's op only.
     """
-    rec.seq += 1  # the entering thread is waiting for the graph that runs this body
-    event = HostEvent(len(rec.trace.host_events) + 1, rec.seq, kind, api, (), (), loc, True)
+    seq = rec.next_seq_of_entering_thread()  # it waits for the graph that runs this body
+    event = HostEvent(len(rec.trace.host_events) + 1, seq, kind, api, (), (), loc, True)
     rec.trace.host_events.append(event)
     if run.body is not None:
         run.body.conversions.append(event.id)
@@ -121,7 +122,7 @@ def note_argument(rec: Recorder, event: int, sources: tuple[int, ...]) -> None:
     run = current()
     if run is None:
         return
-    serial_of = rec.serial_of
+    serial_of = rec.ids.serial_of
     position = next((i for i, arg in enumerate(run.args) if serial_of(arg) in sources), None)
     if position is not None:
         rec.trace.body_arguments[event] = position
@@ -129,9 +130,9 @@ def note_argument(rec: Recorder, event: int, sources: tuple[int, ...]) -> None:
 
 def patches(rec: Recorder) -> list[tuple[type, str, Any]]:
     """Return the (class, attribute, replacement) patches for one run of ``rec``."""
-    registry_call = tfp.script_ops_module.FuncRegistry.__call__
-    convert = tfp.script_ops_module.EagerFunc._convert  # noqa: SLF001
-    eager_func = tfp.script_ops_module.EagerFunc
+    registry_call = py_funcs.FuncRegistry.__call__
+    eager_func = py_funcs.EagerFunc
+    is_gradient = py_funcs.is_gradient
     tensor = tfp.EagerTensorBase
 
     def __call__(registry: Any, token: Any, device: Any, args: Any) -> Any:  # noqa: N807
@@ -140,7 +141,7 @@ def patches(rec: Recorder) -> list[tuple[type, str, Any]]:
         if not isinstance(func, eager_func):
             return registry_call(registry, token, device, args)
         state: _Gradient | _Run | None
-        if func._is_grad_func:  # noqa: SLF001
+        if is_gradient(func):
             body = _body(rec, forward_token(func), grad=True)
             key, state = "gradient", _Gradient(body, func) if body is not None else None
         else:
@@ -160,8 +161,8 @@ def patches(rec: Recorder) -> list[tuple[type, str, Any]]:
                 sys.setprofile(None)
             setattr(_local, key, outer)
 
-    def _convert(func: Any, value: Any, dtype: Any) -> Any:
-        if func._is_grad_func:  # noqa: SLF001
+    def before_convert(func: Any, value: Any) -> None:
+        if is_gradient(func):
             state = _local.__dict__.get("gradient")
             if state is not None and state.func is func:
                 if value is None:
@@ -173,12 +174,10 @@ def patches(rec: Recorder) -> list[tuple[type, str, Any]]:
                     and value is not None and not isinstance(value, tensor)):
                 run.noted = True  # the body handed back a host value: it left TensorFlow
                 note_return(rec, run)
-        return convert(func, value, dtype)
 
     __call__.__doc__ = registry_call.__doc__
-    _convert.__doc__ = convert.__doc__
-    return [(tfp.script_ops_module.FuncRegistry, "__call__", __call__),
-            (eager_func, "_convert", _convert)]
+    return [(py_funcs.FuncRegistry, "__call__", __call__),
+            py_funcs.convert_patch(before_convert)]
 
 
 def note_return(rec: Recorder, run: _Run) -> None:
@@ -253,7 +252,7 @@ def forward_token(grad_func: Any) -> str | None:
 
 def _function_of(func: Any) -> Any:
     """Return the Python function an ``EagerFunc`` runs, past ``autograph.do_not_convert``."""
-    return inspect.unwrap(getattr(func, "_func", func))
+    return inspect.unwrap(py_funcs.wrapped_function(func))
 
 
 def _text(token: Any) -> str:

@@ -1,44 +1,45 @@
 """The recorder: tensor serials, the op callback, implicit variable reads, host-value links.
 
 Imports TensorFlow (through ``_tf_private``). One :class:`Recorder` lives for one traced run;
-the patches in ``hooks`` and ``tapes`` report to it. It keeps no tensor alive past the run: an
-eager tensor is known by its ``_id`` (never reused), any other object by ``id()`` and a weak
-reference (its serial retires when it dies, because Python reuses ``id()`` at once); only
-variable handles, gradient targets and sources and small host values are held strongly, and
-all of them are dropped by :meth:`finish`.
+the patches in ``hooks`` and ``tapes`` report to it. Its state has owners: the tensor serials
+are the table ``ids`` (``_tf_private.ids``: it keeps no tensor alive past the run), the
+backward fast path's facts ``backward`` (``backward.BackwardState``), a Keras initialiser's
+``initialising`` (``initializers.Initialising``), graph mode's ``graphs`` (``GraphTracer``).
+Other modules read its counters and flags; they change them through its methods, and do their
+own work inside ``with rec.quiet():`` (ops and hooks record nothing meanwhile). Only variable
+handles, gradient targets and sources and small host values are held strongly, and all of them
+are dropped by :meth:`finish`.
 """
 
 from __future__ import annotations
 
 import sys
 import threading
-import weakref
 from typing import Any
 
 import numpy as np
 
 from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, VALUE_CHECKED, WRITE_OPS
-from tapemagic.trace import OpRecord, RawLocation, TensorRecord, Trace
+from tapemagic.trace import OpRecord, RawLocation, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming, replicas, witness
-from tapemagic.tracing.backward import BackwardPass, note_op_type
+from tapemagic.tracing._tf_private.ids import TensorIds, handle_of
+from tapemagic.tracing.backward import BackwardState, note_op_type
 from tapemagic.tracing.backward import flush as flush_backward
 from tapemagic.tracing.backward import record as record_backward
 from tapemagic.tracing.graphs import GraphTracer
 from tapemagic.tracing.host_values import HostRoundTrips
-from tapemagic.tracing.initializers import Building, own_op, owner_known
+from tapemagic.tracing.initializers import Initialising, own_op, owner_known
 from tapemagic.tracing.values import (
     ScopeMemo,
     SiteMemo,
     custom_gradient_of,
     dtype_info,
-    enum_info,
     host_value,
     same_value,
     saturated,
 )
 
-_EAGER = tfp.EagerTensor
 #: Stop recording ops past this many (a long training loop): the first steps are enough.
 MAX_OPS = 400_000
 #: op type as TensorFlow reports it (bytes from an eager op) -> its name (a few hundred types)
@@ -63,11 +64,7 @@ class Recorder(HostRoundTrips):
         self.function_depth = 0
         self.function_arrays: list[int] = []  # ids of NumPy arguments of running tf.functions
         self.saturated_depth = 0  # >0 while inside a tape whose call site was analysed already
-        self._serial_of: dict[int, int] = {}  # id() -> serial, for objects not eager tensors
-        self._serial_of_uid: dict[int, int] = {}  # an eager tensor's `_id` -> serial
-        self._refs: dict[int, weakref.ref[Any]] = {}
-        self._strong: dict[int, Any] = {}
-        self._next_serial = 1
+        self.ids = TensorIds(self.trace.tensors)  # tensor -> serial (and its TensorRecord)
         self.handle_objects: dict[int, Any] = {}  # handle serial -> handle tensor (strong)
         self._handle_serial_by_id: dict[int, int] = {}
         self.pending_reads: list[Any] = []  # variables whose `_trainable` the C fast path read
@@ -75,8 +72,7 @@ class Recorder(HostRoundTrips):
         self.host_values: list[tuple[int, np.ndarray]] = []  # (event id, value), oldest first
         self._host_bytes = 0
         self.api_frames: dict[tuple[str, str], Any] = {}
-        self.trace_graphs = False  # record trace-time ops of tf.function graphs (graph mode)
-        self.graphs = GraphTracer(self)
+        self.graphs = GraphTracer(self)  # graph mode (``graphs.enabled``: trace-time ops)
         # Keras layers and optimizers whose name scope an op ran in: their variables name the
         # handles at the end (instead of a scan of the whole heap)
         self.scope = ScopeMemo()
@@ -89,18 +85,20 @@ class Recorder(HostRoundTrips):
         self.callback = self.on_op  # the one object registered (replica threads inherit it)
         self._threads: dict[int, int] = {}  # other threads' idents -> numbers (see thread_number)
         self.site = SiteMemo()  # where the last op ran (consecutive ops share it)
-        # backward.py: the gradient call whose backward ops take the fast path, the last op
-        # whose backward pass may run user code (and such op types), when the callback attached
-        self.backward: BackwardPass | None = None
-        self.python_backward_seq, self.attached_seq = -1, 0
-        self.python_backward: set[str] = set()
-        self.deferred = 0  # backward ops taken but not yet in trace.ops (backward.flush)
-        self.variable_ops_only = 0  # >0 while a Keras initialiser runs (initializers.py)
-        self.building: Building | None = None  # while a Keras variable is initialised
+        self.backward = BackwardState()  # the backward fast path (backward.py)
+        self.initialising = Initialising()  # a Keras variable being initialised (initializers.py)
         # the op callback's attrs, per op seq: a gradient that comes back None is asked of the
         # op's registered gradient at the end, built again from them (witness.py)
         self.attrs: Any = None
         self.op_attrs: dict[int, Any] = {}
+        self._quiet = _Quiet(self)
+
+    def quiet(self) -> _Quiet:
+        """Return the context in which the recorder's own work records nothing (``busy``).
+
+        Not for a per-op path (the op callback sets the flag itself): a ``with`` costs more.
+        """
+        return self._quiet
 
     # -- attach / detach ------------------------------------------------------------------------
     def attach(self) -> None:
@@ -108,7 +106,7 @@ class Recorder(HostRoundTrips):
         if not self.attached:
             tfp.add_op_callback(self.callback)
             self.attached = True
-            self.attached_seq = self.seq
+            self.backward.attached_seq = self.seq
 
     def detach(self) -> None:
         """Unregister the op callback: ops run as without tapemagic (no Python call per op)."""
@@ -136,65 +134,18 @@ class Recorder(HostRoundTrips):
             self.trace.seq_threads[self.seq] = self.thread_number()
         return self.seq
 
+    def next_seq_of_entering_thread(self) -> int:
+        """Return the next event number, counted as the entering thread's (which waits for it).
+
+        For an event on a thread TensorFlow runs a graph's py_function body on, while the
+        entering thread waits for that graph (``py_bodies``).
+        """
+        self.seq += 1
+        return self.seq
+
     def thread_number(self) -> int:
         """Return 0 on the entering thread, else the replica's number (``replicas.number``)."""
         return replicas.number(self.thread, self._threads)
-
-    def serial_of(self, tensor: Any) -> int | None:
-        """Return the serial of a tensor seen before, or None.
-
-        An eager tensor is known by its ``_id``, which TensorFlow never reuses. Any other
-        object by ``id()``, which is reused as soon as the object dies: such an entry counts
-        only while its weak reference still points at this very object (no weakref callbacks:
-        a Ctrl-C landing in one would be swallowed by Python).
-        """
-        if type(tensor) is _EAGER:
-            return self._serial_of_uid.get(tensor._id)  # noqa: SLF001
-        serial = self._serial_of.get(id(tensor))
-        if serial is None:
-            return None
-        ref = self._refs.get(serial)
-        if ref is not None:
-            return serial if ref() is tensor else None
-        return serial if self._strong.get(serial) is tensor else None
-
-    def register(
-        self, tensor: Any, producer: tuple[int, int] | None, leaf: str | None, strong: bool = False
-    ) -> int:
-        """Give ``tensor`` a new serial and record its dtype and shape."""
-        serial = self._next_serial  # new_serial(), inline: once per tensor recorded
-        self._next_serial = serial + 1
-        if type(tensor) is _EAGER:
-            # read from C: the `dtype` property builds a Python object per tensor
-            name, trainable = enum_info(tensor._datatype_enum())  # noqa: SLF001
-            self._serial_of_uid[tensor._id] = serial  # noqa: SLF001
-        else:
-            name, trainable = dtype_info(getattr(tensor, "dtype", None))
-            self._serial_of[id(tensor)] = serial
-            if not strong:
-                try:
-                    self._refs[serial] = weakref.ref(tensor)
-                except TypeError:  # not weak-referenceable: hold it for the run
-                    strong = True
-        self.trace.tensors[serial] = TensorRecord(serial, name, tfp.shape_tuple(tensor), trainable,
-                                                  producer, leaf)
-        if strong:
-            self._strong[serial] = tensor
-        return serial
-
-    def new_serial(self) -> int:
-        """Return a fresh tensor serial (for a value that has no tensor object)."""
-        self._next_serial += 1
-        return self._next_serial - 1
-
-    def hold(self, tensor: Any) -> int:
-        """Return the serial of ``tensor`` (registering it if new) and keep it alive for the run."""
-        serial = self.serial_of(tensor)
-        if serial is None:
-            serial = self.register(tensor, None, "constant", strong=True)
-        else:
-            self._strong[serial] = tensor
-        return serial
 
     def handle_serial(self, handle: Any, find_owner: bool = False) -> int:
         """Return the serial of a variable's resource handle, registering it once.
@@ -210,7 +161,7 @@ class Recorder(HostRoundTrips):
                 self.graphs.aliases.append(handle)  # pinned: its id stays this handle's
                 serial = self._handle_serial_by_id[id(handle)] = self.handle_serial(external)
                 return serial
-            serial = self.register(handle, None, "handle", strong=True)
+            serial = self.ids.register(handle, None, "handle", strong=True)
             self.handle_objects[serial] = handle
             self._handle_serial_by_id[id(handle)] = serial
             if find_owner:
@@ -235,27 +186,28 @@ class Recorder(HostRoundTrips):
         """Record one op (``op_callbacks`` signature); graph mode: see ``tracing/graphs.py``."""
         if self.busy:
             return None
+        graphs, backward = self.graphs, self.backward
         if graph is not None:
             self.trace.graph_events += 1
-            if not self.trace_graphs or not tfp.is_traced_graph(graph):
+            if not graphs.enabled or not tfp.is_traced_graph(graph):
                 return None
-        if (self.saturated_depth or len(self.trace.ops) + self.deferred >= MAX_OPS
+        if (self.saturated_depth or len(self.trace.ops) + backward.deferred >= MAX_OPS
                 or self.trace.recorder_error):
             self.trace.truncated = (self.trace.truncated
-                                    or len(self.trace.ops) + self.deferred >= MAX_OPS)
+                                    or len(self.trace.ops) + backward.deferred >= MAX_OPS)
             self.pending_reads.clear()
             return None
         name = _OP_NAMES.get(op_type) or _op_name(op_type)
-        if graph is None and self.variable_ops_only and own_op(self, name, inputs):
+        if graph is None and self.initialising.depth and own_op(self, name, inputs):
             return None  # an initialiser's own op, on nothing recorded (initializers.py)
-        self.busy = True
+        self.busy = True  # not `with self.quiet()`: once per op
         self.attrs = attrs
         try:
             if graph is not None:
-                self.graphs.record(name, tuple(inputs or ()), tuple(outputs or ()), graph)
-            elif self.backward is not None and self.backward.takes(name):
+                graphs.record(name, tuple(inputs or ()), tuple(outputs or ()), graph)
+            elif backward.current is not None and backward.current.takes(name):
                 record_backward(self, name, inputs or (), outputs or ())
-            elif not self.trace_graphs or not self.graphs.eager_call(
+            elif not graphs.enabled or not graphs.eager_call(
                     name, inputs or (), outputs or ()):
                 self.record_op(name, inputs or (), outputs or ())
         except Exception as error:  # noqa: BLE001 - never break the user's op for our bookkeeping
@@ -274,15 +226,8 @@ class Recorder(HostRoundTrips):
             self.api_frames.setdefault(api_key, api.f_globals)
         layer = self.scope.layer()
         number = self.graphs.graph_id(graph) if graph is not None else 0
-        in_serials = []
-        serial_of, by_uid = self.serial_of, self._serial_of_uid
-        for index, tensor in enumerate(inputs):
-            serial = (by_uid.get(tensor._id) if type(tensor) is _EAGER  # noqa: SLF001
-                      else serial_of(tensor))  # serial_of, inline for an eager tensor
-            if serial is None:
-                serial = (self.graphs.leaf(tensor, number, layer, loc) if number
-                          else self.new_leaf(tensor, name, index, loc, layer))
-            in_serials.append(serial)
+        in_serials = (self.ids.serials(inputs, self.graphs.leaf_at, number, layer, loc) if number
+                      else self.ids.serials(inputs, self.new_leaf_at, name, loc, layer))
         seq = self.next_seq()
         if name in READ_OPS or name in WRITE_OPS:
             # the handle is long-lived: make sure it is held and indexed as a handle
@@ -296,7 +241,7 @@ class Recorder(HostRoundTrips):
             if loc is not None:
                 self.trace.handle_created[out_serials[0]] = loc
         else:
-            register = self.register
+            register = self.ids.register
             out_serials = tuple([register(t, (seq, i), None) for i, t in enumerate(outputs)])
         op = OpRecord(
             seq, name, tuple(in_serials), out_serials, loc,
@@ -306,7 +251,7 @@ class Recorder(HostRoundTrips):
         if user is not None and tfp.tape_set_is_empty():
             op.outer_loc = self.site.call_site(user, loc)
         if api_key is not None and api_key[0] == CUSTOM_GRADIENT_MODULE and not op.in_gradient:
-            self.python_backward_seq = seq
+            self.backward.python_seq = seq
             found = custom_gradient_of(sys._getframe(1))
             if found is not None:
                 self.trace.custom_gradients[seq] = found
@@ -316,11 +261,17 @@ class Recorder(HostRoundTrips):
         if self.attrs:
             self.op_attrs[seq] = self.attrs
         note_op_type(self, name, seq, number)
-        if self.backward is not None:
-            self.backward.learn(op)
+        if self.backward.current is not None:
+            self.backward.current.learn(op)
         if name in WRITE_OPS:
             value = in_serials[1] if len(in_serials) > 1 else None
             self.trace.state_writes[seq] = (in_serials[0], value, self.scope.write_label(layer))
+
+    def new_leaf_at(
+        self, tensor: Any, index: int, consumer: str, loc: RawLocation | None, layer: str
+    ) -> int:
+        """Call :meth:`new_leaf` (in ``TensorIds.serials``' argument order)."""
+        return self.new_leaf(tensor, consumer, index, loc, layer)
 
     def new_leaf(
         self, tensor: Any, consumer: str, index: int, loc: RawLocation | None, layer: str
@@ -333,9 +284,9 @@ class Recorder(HostRoundTrips):
         if variable is not None:
             # TensorFlow's C fast path read this variable with no op callback
             # (pywrap_tfe_src.cc ReadVariableOp: "TODO: Should we run post exec callbacks here?")
-            handle = self.handle_serial(variable._handle)  # noqa: SLF001
+            handle = self.handle_serial(handle_of(variable))
             seq = self.next_seq()
-            serial = self.register(tensor, (seq, 0), None)
+            serial = self.ids.register(tensor, (seq, 0), None)
             self.trace.ops.append(
                 OpRecord(seq, "ReadVariableOp", (handle,), (serial,), loc, layer=layer,
                          in_gradient=self.gradient_depth > 0,
@@ -343,7 +294,7 @@ class Recorder(HostRoundTrips):
             )
             self.trace.registry.setdefault("ReadVariableOp", "fn")
             return serial
-        serial = self.register(tensor, None, "constant")
+        serial = self.ids.register(tensor, None, "constant")
         if self.host_values:
             self._link_host_value(tensor, serial)
         return serial
@@ -379,11 +330,28 @@ class Recorder(HostRoundTrips):
         self.trace.handle_names = naming.name_handles(self.handle_objects, self.variables_seen,
                                                       self.scope_callers)
         self.trace.api_labels = {k: naming.api_label(k, g) for k, g in self.api_frames.items()}
-        for held in (self._strong, self._refs, self._serial_of, self._serial_of_uid,
-                     self.handle_objects,
-                     self._handle_serial_by_id, self.variables_seen, self.pending_reads,
-                     self.host_values, self.api_frames, self.graphs, self.op_attrs):
+        self.ids.clear()
+        for held in (self.handle_objects, self._handle_serial_by_id, self.variables_seen,
+                     self.pending_reads, self.host_values, self.api_frames, self.graphs,
+                     self.op_attrs):
             held.clear()
         self.scope.clear()  # and scope_callers, its `callers`
         self.site = SiteMemo()
         return self.trace
+
+
+class _Quiet:
+    """``with rec.quiet():`` -- the recorder is busy inside, as it was before after."""
+
+    __slots__ = ("rec", "was")
+
+    def __init__(self, rec: Recorder) -> None:
+        self.rec = rec
+        self.was: list[bool] = []  # a stack: quiet blocks nest
+
+    def __enter__(self) -> None:
+        self.was.append(self.rec.busy)
+        self.rec.busy = True
+
+    def __exit__(self, *exc: object) -> None:
+        self.rec.busy = self.was.pop()

@@ -15,15 +15,8 @@ import sys
 import threading
 from typing import Any
 
-from tensorflow.python.eager import context
-
-try:  # private names, checked once: without them only the entering thread is traced
-    from tensorflow.python.distribute import mirrored_run
-
-    _REPLICA_THREAD: Any = mirrored_run._MirroredReplicaThread  # noqa: SLF001
-    _CALL_FOR_EACH_REPLICA: Any = mirrored_run._call_for_each_replica.__code__  # noqa: SLF001
-except (ImportError, AttributeError):  # pragma: no cover - a changed private module
-    _REPLICA_THREAD = _CALL_FOR_EACH_REPLICA = None
+from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing._tf_private.distribute import CALL_FOR_EACH_REPLICA, REPLICA_THREAD
 
 
 def has_op_callback(callback: Any) -> bool:
@@ -33,18 +26,18 @@ def has_op_callback(callback: Any) -> bool:
     (tensorflow/python/eager/context.py); other threads start with an empty list.
     """
     try:
-        return any(cb is callback for cb in context.context().op_callbacks)
+        return any(cb is callback for cb in tfp.thread_op_callbacks())
     except Exception:  # noqa: BLE001 - a changed private API: only the entering thread counts
         return False
 
 
 def waited_on_by(ident: int) -> bool:
     """Return True when the calling thread is a replica thread that thread ``ident`` waits on."""
-    if _REPLICA_THREAD is None or not isinstance(threading.current_thread(), _REPLICA_THREAD):
+    if REPLICA_THREAD is None or not isinstance(threading.current_thread(), REPLICA_THREAD):
         return False
-    frame = sys._current_frames().get(ident)  # noqa: SLF001
+    frame = sys._current_frames().get(ident)
     while frame is not None:
-        if frame.f_code is _CALL_FOR_EACH_REPLICA:
+        if frame.f_code is CALL_FOR_EACH_REPLICA:
             return True
         frame = frame.f_back
     return False

@@ -1,7 +1,7 @@
 """What a tape call got and returned: flattening, None / zero / norm, later runs, failed watches.
 
-Imports no TensorFlow module: it reads the tensors it is handed (``_numpy()`` of an eager tensor
-runs no op).
+Imports TensorFlow (through ``_tf_private``): it reads the tensors it is handed
+(``_tf_private.numpy_of`` of an eager tensor runs no op).
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
+
+from tapemagic.tracing import _tf_private as tfp
 
 #: Gradients over this many elements are checked for None only in later runs (an all-zero
 #: check reads every element).
@@ -51,7 +53,7 @@ def classify(value: Any) -> tuple[Literal["ok", "none", "zero"], float | None]:
         return "none", None
     data = getattr(value, "values", value)  # IndexedSlices carry their values here
     try:
-        array = np.asarray(data._numpy())  # noqa: SLF001 - reading a value runs no op
+        array = np.asarray(tfp.numpy_of(data))  # reading a value runs no op
     except Exception:  # noqa: BLE001 - symbolic (graph mode) or remote: no value to read
         return "ok", None
     flat = array.ravel()
@@ -84,7 +86,7 @@ def later_result(value: Any) -> str:
         return "ok"
     data = getattr(value, "values", value)  # IndexedSlices carry their values here
     try:
-        array = np.asarray(data._numpy())  # noqa: SLF001 - reading a value runs no op
+        array = np.asarray(tfp.numpy_of(data))  # reading a value runs no op
     except Exception:  # noqa: BLE001 - symbolic (graph mode) or remote: no value to read
         return "ok"
     return "ok" if np.any(array) else "zero"

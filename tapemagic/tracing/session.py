@@ -69,7 +69,7 @@ class TraceSession:
         self.max_steps = max_steps
         self.recorder = Recorder()
         self.recorder.trace.forced_eager = force_eager
-        self.recorder.trace_graphs = not force_eager
+        self.recorder.graphs.enabled = not force_eager
         self.trace: Trace | None = None
         self.nested = False
         self._stack = contextlib.ExitStack()

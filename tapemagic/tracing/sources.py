@@ -13,13 +13,10 @@ from typing import Any
 from tapemagic.trace import SourceRecord
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import keras_state
+from tapemagic.tracing._tf_private.distribute import DistributedVariable
+from tapemagic.tracing._tf_private.keras_private import inner_variable
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.results import shape_of
-
-try:
-    from tensorflow.python.distribute.values import DistributedVariable
-except ImportError:  # pragma: no cover - a changed private module: plain variables only
-    DistributedVariable = ()
 
 
 def source_record(rec: Recorder, source: Any) -> SourceRecord:
@@ -30,7 +27,7 @@ def source_record(rec: Recorder, source: Any) -> SourceRecord:
     """
     keras_cls: Any = keras_state.keras_variable_class()
     if keras_cls is not None and isinstance(source, keras_cls):
-        inner = source._value  # noqa: SLF001 - Keras 3 keeps the tf.Variable here
+        inner = inner_variable(source)
         rec.variables_seen.setdefault(id(source), source)
         return SourceRecord(str(source.path), "keras-variable", str(source.dtype),
                             tuple(source.shape), bool(source.trainable),
@@ -41,6 +38,6 @@ def source_record(rec: Recorder, source: Any) -> SourceRecord:
         return SourceRecord(str(source.name).removesuffix(":0"), "variable",
                             tfp.dtype_name(source.dtype), shape_of(source),
                             bool(source.trainable), rec.handle_serial(handle), None)
-    serial = rec.hold(source) if hasattr(source, "dtype") else None
+    serial = rec.ids.hold(source) if hasattr(source, "dtype") else None
     return SourceRecord(f"tensor#{serial}", "tensor", tfp.dtype_name(getattr(
         source, "dtype", None)), shape_of(source), True, None, serial)

@@ -41,13 +41,12 @@ def failed_event(rec: Recorder, error: BaseException) -> HostEvent | None:
     Recorded once per error (an outer tape sees the error an inner one saw), at the moment the
     error leaves the first tape, which is still inside the trace (autograph's line map holds).
     """
-    if not rec.trace_graphs or rec.busy:
+    if not rec.graphs.enabled or rec.busy:
         return None
     for raised, event in rec.graphs.failed_events:
         if raised is error:
             return event
-    rec.busy = True
-    try:
+    with rec.quiet():
         # a tf.function called while another is traced re-raises its trace's error as a new
         # one (autograph's "in user code:", TensorFlow's frames filtered from its traceback):
         # the original, with the conversion's frames, is among its causes
@@ -60,17 +59,15 @@ def failed_event(rec: Recorder, error: BaseException) -> HostEvent | None:
             return None  # unlinked, the round-trip's value would look unconnected (TM104)
         kind, api, tensor, loc, frame = found
         graph = getattr(tensor, "graph", None)
-        if rec.serial_of(tensor) is None and tfp.is_traced_graph(graph):
+        if rec.ids.serial_of(tensor) is None and tfp.is_traced_graph(graph):
             # e.g. the output of a nested tf.function's call, joined to its graph only when
             # an op consumes it (GraphTracer.leaf); the round-trip is its only consumer
             rec.graphs.serial_for(tensor, rec.graphs.graph_id(graph),
                                   keras_state.keras_layer_path())
-        rec.add_host_event(kind, api, (rec.hold(tensor),), (), loc)
+        rec.add_host_event(kind, api, (rec.ids.hold(tensor),), (), loc)
         event = rec.trace.host_events[-1]
         event.in_function = True
         rec.graphs.failed_events.append((error, event))
-    finally:
-        rec.busy = False
     target = continuation.continue_past(rec, frame, loc, kind, api, tensor, event)
     if target is not None:
         rec.graphs.continued[event.id] = target
@@ -113,9 +110,9 @@ def _link_nested_call(rec: Recorder, outer: list[BaseException], tensor: Any) ->
         loc = frames.location_of(user) if user is not None else None
         number = rec.graphs.graph_id(parent) if tfp.is_traced_graph(parent) else 0
         for arg, placeholder in zip(flat, inputs, strict=True):
-            inner = rec.serial_of(placeholder)
+            inner = rec.ids.serial_of(placeholder)
             if inner is None:
-                inner = rec.register(placeholder, None, "placeholder", strong=True)
+                inner = rec.ids.register(placeholder, None, "placeholder", strong=True)
             source = rec.graphs.serial_for(arg, number, keras_state.keras_layer_path())
             rec.graphs.identity(source, inner, loc, "", number)
     return True
@@ -158,8 +155,7 @@ def note_unreached(rec: Recorder, tape: Any, record: TapeRecord, event: HostEven
         return
     keras_fit = record.creation_site == ("keras-fit", 0)
     continued = rec.graphs.continued.get(event.id)
-    rec.busy = True
-    try:
+    with rec.quiet():
         sources = [source_of(v) for v in tape.watched_variables()
                    if getattr(v, "trainable", False)]
         if continued is None:
@@ -187,8 +183,6 @@ def note_unreached(rec: Recorder, tape: Any, record: TapeRecord, event: HostEven
         if raised is not None:  # what stopped the trace, shown with the call in the report
             call.error_type, call.error_message = type(raised).__name__, str(raised)
             call.stopped_error = id(raised)
-    finally:
-        rec.busy = False
     for source in call.sources:
         source.result = "none"
     rec.trace.gradient_calls.append(call)
@@ -210,7 +204,7 @@ def name_unreached_sources(trace: Trace) -> None:
 def _host_leaf(rec: Recorder, event: HostEvent) -> int:
     """Return a new tensor serial standing for the host value of ``event`` (no object)."""
     like = rec.trace.tensors.get(event.sources[0]) if event.sources else None
-    serial = rec.new_serial()
+    serial = rec.ids.new_serial()
     rec.trace.tensors[serial] = TensorRecord(serial, like.dtype if like else "float32",
                                              like.shape if like else None, True, None, "host")
     rec.trace.host_links[serial] = HostLink(serial, event.id, probable=False)

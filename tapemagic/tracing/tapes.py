@@ -19,6 +19,7 @@ from typing import Any, Literal
 from tapemagic.trace import GradientCallRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import backward, frames, symbolic, weight_values
+from tapemagic.tracing._tf_private.keras_private import inner_variable
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.results import (
     describe_watch,
@@ -87,8 +88,7 @@ class TapeHooks:
         if record is None:
             # made before the run until __init__ says it was made in it
             record = TapeRecord(f"tape{len(self.rec.trace.tapes) + 1}", None,
-                                bool(getattr(tape, "_persistent", False)),
-                                bool(getattr(tape, "_watch_accessed_variables", True)),
+                                *tfp.tape_flags(tape),
                                 graph=self.rec.graphs.current_graph(), made_before=True,
                                 thread=self.rec.thread_number())
             self._tapes[tape] = record
@@ -170,15 +170,13 @@ class TapeHooks:
 
     def _note_watched(self, tape: Any, record: TapeRecord) -> None:
         rec = self.rec
-        rec.busy = True
-        try:
-            for variable in tape.watched_variables():
-                record.watched_handles_at_exit.add(rec.handle_serial(variable.handle))
-                rec.variables_seen.setdefault(id(variable), variable)
-        except Exception:  # noqa: BLE001 - a tape already deleted or reset has nothing to say
-            pass
-        finally:
-            rec.busy = False
+        with rec.quiet():
+            try:
+                for variable in tape.watched_variables():
+                    record.watched_handles_at_exit.add(rec.handle_serial(variable.handle))
+                    rec.variables_seen.setdefault(id(variable), variable)
+            except Exception:  # noqa: BLE001 - a tape already deleted or reset has nothing to say
+                pass
 
     def _make_watch(self, original: Any) -> Any:
         hooks = self
@@ -194,21 +192,18 @@ class TapeHooks:
             if not rec.recording():
                 return result
             record = hooks.record_of(tape)
-            rec.busy = True
-            try:
+            with rec.quiet():
                 for item in flatten(tensor):
                     handle = getattr(item, "handle", None)
                     if handle is not None and tfp.dtype_name(handle.dtype) == "resource":
                         record.watched_handles.add(rec.handle_serial(handle))
                         rec.variables_seen.setdefault(id(item), item)
                     elif hasattr(item, "dtype"):
-                        serial = rec.hold(item)
+                        serial = rec.ids.hold(item)
                         record.watched_tensors.add(serial)
                         if serial not in record.watch_events:
                             loc, _ = hooks._user_location(2)
                             record.watch_events[serial] = (rec.next_seq(), loc)
-            finally:
-                rec.busy = False
             return result
 
         return watch
@@ -216,20 +211,17 @@ class TapeHooks:
     def _note_failed_watch(self, tape: Any, tensor: Any, error: BaseException) -> None:
         """Remember a ``tape.watch`` that raised (a Keras 3 ``Variable``, a symbolic input)."""
         rec = self.rec
-        rec.busy = True
-        try:
+        with rec.quiet():
             loc, _ = self._user_location(3)
             if graph_would_convert(tensor, rec.function_arrays):  # --eager's doing, not a cut
                 rec.trace.eager_array_watches.append(loc)
                 return
             message, what, tensor = describe_watch(tensor, error)
-            handle = getattr(getattr(tensor, "_value", None), "handle", None)
+            handle = getattr(inner_variable(tensor), "handle", None)
             if handle is not None:  # a Keras variable: name it, the report says which
                 rec.handle_serial(handle)
                 rec.variables_seen.setdefault(id(tensor), tensor)
             self.record_of(tape).failed_watches.append((loc, message, what))
-        finally:
-            rec.busy = False
 
     def _make_stop_recording(self, original: Any) -> Any:
         hooks = self
@@ -284,7 +276,7 @@ class TapeHooks:
             rec.gradient_depth += 1
             try:
                 if call is not None:  # its backward ops may take the fast path (backward.py)
-                    rec.backward = backward.begin(rec, hooks.record_of(tape), method)
+                    rec.backward.current = backward.begin(rec, hooks.record_of(tape), method)
                 result = original(tape, target, sources, *args, **kwargs)
             except BaseException as error:
                 if call is not None:
@@ -294,8 +286,8 @@ class TapeHooks:
             finally:
                 rec.gradient_depth -= 1
                 backward.flush(rec)
-                rec.backward = None
-            if not getattr(tape, "_persistent", False):
+                rec.backward.current = None
+            if not tfp.tape_flags(tape)[0]:
                 hooks._pending.discard(tape)  # a non-persistent tape's ops are all used up
             if call is None:  # this site was analysed: look at the results only (cheap)
                 hooks._check_later_run(tape, method, result, sources)
@@ -328,12 +320,9 @@ class TapeHooks:
         if not self.book.decide(site, key, tape in self._recorded, record.creation_site):
             return None
         mode = unconnected_mode(method, args, kwargs)
-        rec.busy = True
-        try:
-            targets = tuple(rec.hold(t) for t in flatten(target) if hasattr(t, "dtype"))
+        with rec.quiet():
+            targets = tuple(rec.ids.hold(t) for t in flatten(target) if hasattr(t, "dtype"))
             sources_list = [source_record(self.rec, s) for s in flatten(sources)]
-        finally:
-            rec.busy = False
         call = GradientCallRecord(
             f"grad{len(rec.trace.gradient_calls) + 1}", record.id, method, loc, rec.next_seq(),
             targets, "loss" if keras_fit else frames.argument_text(loc, 0) or "target",
@@ -350,11 +339,8 @@ class TapeHooks:
         self.book.note(site, key, call)
         if self.book.first[site] is call:
             call.threads.add(rec.thread_number())
-        rec.busy = True
-        try:
+        with rec.quiet():
             rec.note_trainable()
-        finally:
-            rec.busy = False
         if record.creation_site is not None:
             done = self._site_done.get(record.creation_site, 0)
             self._site_done[record.creation_site] = done + 1
@@ -376,7 +362,7 @@ class TapeHooks:
             return False
         if self._site_done.get(site, 0) < self.max_steps:
             return False
-        if made and record.graph and self.rec.trace_graphs:
+        if made and record.graph and self.rec.graphs.enabled:
             traced = self._traced.get(site, 0)
             if traced < MAX_SOURCE_SETS * self.max_steps:
                 self._traced[site] = traced + 1

@@ -43,6 +43,7 @@ from typing import Any
 from tapemagic.trace import RawLocation, StaleStep
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames
+from tapemagic.tracing._tf_private.keras_private import inner_variable, is_layer_like
 from tapemagic.tracing.recorder import Recorder
 
 #: ``X.trainable_variables`` / ``X.trainable_weights`` as a gradient call's sources argument
@@ -145,35 +146,33 @@ class UnfreezeHooks:
         ``caller`` is the frame that called ``tape.gradient``; cheap when it is not one.
         """
         rec = self.rec
-        rec.busy = True
-        try:
-            self._install_setter()
-            flat = list(sources) if isinstance(sources, (list, tuple)) else [sources]
-            owner, loc = _owner(caller, flat)
-            if owner is None or loc is None:
-                return
+        with rec.quiet():
             try:
-                expected = list(owner.trainable_variables)
-            except Exception:  # noqa: BLE001 - an object that only looks like a layer
+                self._install_setter()
+                flat = list(sources) if isinstance(sources, (list, tuple)) else [sources]
+                owner, loc = _owner(caller, flat)
+                if owner is None or loc is None:
+                    return
+                try:
+                    expected = list(owner.trainable_variables)
+                except Exception:  # noqa: BLE001 - an object that only looks like a layer
+                    return
+                if not flat or {id(v) for v in flat} != {id(v) for v in expected}:
+                    return  # not exactly "every trainable weight of the owner": a chosen list
+                graphs = []
+                graph = tfp.get_default_graph()
+                while graph is not None and tfp.is_traced_graph(graph):
+                    graphs.append(graph)
+                    graph = getattr(graph, "outer_graph", None)
+                if not graphs:
+                    return
+                self._held.extend(graphs)
+                self._held.extend(flat)
+                self._steps.append(_Step((loc.file, loc.line), weakref.ref(owner),
+                                         frozenset(id(v) for v in flat),
+                                         frozenset(id(g) for g in graphs)))
+            except Exception:  # noqa: BLE001 - never break the user's gradient for our bookkeeping
                 return
-            if not flat or {id(v) for v in flat} != {id(v) for v in expected}:
-                return  # not exactly "every trainable weight of the owner": a chosen list
-            graphs = []
-            graph = tfp.get_default_graph()
-            while graph is not None and tfp.is_traced_graph(graph):
-                graphs.append(graph)
-                graph = getattr(graph, "outer_graph", None)
-            if not graphs:
-                return
-            self._held.extend(graphs)
-            self._held.extend(flat)
-            self._steps.append(_Step((loc.file, loc.line), weakref.ref(owner),
-                                     frozenset(id(v) for v in flat),
-                                     frozenset(id(g) for g in graphs)))
-        except Exception:  # noqa: BLE001 - never break the user's gradient for our bookkeeping
-            return
-        finally:
-            rec.busy = False
 
     # -- trainable = True ------------------------------------------------------------------------
     def _unfrozen(self, layer: Any, variables: list[Any], frame: Any) -> None:
@@ -208,18 +207,16 @@ class UnfreezeHooks:
         name = op_type.decode() if isinstance(op_type, bytes) else str(op_type)
         if not name.startswith("__inference"):
             return None
-        self.rec.busy = True
-        try:
-            function = tfp.calling_function(sys._getframe(1))
-            called = id(tfp.cached_function_graph(function)) if function is not None else None
-            for event in self._events:
-                for index, step in enumerate(event.steps):
-                    if called in step.graphs and _still_trainable(step, event.variables):
-                        event.runs[index] = event.runs.get(index, 0) + 1
-        except Exception:  # noqa: BLE001 - never break the user's call for our bookkeeping
-            pass
-        finally:
-            self.rec.busy = False
+        with self.rec.quiet():
+            try:
+                function = tfp.calling_function(sys._getframe(1))
+                called = id(tfp.cached_function_graph(function)) if function is not None else None
+                for event in self._events:
+                    for index, step in enumerate(event.steps):
+                        if called in step.graphs and _still_trainable(step, event.variables):
+                            event.runs[index] = event.runs.get(index, 0) + 1
+            except Exception:  # noqa: BLE001 - never break the user's call for our bookkeeping
+                pass
         return None
 
     def _finish(self) -> None:
@@ -229,7 +226,7 @@ class UnfreezeHooks:
                 step = event.steps[index]
                 handles = []
                 for variable in event.variables:
-                    inner = getattr(variable, "_value", variable)
+                    inner = inner_variable(variable, variable)
                     handle = getattr(inner, "handle", None)
                     if handle is not None:
                         self.rec.variables_seen.setdefault(id(variable), variable)
@@ -283,7 +280,7 @@ def _owner(caller: Any, sources: list[Any]) -> tuple[Any, RawLocation | None]:
     obj = scope[head] if head in scope else user.f_globals.get(head)
     for name in rest:
         obj = getattr(obj, name, None)
-    if obj is None or not hasattr(obj, "_flatten_layers"):
+    if obj is None or not is_layer_like(obj):
         return None, loc
     return obj, loc
 
@@ -297,7 +294,7 @@ def _owner_by_value(user: Any, sources: list[Any]) -> Any:
     wanted = {id(v) for v in sources}
     found: dict[int, Any] = {}
     for value in [*user.f_locals.values(), *user.f_globals.values()]:
-        if not hasattr(value, "_flatten_layers") or id(value) in found:
+        if not is_layer_like(value) or id(value) in found:
             continue
         try:
             if {id(v) for v in value.trainable_variables} == wanted:

@@ -1,7 +1,8 @@
 """Reading tensors without running an op: saturation, host-value matching, dtypes, call sites.
 
-Imports TensorFlow objects only through the tensors it is handed (``_numpy()`` of an eager
-tensor is a view on CPU and runs no op, so nothing here re-enters the op callback).
+Imports TensorFlow (through ``_tf_private``) and reads the tensors it is handed
+(``_tf_private.numpy_of`` of an eager tensor is a view on CPU and runs no op, so nothing here
+re-enters the op callback).
 """
 
 from __future__ import annotations
@@ -170,9 +171,9 @@ def saturated(op_type: str, inputs: Any, outputs: Any) -> bool:
     """
     try:
         if op_type == "Softmax":  # one-hot to float precision on every row
-            p = np.asarray(outputs[0]._numpy())  # noqa: SLF001
+            p = np.asarray(tfp.numpy_of(outputs[0]))
             return bool(p.size) and bool(np.all(np.max(p, axis=-1) == 1.0))
-        x = np.asarray(inputs[0]._numpy())  # noqa: SLF001 - a view on CPU, no op is run
+        x = np.asarray(tfp.numpy_of(inputs[0]))  # a view on CPU, no op is run
         if op_type == "Relu":  # no positive element (fmax skips NaNs; no boolean temporary)
             # a live ReLU has a positive element among its first few (half its inputs, often):
             # the whole input is read only when none is (49 ReLUs, 3M elements in a ResNet50
@@ -183,9 +184,10 @@ def saturated(op_type: str, inputs: Any, outputs: Any) -> bool:
         if op_type == "Relu6":
             return bool(np.all((x <= 0) | (x >= 6)))
         if op_type == "ClipByValue":
-            lo, hi = np.asarray(inputs[1]._numpy()), np.asarray(inputs[2]._numpy())  # noqa: SLF001
+            lo = np.asarray(tfp.numpy_of(inputs[1]))
+            hi = np.asarray(tfp.numpy_of(inputs[2]))
             return bool(np.all((x < lo) | (x > hi)))
-        other = np.asarray(inputs[1]._numpy())  # noqa: SLF001
+        other = np.asarray(tfp.numpy_of(inputs[1]))
         return bool(np.all(x < other) if op_type == "Maximum" else np.all(x > other))
     except Exception:  # noqa: BLE001 - symbolic or remote tensors: unknown, so not saturated
         return False
@@ -194,10 +196,10 @@ def saturated(op_type: str, inputs: Any, outputs: Any) -> bool:
 def host_value(tensor: Any) -> np.ndarray | None:
     """Return a tensor's (or a variable's) value as an ndarray, or None when it has none."""
     try:
-        return np.asarray(tensor._numpy())  # noqa: SLF001 - no op is run, unlike tf.identity
+        return np.asarray(tfp.numpy_of(tensor))  # no op is run, unlike tf.identity
     except Exception:  # noqa: BLE001 - symbolic, remote or unreadable tensors have no value
         try:
-            return np.asarray(tensor.read_value()._numpy())  # noqa: SLF001
+            return np.asarray(tfp.numpy_of(tensor.read_value()))
         except Exception:  # noqa: BLE001
             return None
 

@@ -23,13 +23,14 @@ from tensorflow.python.eager.polymorphic_function import (
 from tensorflow.python.framework import dtypes, func_graph, op_callbacks, ops
 from tensorflow.python.framework import tensor as tensor_lib
 from tensorflow.python.ops import resource_variable_ops, script_ops
-from tensorflow.python.util import tf_stack
+
+from tapemagic.tracing._tf_private import stacks
 
 #: The TensorFlow releases tapemagic is tested with (inclusive lower, exclusive upper bound).
 SUPPORTED = ((2, 16), (2, 22))
 
 GradientTape = backprop.GradientTape
-EagerTensorBase = ops._EagerTensorBase  # noqa: SLF001 - dunders patched for host round-trips
+EagerTensorBase = ops._EagerTensorBase  # dunders patched for host round-trips
 #: The concrete class of eager tensors. Its ``_id`` comes from one process-wide counter
 #: (``get_uid()`` in pywrap_tensor.cc, shared with graph tensors' ``ops.uid()``) and is never
 #: reused, unlike ``id()``: the gradient tape keys tensors by it (``FastTensorId``).
@@ -45,6 +46,40 @@ remove_op_callback = op_callbacks.remove_op_callback
 script_ops_module = script_ops
 UnconnectedGradients = tf.UnconnectedGradients
 executing_eagerly = context.executing_eagerly
+
+
+def numpy_of(tensor: Any) -> Any:
+    """Return an eager tensor's value as an ndarray, running no op (``_numpy()``).
+
+    ``_EagerTensorBase._numpy`` (tensorflow/python/framework/ops.py): on CPU a view of the
+    tensor's buffer, the same copy NumPy's buffer read makes; not the ``.numpy()`` that
+    tapemagic's host round-trip hook wraps.
+    """
+    return tensor._numpy()
+
+
+def trainable_read_patch(on_read: Any) -> tuple[type, str, property]:
+    """Return the patch that calls ``on_read(variable)`` when ``_trainable`` is read.
+
+    TensorFlow's C fast path reads ``BaseResourceVariable._trainable`` before it reads a
+    variable with no op callback (pywrap_tfe_src.cc ``ReadVariableOp``); the value itself
+    stays in the instance dict. The result is ``(class, attribute, replacement)``.
+    """
+
+    def getter(variable: Any) -> Any:
+        on_read(variable)
+        return variable.__dict__["_trainable"]
+
+    def setter(variable: Any, value: Any) -> None:
+        variable.__dict__["_trainable"] = value
+
+    return BaseResourceVariable, "_trainable", property(getter, setter)
+
+
+def tape_flags(tape: Any) -> tuple[bool, bool]:
+    """Return a GradientTape's ``(persistent, watch_accessed_variables)`` (backprop.py)."""
+    return (bool(getattr(tape, "_persistent", False)),
+            bool(getattr(tape, "_watch_accessed_variables", True)))
 
 
 def thread_op_callbacks() -> list[Any]:
@@ -163,7 +198,7 @@ def nested_function(op: Any, attr: str = "f") -> Any:
         return None
     graph = op.graph
     while graph is not None:
-        found = graph._get_function(name)  # noqa: SLF001
+        found = graph._get_function(name)
         if found is not None:
             return found
         graph = getattr(graph, "outer_graph", None)
@@ -186,40 +221,12 @@ def is_static_zero(tensor: Any) -> bool:
     return value is not None and not bool(np.any(value))
 
 
-def autograph_origin(filename: str, line: int) -> tuple[str, int, str] | None:
-    """Map a line of autograph-generated code to the user's line, while it is being traced.
 
-    Autograph pushes the source map of each converted function on ``tf_stack``'s mapper stack
-    (tensorflow/python/autograph/impl/api.py ``StackTraceMapper``); the effective map gives
-    ``(filename, lineno) -> (original filename, original lineno, function name)``.
-    """
-    try:
-        mapper = tf_stack._source_mapper_stacks[tf_stack._get_thread_key()][-1]  # noqa: SLF001
-        origin = mapper.get_effective_source_map().get((filename, line))
-    except Exception:  # noqa: BLE001 - no mapper (not tracing) or a changed private API
-        origin = None
-    if origin is None:
-        return _kept_origins.get((filename, line))
-    return str(origin[0]), int(origin[1]), str(origin[2])
-
-
-#: source-map entries kept for generated code that runs after its trace (keep_origins)
-_kept_origins: dict[tuple[str, int], tuple[str, int, str]] = {}
-
-
-def keep_origins(code: Any) -> None:
-    """Keep the source map of generated ``code``'s lines, read while it is traced.
-
-    A ``tf.py_function`` body written inside a converted function (a lambda) is generated
-    code too, and runs when the graph runs, on TensorFlow's thread, with no mapper.
-    """
-    import dis
-
-    for _, line in dis.findlinestarts(code):
-        origin = autograph_origin(code.co_filename, line) if line else None
-        if origin is not None:
-            _kept_origins[(code.co_filename, line)] = origin
-
+# tf_stack and autograph (stacks.py)
+autograph_origin = stacks.autograph_origin
+keep_origins = stacks.keep_origins
+converted_origin = stacks.converted_origin
+hide_from_op_tracebacks = stacks.hide_from_op_tracebacks
 
 #: True when no tape (nor a variable watcher) records on this thread: the C call behind
 #: ``could_possibly_record``, without its Python frame (asked once per op)
@@ -255,7 +262,7 @@ def registry_entry(op_type: str) -> str:
     ``tf.no_gradient`` / ``ops.NotDifferentiable``) or ``"missing"`` (``LookupError``).
     """
     try:
-        fn = ops._gradient_registry.lookup(op_type)  # noqa: SLF001
+        fn = ops._gradient_registry.lookup(op_type)
     except LookupError:
         return "missing"
     return "none" if fn is None else "fn"
@@ -270,7 +277,7 @@ MockOp = backprop._MockOp  # noqa: SLF001
 def gradient_module(op_type: str) -> str:
     """Return the module defining ``op_type``'s registered gradient function ("" if none)."""
     try:
-        fn = ops._gradient_registry.lookup(op_type)  # noqa: SLF001
+        fn = ops._gradient_registry.lookup(op_type)
     except LookupError:
         return ""
     return str(getattr(fn, "__module__", "") or "")
@@ -299,7 +306,7 @@ def shape_tuple(tensor: Any) -> tuple[int | None, ...] | None:
     building a ``TensorShape``; symbolic and other tensors go through ``shape.as_list()``.
     """
     try:
-        found = tensor._shape_tuple()  # noqa: SLF001
+        found = tensor._shape_tuple()
         return found if type(found) is tuple else tuple(found)
     except Exception:  # noqa: BLE001 - not an eager tensor (or unknown rank): the public way
         try:
@@ -365,55 +372,3 @@ def held_deprecation_warnings() -> Any:
 
     return restore
 
-
-def hide_from_op_tracebacks(filenames: frozenset[str]) -> Any:
-    """Keep ``filenames`` out of the stacks TensorFlow records for each op; return the undo.
-
-    An op's creation stack (``tf_stack.extract_stack``, shown as "defined at" in a graph
-    execution error) leaves out the files of the filters on this thread's stack
-    (``tensorflow/python/util/tf_stack.py``, as autograph does for its own module). The undo
-    takes exactly this filter off, wherever it is in the stack.
-    """
-
-    class _Hide(tf_stack.StackTraceFilter):
-        def get_filtered_filenames(self) -> frozenset[str]:
-            return filenames | self.parent.get_filtered_filenames()
-
-    hide = _Hide()
-    hide.__enter__()
-    stacks = tf_stack._source_filter_stacks  # noqa: SLF001 - the per-thread filter stacks
-    key = hide._thread_key  # noqa: SLF001
-
-    def undo() -> None:
-        stack = stacks.get(key)
-        if stack and hide in stack:
-            stack.remove(hide)
-
-    return undo
-
-
-def converted_origin(codes: list[Any], line: int) -> tuple[str, int, str] | None:
-    """Map ``line`` of autograph-generated code to the user's line, from the function itself.
-
-    ``codes`` are code objects of one generated file (the failing frame's and those around
-    it: a loop or ``if`` body is a function nested in the converted one). Autograph gives
-    each converted function its source map, of its whole generated file, as
-    ``ag_source_map`` (``tensorflow/python/autograph/impl/api.py``: ``LineLocation ->
-    OriginInfo``); the mapper stack holds it only while the function runs. The functions are
-    found among the referrers of those code objects (one scan of the collected heap, for an
-    error, never per op).
-    """
-    import gc
-    import types
-
-    filenames = {code.co_filename for code in codes}
-    for holder in gc.get_referrers(*codes):
-        source_map = getattr(holder, "ag_source_map", None) if isinstance(
-            holder, types.FunctionType) else None
-        if not isinstance(source_map, dict):
-            continue
-        for loc, origin in source_map.items():
-            if getattr(loc, "filename", None) in filenames and loc.lineno == line:
-                return (str(origin.loc.filename), int(origin.loc.lineno),
-                        str(origin.function_name))
-    return None

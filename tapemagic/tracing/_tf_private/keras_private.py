@@ -1,0 +1,52 @@
+"""Keras 3's private attributes and the one private method tapemagic wraps (the quarantine).
+
+Imports TensorFlow (the package does); reads Keras only through the objects it is handed, and
+``keras.src.backend`` once Keras has loaded it. Keras 3's name-scope state is read in
+``tracing/keras_state`` (TensorFlow-free).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+#: ``keras.src.backend.common.variables.Variable._initialize_with_initializer``: where a
+#: Keras variable calls its initialiser (``initializers.InitializerHooks``)
+_INITIALISE = "_initialize_with_initializer"
+
+
+def inner_variable(variable: Any, default: Any = None) -> Any:
+    """Return the ``tf.Variable`` a Keras 3 ``Variable`` keeps (``_value``), else ``default``.
+
+    keras/src/backend/tensorflow/core.py ``Variable._initialize``: ``self._value =
+    tf.Variable(...)``.
+    """
+    return getattr(variable, "_value", default)
+
+
+def components(variable: Any) -> tuple[Any, ...]:
+    """Return the per-replica components of a distributed ``tf.Variable`` (``_values``), or ().
+
+    tensorflow/python/distribute/values.py ``DistributedValues._values``.
+    """
+    return tuple(getattr(variable, "_values", ()))
+
+
+def is_layer_like(obj: Any) -> bool:
+    """Return True for a Keras layer or model: it tracks sublayers (``_flatten_layers``)."""
+    return hasattr(obj, "_flatten_layers")
+
+
+def initializer_patch(make: Callable[[Any], Any]) -> tuple[type, str, Any] | None:
+    """Return the patch of Keras 3's ``Variable._initialize_with_initializer``, or None.
+
+    ``make(original)`` builds the replacement (called as ``(variable, initializer)``). None
+    when Keras 3 is not loaded. The result is ``(class, attribute, replacement)``: the class
+    in the backend ``Variable``'s MRO that defines the method.
+    """
+    backend = getattr(sys.modules.get("keras.src.backend"), "Variable", None)
+    cls = next((c for c in getattr(backend, "__mro__", ()) if _INITIALISE in c.__dict__), None)
+    if cls is None:
+        return None
+    return cls, _INITIALISE, make(cls.__dict__[_INITIALISE])
