@@ -42,7 +42,7 @@ def load_ipython_extension(ipython: Any) -> None:
     """Register ``%%gradcheck`` (``%load_ext tapemagic``); TensorFlow is not imported here."""
     from tapemagic.magic import GradcheckMagics, lines_above_gradcheck
 
-    if hasattr(ipython.magics_manager.registry.get("GradcheckMagics"), "_tapemagic_hooks"):
+    if hasattr(ipython.magics_manager.registry.get("GradcheckMagics"), "tapemagic_hooks"):
         # already registered by the notebook runner (tapemagic.cli.kernel), which leaves the
         # extension off IPython's loaded list so that the notebook's own `%load_ext tapemagic`
         # runs quietly, as in a plain kernel; registering twice would run every hook twice
