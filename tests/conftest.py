@@ -12,12 +12,46 @@ test modules stay TF-free.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+
+#: The temp folder of the processes a test run starts (kernels, CLI runs), and what it replaced
+CHILD_TEMP = pytest.StashKey[tuple[str, str | None]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Give the processes the run starts a temp folder of the run's own (``TMPDIR``).
+
+    Autograph writes each function it converts to ``__autograph_generated_file*.py`` in the
+    temp folder and removes it when the process exits normally
+    (tensorflow/python/autograph/pyct/loader.py, ``atexit``); a kernel or CLI run a test stops
+    leaves its files behind, thousands per run. This process keeps the usual folder (its own
+    files go at exit, and pytest's ``tmp_path`` folders stay where pytest looks for them).
+    """
+    tempfile.gettempdir()  # read (and cached) before TMPDIR changes: this process keeps it
+    folder = tempfile.mkdtemp(prefix="tapemagic-tests-")
+    config.stash[CHILD_TEMP] = (folder, os.environ.get("TMPDIR"))
+    os.environ["TMPDIR"] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove what the run's processes left in their temp folder; restore ``TMPDIR``."""
+    if CHILD_TEMP not in config.stash:
+        return
+    folder, before = config.stash[CHILD_TEMP]
+    if before is None:
+        os.environ.pop("TMPDIR", None)
+    else:
+        os.environ["TMPDIR"] = before
+    shutil.rmtree(folder, ignore_errors=True)
+
 
 #: Names the test cells may rely on; everything else a test defines is removed after it.
 SHELL_SETUP = "import numpy as np\nimport tensorflow as tf\nimport keras\n"

@@ -56,3 +56,11 @@ def test_the_labextension_has_the_packages_version() -> None:
 
     package = json.loads((ROOT / "labextension" / "package.json").read_text(encoding="utf-8"))
     assert package["version"] == tapemagic.__version__
+
+
+def test_the_processes_a_run_starts_use_its_own_temp_folder() -> None:
+    """Autograph's files of a kernel or CLI run a test stops go where the run removes them."""
+    done = subprocess.run([sys.executable, "-c", "import tempfile; print(tempfile.gettempdir())"],
+                          capture_output=True, text=True, check=True, timeout=60)
+    folder = Path(done.stdout.strip())
+    assert folder.name.startswith("tapemagic-tests-") and folder.is_dir(), folder
