@@ -132,7 +132,15 @@ def record(rec: Recorder, name: str, inputs: Any, outputs: Any) -> None:
     assert bp is not None and bp.template is not None
     loc, api_module, api_function, layer, outer = bp.template
     ids, eager = rec.ids, tfp.EagerTensor
-    in_serials = ids.serials(inputs, rec.new_leaf_at, name, loc, layer)
+    looked_up = ids.serials(inputs)
+    if None in looked_up:  # as in Recorder.record_op: new inputs are leaves, in order
+        for index, serial in enumerate(looked_up):
+            if serial is None:
+                tensor = inputs[index]
+                serial = ids.serial_of(tensor)
+                looked_up[index] = serial if serial is not None else rec.new_leaf(
+                    tensor, name, index, loc, layer)
+    in_serials: list[int] = looked_up  # type: ignore[assignment]
     seq = rec.next_seq()
     for tensor in outputs:
         if type(tensor) is not eager:  # not from C: the slow path's record, at once

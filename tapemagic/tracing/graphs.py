@@ -101,10 +101,6 @@ class GraphTracer:
                 found = table.get(id(tensor))
         return found
 
-    def leaf_at(self, tensor: Any, index: int, number: int, layer: str, loc: Any) -> int:
-        """Call :meth:`leaf` (in ``TensorIds.serials``' argument order; ``index`` unused)."""
-        return self.leaf(tensor, number, layer, loc)
-
     def leaf(self, tensor: Any, number: int, layer: str, loc: Any = None) -> int:
         """Give a serial to a graph tensor no recorded op produced.
 

@@ -226,8 +226,17 @@ class Recorder(HostRoundTrips):
             self.api_frames.setdefault(api_key, api.f_globals)
         layer = self.scope.layer()
         number = self.graphs.graph_id(graph) if graph is not None else 0
-        in_serials = (self.ids.serials(inputs, self.graphs.leaf_at, number, layer, loc) if number
-                      else self.ids.serials(inputs, self.new_leaf_at, name, loc, layer))
+        looked_up = self.ids.serials(inputs)
+        if None in looked_up:  # inputs seen for the first time: leaves, in order
+            serial_of = self.ids.serial_of
+            for index, serial in enumerate(looked_up):
+                if serial is None:
+                    tensor = inputs[index]
+                    serial = serial_of(tensor)  # an earlier input may have been this one
+                    looked_up[index] = serial if serial is not None else (
+                        self.graphs.leaf(tensor, number, layer, loc) if number
+                        else self.new_leaf(tensor, name, index, loc, layer))
+        in_serials: list[int] = looked_up  # type: ignore[assignment]
         seq = self.next_seq()
         if name in READ_OPS or name in WRITE_OPS:
             # the handle is long-lived: make sure it is held and indexed as a handle
@@ -266,12 +275,6 @@ class Recorder(HostRoundTrips):
         if name in WRITE_OPS:
             value = in_serials[1] if len(in_serials) > 1 else None
             self.trace.state_writes[seq] = (in_serials[0], value, self.scope.write_label(layer))
-
-    def new_leaf_at(
-        self, tensor: Any, index: int, consumer: str, loc: RawLocation | None, layer: str
-    ) -> int:
-        """Call :meth:`new_leaf` (in ``TensorIds.serials``' argument order)."""
-        return self.new_leaf(tensor, consumer, index, loc, layer)
 
     def new_leaf(
         self, tensor: Any, consumer: str, index: int, loc: RawLocation | None, layer: str

@@ -13,7 +13,7 @@ tensors by it (``FastTensorId``). Any other object is known by ``id()`` and a we
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from tensorflow.python.framework import ops
@@ -69,20 +69,16 @@ class TensorIds:
             return serial if ref() is tensor else None
         return serial if self._strong.get(serial) is tensor else None
 
-    def serials(self, tensors: Iterable[Any], unseen: Callable[..., int], *context: Any,
-                ) -> list[int]:
-        """Return the serials of an op's inputs; ``unseen(tensor, index, *context)`` for a new one.
+    def serials(self, tensors: Iterable[Any]) -> list[int | None]:
+        """Return :meth:`serial_of` each of an op's inputs (None: not seen yet).
 
-        Once per op recorded: :meth:`serial_of` is inline for an eager tensor, and a new input
-        gets its serial before the next input is looked up (``x * x`` has one leaf).
+        Once per op recorded, so :meth:`serial_of` is inline for an eager tensor. The caller
+        gives the new ones their serials in order, looking each up again first: an input can
+        come twice (``x * x`` has one leaf).
         """
         by_uid, serial_of, eager = self._of_uid, self.serial_of, _EAGER
-        found = []
-        for index, tensor in enumerate(tensors):
-            serial = (by_uid.get(tensor._id) if type(tensor) is eager
-                      else serial_of(tensor))
-            found.append(serial if serial is not None else unseen(tensor, index, *context))
-        return found
+        return [by_uid.get(tensor._id) if type(tensor) is eager else serial_of(tensor)
+                for tensor in tensors]
 
     def register(
         self, tensor: Any, producer: tuple[int, int] | None, leaf: str | None, strong: bool = False
