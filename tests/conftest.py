@@ -4,7 +4,8 @@
 ``%load_ext tapemagic`` and NumPy, TensorFlow and Keras imported once. ``run_cell``: runs a cell
 with ``store_history=True`` and captures everything the user would see (stdout, stderr, display
 bundles, the order of displays and tracebacks). ``patch_state``: a snapshot of everything
-tapemagic patches while a cell is traced, to compare before/after.
+tapemagic patches while a cell is traced, to compare before/after. ``run_checked``: runs a
+program under ``tapemagic.gradcheck`` as a file, for its report and the lines marked ``# <-``.
 
 Only fixtures that import TensorFlow import it, and only when a test asks for them: the TF-free
 test modules stay TF-free.
@@ -16,8 +17,10 @@ import os
 import re
 import shutil
 import tempfile
+import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -270,3 +273,40 @@ def every_cause_has_a_rule(monkeypatch: pytest.MonkeyPatch) -> None:
         assert not left, f"causes no rule claimed: {[h.cause for h in left]}"
 
     monkeypatch.setattr(diagnosis.Diagnoser, "__init__", checked)
+
+
+#: ``run_checked(source, *, catch=(), name="program.py", **gradcheck_options)``
+RunChecked = Callable[..., tuple[Any, list[int]]]
+
+
+@pytest.fixture
+def run_checked(tmp_path: Path) -> RunChecked:
+    """Run a program under ``tapemagic.gradcheck`` as ``tmp_path / name``, as a script would.
+
+    The source is dedented; the options go to ``gradcheck``. An exception of a type in
+    ``catch`` that the program raises is let go (the check sees it, as the user's code raised
+    it; the report describes it). Returns the report, validated against the schema, and the
+    lines that end in ``# <-`` (where a test expects a finding).
+    """
+    import tapemagic
+    from tapemagic.report.validate import validate_report
+
+    def run(source: str, *, catch: type[BaseException] | tuple[type[BaseException], ...] = (),
+            name: str = "program.py", **options: Any) -> tuple[Any, list[int]]:
+        source = textwrap.dedent(source)
+        path = tmp_path / name
+        path.write_text(source)
+        marked = [i for i, line in enumerate(source.splitlines(), 1)
+                  if line.rstrip().endswith("# <-")]
+        namespace: dict[str, object] = {"__name__": "__main__"}
+        check = None
+        try:
+            with tapemagic.gradcheck(**options) as check:
+                exec(compile(source, str(path), "exec"), namespace)  # noqa: S102
+        except catch:
+            pass  # the program's own error, as the user's code raised it
+        assert check is not None and check.report is not None
+        validate_report(check.report.to_json())
+        return check.report, marked
+
+    return run

@@ -7,34 +7,18 @@
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
-
 import pytest
+from conftest import RunChecked
 
-import tapemagic
 from tapemagic.report.model import Report
-from tapemagic.report.validate import validate_report
 
 pytestmark = pytest.mark.tf
 
 
-def _run(tmp_path: Path, source: str, *, force_eager: bool = False) -> tuple[Report, list[int]]:
+def _run(run_checked: RunChecked, source: str, *, force_eager: bool = False,
+         ) -> tuple[Report, list[int]]:
     """Run ``source`` checked; return its report and the lines marked ``# <-``."""
-    source = textwrap.dedent(source)
-    path = tmp_path / "program.py"
-    path.write_text(source)
-    marked = [i for i, line in enumerate(source.splitlines(), 1) if line.rstrip().endswith("# <-")]
-    namespace: dict[str, object] = {"__name__": "__main__"}
-    check = None
-    try:
-        with tapemagic.gradcheck(force_eager=force_eager) as check:
-            exec(compile(source, str(path), "exec"), namespace)  # noqa: S102
-    except ValueError:
-        pass  # the program's own error: the report describes it
-    assert check is not None and check.report is not None
-    validate_report(check.report.to_json())
-    return check.report, marked
+    return run_checked(source, catch=ValueError, force_eager=force_eager)
 
 
 def _loud(report: Report) -> list[tuple[str, int | None]]:
@@ -69,23 +53,25 @@ _FGSM = """
     """
 
 
-def test_eager_numpy_arguments_of_a_function_are_a_note_not_a_finding(tmp_path: Path) -> None:
-    report, marked = _run(tmp_path, _FGSM.replace("WATCHED", "x"), force_eager=True)
+def test_eager_numpy_arguments_of_a_function_are_a_note_not_a_finding(
+        run_checked: RunChecked) -> None:
+    report, marked = _run(run_checked, _FGSM.replace("WATCHED", "x"), force_eager=True)
     assert _loud(report) == [], [(f.rule, f.message) for f in report.findings]
     notes = [n for n in report.notes if "NumPy" in n]
     assert len(notes) == 1 and "--eager" in notes[0] and f":{marked[0]}" in notes[0], report.notes
     assert report.exception is not None and "TM108" not in (report.exception.explanation or "")
 
 
-def test_the_same_step_in_graph_mode_is_silent(tmp_path: Path) -> None:
-    report, _ = _run(tmp_path, _FGSM.replace("WATCHED", "x"))
+def test_the_same_step_in_graph_mode_is_silent(run_checked: RunChecked) -> None:
+    report, _ = _run(run_checked, _FGSM.replace("WATCHED", "x"))
     assert report.findings == () and report.exception is None, report.findings
     assert not [n for n in report.notes if "NumPy" in n]
 
 
-def test_a_numpy_array_the_function_makes_itself_is_still_a_failed_watch(tmp_path: Path) -> None:
+def test_a_numpy_array_the_function_makes_itself_is_still_a_failed_watch(
+        run_checked: RunChecked) -> None:
     # graph mode raises on this watch too: the code's own, so TM108 stays
-    report, marked = _run(tmp_path, _FGSM.replace("WATCHED", "np.ones((8, 4), 'float32')"),
+    report, marked = _run(run_checked, _FGSM.replace("WATCHED", "np.ones((8, 4), 'float32')"),
                           force_eager=True)
     assert ("TM108", marked[0]) in _loud(report), report.findings
     assert not [n for n in report.notes if "NumPy" in n]
@@ -114,17 +100,17 @@ _QUANTISED_GAN = """
     """
 
 
-def test_a_comparison_that_only_gates_a_select_is_no_second_cut(tmp_path: Path) -> None:
+def test_a_comparison_that_only_gates_a_select_is_no_second_cut(run_checked: RunChecked) -> None:
     # BinaryCrossentropy(from_logits=True) compares the logits only to choose a branch
-    report, marked = _run(tmp_path, _QUANTISED_GAN.replace(
+    report, marked = _run(run_checked, _QUANTISED_GAN.replace(
         "QUANTISE", "fake = tf.cast(tf.cast((fake + 1.0) * 127.5, tf.uint8), tf.float32)  # <-"))
     assert _loud(report) == [("TM202", marked[0])], [(f.rule, f.message) for f in report.findings]
     chain = report.findings[0].chain
     assert [s.label for s in chain if s.cut] == ["tf.cast (Cast)"], chain
 
 
-def test_the_same_gan_without_the_cast_is_silent(tmp_path: Path) -> None:
-    report, _ = _run(tmp_path, _QUANTISED_GAN.replace("QUANTISE", "fake = fake * 1.0"))
+def test_the_same_gan_without_the_cast_is_silent(run_checked: RunChecked) -> None:
+    report, _ = _run(run_checked, _QUANTISED_GAN.replace("QUANTISE", "fake = fake * 1.0"))
     assert _loud(report) == [], [(f.rule, f.message) for f in report.findings]
 
 
@@ -160,9 +146,9 @@ def _distiller(before: str, inside: str, sources: str) -> str:
 
 
 def test_sources_whose_pass_runs_outside_while_the_trained_model_is_left_out(
-        tmp_path: Path) -> None:
+        run_checked: RunChecked) -> None:
     # the teacher runs outside the tape on purpose: the source list is what is wrong
-    report, marked = _run(tmp_path, _distiller(
+    report, marked = _run(run_checked, _distiller(
         "soft_targets = teacher(x)  # outside", "student_out = student(x)",
         "teacher.trainable_variables"))
     assert _loud(report) == [("TM104", marked[0])], [(f.rule, f.message) for f in report.findings]
@@ -171,26 +157,26 @@ def test_sources_whose_pass_runs_outside_while_the_trained_model_is_left_out(
     assert report.findings[0].fix is None or not report.findings[0].fix.edits
 
 
-def test_the_distiller_with_the_students_weights_is_silent(tmp_path: Path) -> None:
-    report, _ = _run(tmp_path, _distiller(
+def test_the_distiller_with_the_students_weights_is_silent(run_checked: RunChecked) -> None:
+    report, _ = _run(run_checked, _distiller(
         "soft_targets = teacher(x)", "student_out = student(x)", "student.trainable_variables"))
     assert _loud(report) == [], [(f.rule, f.message) for f in report.findings]
 
 
 def test_a_forward_pass_outside_the_tape_of_the_trained_model_stays_tm103(
-        tmp_path: Path) -> None:
+        run_checked: RunChecked) -> None:
     # the student's own pass before the block, no other weights on the recorded path: the
     # pass is what moves into the tape
     source = _distiller("student_out = student(x)  # <-\n        soft_targets = teacher(x)",
                         "", "student.trainable_variables")
-    report, marked = _run(tmp_path, source)
+    report, marked = _run(run_checked, source)
     assert ("TM103", marked[0]) in _loud(report), [(f.rule, f.message) for f in report.findings]
     assert all(rule != "TM104" for rule, _ in _loud(report))
 
 
 @pytest.mark.parametrize("force_eager", [False, True], ids=["graph", "eager"])
 def test_the_teacher_called_in_the_students_place_is_named_at_that_call(
-        tmp_path: Path, force_eager: bool) -> None:
+        run_checked: RunChecked, force_eager: bool) -> None:
     # a distillation typo: the student never runs, the teacher computes the loss inside the
     # tape; the line to change is that call, not where the student was made
     # (two definitions, as in the report: a factory making both is the other-model shape)
@@ -202,7 +188,7 @@ def test_the_teacher_called_in_the_students_place_is_named_at_that_call(
         "INSIDE", "student_out = teacher(x)  # <-").replace(
         "return tape.gradient(loss, SOURCES)  # <-", "return tape.gradient(loss, SOURCES)").replace(
         "SOURCES", "student.trainable_variables")
-    report, marked = _run(tmp_path, source, force_eager=force_eager)
+    report, marked = _run(run_checked, source, force_eager=force_eager)
     assert _loud(report) == [("TM104", marked[0])], [(f.rule, f.message) for f in report.findings]
     message = report.findings[0].message
     assert "never ran" in message and "teacher/" in message
@@ -227,12 +213,12 @@ _TWO_INPUTS = """
     """
 
 
-def test_an_error_only_eager_numpy_arguments_cause_says_so(tmp_path: Path) -> None:
+def test_an_error_only_eager_numpy_arguments_cause_says_so(run_checked: RunChecked) -> None:
     # a DDPG critic called with [NumPy states, tensor actions]: Keras refuses the mix, which
     # graph mode never hands it (it converts the function's arguments first)
-    graph, _ = _run(tmp_path, _TWO_INPUTS)
+    graph, _ = _run(run_checked, _TWO_INPUTS)
     assert graph.exception is None and _loud(graph) == []
-    eager, _ = _run(tmp_path, _TWO_INPUTS, force_eager=True)
+    eager, _ = _run(run_checked, _TWO_INPUTS, force_eager=True)
     assert eager.exception is not None and eager.exception.type == "ValueError"
     assert "--eager" in (eager.exception.explanation or "")
 
@@ -267,10 +253,11 @@ _WGAN_GP = """
     """
 
 
-def test_a_gradient_penalty_computed_before_the_critics_tape_is_named(tmp_path: Path) -> None:
+def test_a_gradient_penalty_computed_before_the_critics_tape_is_named(
+        run_checked: RunChecked) -> None:
     # every critic weight is connected through the Wasserstein terms; the penalty, built from
     # another gradient outside the tape and added in, trains none of them (a constant)
-    report, marked = _run(tmp_path, _WGAN_GP.replace(
+    report, marked = _run(run_checked, _WGAN_GP.replace(
         "BEFORE", "gp = gradient_penalty(real, fake)  # <-").replace("INSIDE", "pass"))
     assert _loud(report) == [("TM103", marked[0])], [(f.rule, f.message) for f in report.findings]
     finding = report.findings[0]
@@ -279,16 +266,17 @@ def test_a_gradient_penalty_computed_before_the_critics_tape_is_named(tmp_path: 
     assert set(finding.variables) == {"critic/h/kernel", "critic/h/bias", "critic/q/kernel"}
 
 
-def test_the_gradient_penalty_inside_the_tape_is_silent(tmp_path: Path) -> None:
-    report, _ = _run(tmp_path, _WGAN_GP.replace("BEFORE", "pass").replace(
+def test_the_gradient_penalty_inside_the_tape_is_silent(run_checked: RunChecked) -> None:
+    report, _ = _run(run_checked, _WGAN_GP.replace("BEFORE", "pass").replace(
         "INSIDE", "gp = gradient_penalty(real, fake)"))
     assert report.findings == (), [(f.rule, f.message) for f in report.findings]
 
 
-def test_an_adaptive_weight_from_gradients_outside_the_tape_is_silent(tmp_path: Path) -> None:
+def test_an_adaptive_weight_from_gradients_outside_the_tape_is_silent(
+        run_checked: RunChecked) -> None:
     # VQGAN-style: a factor computed from gradient norms on purpose outside the tape scales
     # a term that depends on the weights: it changes the gradient, so it is no dropped term
-    report, _ = _run(tmp_path, _WGAN_GP.replace(
+    report, _ = _run(run_checked, _WGAN_GP.replace(
         "BEFORE", "gp = gradient_penalty(real, fake)").replace("INSIDE", "pass").replace(
         "+ 10.0 * gp", "+ gp * tf.reduce_mean(critic(real))"))
     assert _loud(report) == [], [(f.rule, f.message) for f in report.findings]

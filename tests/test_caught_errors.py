@@ -10,33 +10,19 @@ stay silent.
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
-
 import pytest
+from conftest import RunChecked
 
-import tapemagic
 from tapemagic.report.model import Report
-from tapemagic.report.validate import validate_report
 
 pytestmark = pytest.mark.tf
 
 _MODES = ["eager", "function"]
 
 
-def _run(tmp_path: Path, source: str, mode: str) -> tuple[Report, list[int]]:
+def _run(run_checked: RunChecked, source: str, mode: str) -> tuple[Report, list[int]]:
     """Run ``source`` (``@FUNCTION`` marks where ``@tf.function`` goes in graph mode)."""
-    source = textwrap.dedent(source).replace(
-        "@FUNCTION", "@tf.function" if mode == "function" else "")
-    path = tmp_path / "program.py"
-    path.write_text(source)
-    marked = [i for i, line in enumerate(source.splitlines(), 1) if line.rstrip().endswith("# <-")]
-    namespace: dict[str, object] = {"__name__": "__main__"}
-    with tapemagic.gradcheck() as check:
-        exec(compile(source, str(path), "exec"), namespace)  # noqa: S102
-    assert check is not None and check.report is not None
-    validate_report(check.report.to_json())
-    return check.report, marked
+    return run_checked(source.replace("@FUNCTION", "@tf.function" if mode == "function" else ""))
 
 
 _SALIENCY = """
@@ -67,8 +53,9 @@ _SALIENCY = """
 
 
 @pytest.mark.parametrize("mode", _MODES)
-def test_a_caught_failed_watch_is_one_finding_at_the_watch(tmp_path: Path, mode: str) -> None:
-    report, marked = _run(tmp_path, _SALIENCY.replace("FALLBACK", "pass"), mode)
+def test_a_caught_failed_watch_is_one_finding_at_the_watch(
+        run_checked: RunChecked, mode: str) -> None:
+    report, marked = _run(run_checked, _SALIENCY.replace("FALLBACK", "pass"), mode)
     assert [(f.rule, f.location.line if f.location else None) for f in report.findings] == [
         ("TM108", marked[0])], [(f.rule, f.message) for f in report.findings]
     assert report.findings[0].primary and report.findings[0].variables == ("images",)
@@ -78,17 +65,17 @@ def test_a_caught_failed_watch_is_one_finding_at_the_watch(tmp_path: Path, mode:
 
 
 @pytest.mark.parametrize("mode", _MODES)
-def test_a_caught_failed_watch_with_a_fallback_watch_is_silent(tmp_path: Path,
+def test_a_caught_failed_watch_with_a_fallback_watch_is_silent(run_checked: RunChecked,
                                                                mode: str) -> None:
-    report, _ = _run(tmp_path, _SALIENCY.replace("FALLBACK", "tape.watch(images)"), mode)
+    report, _ = _run(run_checked, _SALIENCY.replace("FALLBACK", "tape.watch(images)"), mode)
     assert report.findings == (), [(f.rule, f.message) for f in report.findings]
     assert [s.verdict for c in report.gradient_calls for s in c.sources] == ["connected"]
 
 
 def test_a_caught_keras_variable_watch_leaves_an_unwatched_tensor_to_tm102(
-        tmp_path: Path) -> None:
+        run_checked: RunChecked) -> None:
     # a failed watch of a Keras variable says nothing about a tensor source left unwatched
-    report, marked = _run(tmp_path, """
+    report, marked = _run(run_checked, """
         import tensorflow as tf
 
         layer = tf.keras.layers.Dense(1, name="d")
@@ -135,8 +122,9 @@ _SCORER = """
 
 
 @pytest.mark.parametrize("mode", _MODES)
-def test_a_caught_lookup_error_names_the_op_with_no_gradient(tmp_path: Path, mode: str) -> None:
-    report, marked = _run(tmp_path, _SCORER.replace(
+def test_a_caught_lookup_error_names_the_op_with_no_gradient(
+        run_checked: RunChecked, mode: str) -> None:
+    report, marked = _run(run_checked, _SCORER.replace(
         "REGULARISER", "kept, _ = tf.unique(scores)  # <-"), mode)
     assert [(f.rule, f.op_type, f.location.line if f.location else None)
             for f in report.findings] == [("TM201", "Unique", marked[0])], \
@@ -147,7 +135,7 @@ def test_a_caught_lookup_error_names_the_op_with_no_gradient(tmp_path: Path, mod
 
 
 @pytest.mark.parametrize("mode", _MODES)
-def test_the_same_regulariser_with_a_gradient_is_silent(tmp_path: Path, mode: str) -> None:
-    report, _ = _run(tmp_path, _SCORER.replace("REGULARISER", "kept = tf.sort(scores)"), mode)
+def test_the_same_regulariser_with_a_gradient_is_silent(run_checked: RunChecked, mode: str) -> None:
+    report, _ = _run(run_checked, _SCORER.replace("REGULARISER", "kept = tf.sort(scores)"), mode)
     assert report.findings == (), [(f.rule, f.message) for f in report.findings]
     assert {s.verdict for c in report.gradient_calls for s in c.sources} == {"connected"}

@@ -8,34 +8,18 @@ finding, at the tape where the watch goes; an optimizer's updates are never cuts
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
-
 import pytest
+from conftest import RunChecked
 
-import tapemagic
 from tapemagic.report.model import Report
-from tapemagic.report.validate import validate_report
 
 pytestmark = pytest.mark.tf
 
 
-def _run(tmp_path: Path, source: str, force_eager: bool = False,
+def _run(run_checked: RunChecked, source: str, force_eager: bool = False,
          max_steps: int = 1) -> tuple[Report, list[int]]:
-    source = textwrap.dedent(source)
-    path = tmp_path / "program.py"
-    path.write_text(source)
-    marked = [i for i, line in enumerate(source.splitlines(), 1) if line.rstrip().endswith("# <-")]
-    namespace: dict[str, object] = {"__name__": "__main__"}
-    check = None
-    try:
-        with tapemagic.gradcheck(force_eager=force_eager, max_steps=max_steps) as check:
-            exec(compile(source, str(path), "exec"), namespace)  # noqa: S102
-    except Exception:  # noqa: BLE001 - broken programs raise as the user's did
-        pass
-    assert check is not None and check.report is not None
-    validate_report(check.report.to_json())
-    return check.report, marked
+    # broken programs raise as the user's did
+    return run_checked(source, catch=Exception, force_eager=force_eager, max_steps=max_steps)
 
 
 def _places(report: Report) -> list[tuple[str, int | None]]:
@@ -75,16 +59,16 @@ _GAN = """
     """
 
 
-def test_round_after_batchnorm_is_one_finding(tmp_path: Path) -> None:
-    report, marked = _run(tmp_path, _GAN.replace(
+def test_round_after_batchnorm_is_one_finding(run_checked: RunChecked) -> None:
+    report, marked = _run(run_checked, _GAN.replace(
         "QUANTISE", "fake = tf.round(fake * 127.5) / 127.5  # <-"))
     assert _places(report) == [("TM201", marked[0])], [(f.rule, f.message)
                                                        for f in report.findings]
     assert len(report.findings[0].variables) == 5  # every generator weight, none of the other
 
 
-def test_batchnorm_alone_is_silent(tmp_path: Path) -> None:
-    report, _ = _run(tmp_path, _GAN.replace("QUANTISE", "fake = fake * 1.0"))
+def test_batchnorm_alone_is_silent(run_checked: RunChecked) -> None:
+    report, _ = _run(run_checked, _GAN.replace("QUANTISE", "fake = fake * 1.0"))
     assert report.findings == (), [(f.rule, f.message) for f in report.findings]
 
 
@@ -114,20 +98,20 @@ _PENALTY = """
     """
 
 
-def test_unwatched_interpolates_are_one_finding_at_the_tape(tmp_path: Path) -> None:
-    report, marked = _run(tmp_path, _PENALTY.replace("WATCH", "pass"))
+def test_unwatched_interpolates_are_one_finding_at_the_tape(run_checked: RunChecked) -> None:
+    report, marked = _run(run_checked, _PENALTY.replace("WATCH", "pass"))
     assert _places(report) == [("TM102", marked[0])], [
         (f.rule, f.location.line if f.location else None) for f in report.findings]
 
 
-def test_watched_interpolates_are_silent(tmp_path: Path) -> None:
-    report, _ = _run(tmp_path, _PENALTY.replace("WATCH", "gp_tape.watch(interpolated)"))
+def test_watched_interpolates_are_silent(run_checked: RunChecked) -> None:
+    report, _ = _run(run_checked, _PENALTY.replace("WATCH", "gp_tape.watch(interpolated)"))
     assert report.findings == ()
 
 
-def test_an_unwatched_constant_keeps_its_second_place(tmp_path: Path) -> None:
+def test_an_unwatched_constant_keeps_its_second_place(run_checked: RunChecked) -> None:
     # a constant could be made a tf.Variable where it is made: that line stays a second place
-    report, _ = _run(tmp_path, """
+    report, _ = _run(run_checked, """
         import tensorflow as tf
         w = tf.constant([1.0, 2.0])
         with tf.GradientTape() as g:
@@ -161,22 +145,22 @@ _JIT_FIT = """
 
 
 @pytest.mark.parametrize("force_eager", [False, True])
-def test_jit_fit_reports_the_cut_and_no_optimizer_update(tmp_path: Path,
+def test_jit_fit_reports_the_cut_and_no_optimizer_update(run_checked: RunChecked,
                                                          force_eager: bool) -> None:
     source = _JIT_FIT.replace("return GATE", "return tf.round(tf.sigmoid(inputs))  # <-")
-    report, marked = _run(tmp_path, source, force_eager)
+    report, marked = _run(run_checked, source, force_eager)
     assert _places(report) == [("TM201", marked[0])], [(f.rule, f.message)
                                                        for f in report.findings]
 
 
-def test_jit_fit_correct_is_silent(tmp_path: Path) -> None:
-    report, _ = _run(tmp_path, _JIT_FIT.replace("return GATE", "return tf.sigmoid(inputs)"))
+def test_jit_fit_correct_is_silent(run_checked: RunChecked) -> None:
+    report, _ = _run(run_checked, _JIT_FIT.replace("return GATE", "return tf.sigmoid(inputs)"))
     assert report.findings == (), [(f.rule, f.message) for f in report.findings]
 
 
-def test_a_conversion_in_a_loop_is_one_finding(tmp_path: Path) -> None:
+def test_a_conversion_in_a_loop_is_one_finding(run_checked: RunChecked) -> None:
     # actor-critic: the critic's value is stored as a Python float at every step of an episode
-    report, marked = _run(tmp_path, """
+    report, marked = _run(run_checked, """
         import tensorflow as tf
 
         dense = tf.keras.layers.Dense(2, name="actor")
@@ -196,8 +180,8 @@ def test_a_conversion_in_a_loop_is_one_finding(tmp_path: Path) -> None:
     assert _places(report) == [("TM301", marked[0])], _places(report)
 
 
-def test_a_conversion_in_a_loop_done_right_is_silent(tmp_path: Path) -> None:
-    report, _ = _run(tmp_path, """
+def test_a_conversion_in_a_loop_done_right_is_silent(run_checked: RunChecked) -> None:
+    report, _ = _run(run_checked, """
         import tensorflow as tf
 
         dense = tf.keras.layers.Dense(2, name="actor")
@@ -218,9 +202,9 @@ def test_a_conversion_in_a_loop_done_right_is_silent(tmp_path: Path) -> None:
     assert report.findings == (), _places(report)
 
 
-def test_a_line_outside_the_tape_is_one_finding(tmp_path: Path) -> None:
+def test_a_line_outside_the_tape_is_one_finding(run_checked: RunChecked) -> None:
     # a VAE's KL term after the `with` block: one line, several ops, one finding
-    report, marked = _run(tmp_path, """
+    report, marked = _run(run_checked, """
         import tensorflow as tf
 
         mean_layer = tf.keras.layers.Dense(2, name="z_mean")
@@ -258,10 +242,10 @@ _INTEGRATED_GRADIENTS = """
 
 
 @pytest.mark.parametrize("force_eager", [False, True])
-def test_integrated_gradients_from_a_zero_baseline_are_silent(tmp_path: Path,
+def test_integrated_gradients_from_a_zero_baseline_are_silent(run_checked: RunChecked,
                                                               force_eager: bool) -> None:
     """The first point analysed is the all-zero baseline: its gradient is zero by value."""
-    report, _ = _run(tmp_path, _INTEGRATED_GRADIENTS, force_eager)
+    report, _ = _run(run_checked, _INTEGRATED_GRADIENTS, force_eager)
     assert [f for f in report.findings if f.severity != "info"] == []
 
 
@@ -292,7 +276,7 @@ _FIT_BRANCHES = """
 
 
 def test_an_optimizers_updates_are_never_cuts_when_later_steps_are_analysed(
-        tmp_path: Path) -> None:
+        run_checked: RunChecked) -> None:
     """Step 2 reads weights step 1's Adam update wrote from the cut branch: no TM402 for it."""
-    report, marked = _run(tmp_path, _FIT_BRANCHES, max_steps=3)
+    report, marked = _run(run_checked, _FIT_BRANCHES, max_steps=3)
     assert _places(report) == [("TM201", marked[0])]

@@ -6,33 +6,18 @@ real file (so the source index reads it as a user's script) and checks the rule 
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
-
 import pytest
+from conftest import RunChecked
 
-import tapemagic
 from tapemagic.report.model import Report
-from tapemagic.report.validate import validate_report
 
 pytestmark = pytest.mark.tf
 
 
-def _run(tmp_path: Path, source: str) -> tuple[Report, int | None]:
-    source = textwrap.dedent(source)
-    path = tmp_path / "program.py"
-    path.write_text(source)
-    marked = [i for i, line in enumerate(source.splitlines(), 1) if line.rstrip().endswith("# <-")]
-    namespace: dict[str, object] = {"__name__": "__main__"}
-    check = None
-    try:
-        with tapemagic.gradcheck() as check:
-            exec(compile(source, str(path), "exec"), namespace)  # noqa: S102
-    except Exception:  # noqa: BLE001 - some programs raise as the user's did
-        pass
-    assert check is not None and check.report is not None
-    validate_report(check.report.to_json())
-    return check.report, marked[0] if marked else None
+def _run(run_checked: RunChecked, source: str) -> tuple[Report, int | None]:
+    # some programs raise as the user's did
+    report, marked = run_checked(source, catch=Exception)
+    return report, marked[0] if marked else None
 
 
 WHERE = {
@@ -198,9 +183,9 @@ WHERE = {
 
 
 @pytest.mark.parametrize("name", sorted(WHERE))
-def test_the_finding_is_on_the_line_to_change(tmp_path: Path, name: str) -> None:
+def test_the_finding_is_on_the_line_to_change(run_checked: RunChecked, name: str) -> None:
     rule, source = WHERE[name]
-    report, line = _run(tmp_path, source)
+    report, line = _run(run_checked, source)
     assert report.codes == [rule], [f"{f.rule}@{f.location and f.location.line}: {f.message}"
                                     for f in report.findings]
     finding = report.findings[0]
@@ -209,8 +194,8 @@ def test_the_finding_is_on_the_line_to_change(tmp_path: Path, name: str) -> None
     assert not report.headline.startswith(("All ", "The weight gets"))
 
 
-def test_a_prediction_left_out_of_the_loss_is_named_at_both_lines(tmp_path: Path) -> None:
-    report, _ = _run(tmp_path, """
+def test_a_prediction_left_out_of_the_loss_is_named_at_both_lines(run_checked: RunChecked) -> None:
+    report, _ = _run(run_checked, """
         import tensorflow as tf
         w = tf.Variable(1.0, name="w")
         b = tf.Variable(2.0, name="b")
@@ -228,14 +213,14 @@ def test_a_prediction_left_out_of_the_loss_is_named_at_both_lines(tmp_path: Path
     assert primary.variables == dangling.variables == ("b",)
 
 
-def test_gradient_call_that_raised_is_in_the_headline(tmp_path: Path) -> None:
-    report, _ = _run(tmp_path, WHERE["tf.unique raises LookupError in tape.gradient"][1])
+def test_gradient_call_that_raised_is_in_the_headline(run_checked: RunChecked) -> None:
+    report, _ = _run(run_checked, WHERE["tf.unique raises LookupError in tape.gradient"][1])
     assert report.headline.startswith("The gradient call at"), report.headline
     assert "raised LookupError" in report.headline
 
 
-def test_two_unnamed_variables_are_two_weights_in_the_headline(tmp_path: Path) -> None:
-    report, _ = _run(tmp_path, """
+def test_two_unnamed_variables_are_two_weights_in_the_headline(run_checked: RunChecked) -> None:
+    report, _ = _run(run_checked, """
         import tensorflow as tf
         a = tf.Variable(1.0)
         b = tf.Variable(2.0)
@@ -248,8 +233,8 @@ def test_two_unnamed_variables_are_two_weights_in_the_headline(tmp_path: Path) -
     assert report.headline == "All 2 weights get a gradient"
 
 
-def test_a_later_run_that_loses_the_gradient_is_analysed(tmp_path: Path) -> None:
-    report, _ = _run(tmp_path, """
+def test_a_later_run_that_loses_the_gradient_is_analysed(run_checked: RunChecked) -> None:
+    report, _ = _run(run_checked, """
         import tensorflow as tf
         x = tf.Variable(2.0, name="x")
         for i in range(3):
@@ -265,8 +250,8 @@ def test_a_later_run_that_loses_the_gradient_is_analysed(tmp_path: Path) -> None
     assert "get a gradient" not in report.headline
 
 
-def test_a_later_run_loss_is_noted_even_when_not_analysed(tmp_path: Path) -> None:
-    report, _ = _run(tmp_path, """
+def test_a_later_run_loss_is_noted_even_when_not_analysed(run_checked: RunChecked) -> None:
+    report, _ = _run(run_checked, """
         import tensorflow as tf
         x = tf.Variable(2.0, name="x")
         for i in range(2):
@@ -280,8 +265,8 @@ def test_a_later_run_loss_is_noted_even_when_not_analysed(tmp_path: Path) -> Non
     assert "no gradient in a later run" in report.headline, report.headline
 
 
-def test_zero_gradient_keeps_its_verdict_and_draws_a_zero_edge(tmp_path: Path) -> None:
-    report, line = _run(tmp_path, """
+def test_zero_gradient_keeps_its_verdict_and_draws_a_zero_edge(run_checked: RunChecked) -> None:
+    report, line = _run(run_checked, """
         import tensorflow as tf
         w = tf.Variable([0.5, -2.0], name="w")
         with tf.GradientTape() as tape:
@@ -295,8 +280,8 @@ def test_zero_gradient_keeps_its_verdict_and_draws_a_zero_edge(tmp_path: Path) -
                for e in report.graph.edges)
 
 
-def test_weights_left_out_of_every_source_list_are_noted(tmp_path: Path) -> None:
-    report, _ = _run(tmp_path, """
+def test_weights_left_out_of_every_source_list_are_noted(run_checked: RunChecked) -> None:
+    report, _ = _run(run_checked, """
         import tensorflow as tf
         import keras
         enc = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, name="e")], name="enc")
@@ -317,7 +302,7 @@ def test_weights_left_out_of_every_source_list_are_noted(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("same_shapes", [True, False])
-def test_a_target_network_read_inside_the_tape_is_no_weight_left_out(tmp_path: Path,
+def test_a_target_network_read_inside_the_tape_is_no_weight_left_out(run_checked: RunChecked,
                                                                      same_shapes: bool) -> None:
     # a DQN's TD target computed inside the tape reads the target network, a copy of the
     # online one synced later by set_weights: by design, no TM110 (its fix would train the
@@ -325,7 +310,7 @@ def test_a_target_network_read_inside_the_tape_is_no_weight_left_out(tmp_path: P
     # x all ones, an unseeded init kills all 4 ReLU units about one run in 16, and the online
     # weights' zero gradients are then rightly TM501 (seed 28 does it).
     width = 4 if same_shapes else 5
-    report, _ = _run(tmp_path, f"""
+    report, _ = _run(run_checked, f"""
         import tensorflow as tf
         import keras
         keras.utils.set_random_seed(0)
@@ -346,10 +331,11 @@ def test_a_target_network_read_inside_the_tape_is_no_weight_left_out(tmp_path: P
 
 
 @pytest.mark.parametrize("decorator", ["", "@tf.function"])
-def test_identity_n_passes_each_input_to_its_own_output(tmp_path: Path, decorator: str) -> None:
+def test_identity_n_passes_each_input_to_its_own_output(
+        run_checked: RunChecked, decorator: str) -> None:
     # tf.identity_n's gradient is positional (array_grad.py _IdentityNGrad): the weight behind
     # the output the loss never uses is not connected, at the line that leaves it out
-    report, marked = _run(tmp_path, f"""
+    report, marked = _run(run_checked, f"""
         import tensorflow as tf
         w1 = tf.Variable(1.0, name="w1")
         w2 = tf.Variable(2.0, name="w2")
