@@ -124,6 +124,17 @@ def test_the_fast_path_records_what_the_slow_path_does(monkeypatch: pytest.Monke
     assert {op.loc.line for op in backward_ops(fast)} == {loc.line}
 
 
+def test_an_input_given_twice_is_one_leaf() -> None:
+    """``x * x`` on a tensor not seen yet: the second input finds the leaf the first one made."""
+    rec = recorder.Recorder()
+    x = tf.constant([1.0, 2.0])
+    y = tf.identity(x)
+    rec.on_op(b"Mul", [x, x], (), [y])
+    (op,) = rec.trace.ops
+    assert op.inputs[0] == op.inputs[1] and len(rec.trace.tensors) == 2
+    assert not rec.trace.recorder_error
+
+
 def test_records_made_after_the_pass_keep_seq_order_with_the_slow_paths() -> None:
     """An op the slow path records during the pass (a variable op) lands between its
     neighbours, and the op cap counts the ops not yet made into records."""

@@ -134,12 +134,15 @@ def record(rec: Recorder, name: str, inputs: Any, outputs: Any) -> None:
     ids, eager = rec.ids, tfp.EagerTensor
     looked_up = ids.serials(inputs)
     if None in looked_up:  # as in Recorder.record_op: new inputs are leaves, in order
+        made = False
         for index, serial in enumerate(looked_up):
             if serial is None:
                 tensor = inputs[index]
-                serial = ids.serial_of(tensor)
+                if made:
+                    serial = ids.serial_of(tensor)
                 looked_up[index] = serial if serial is not None else rec.new_leaf(
                     tensor, name, index, loc, layer)
+                made = True
     in_serials: list[int] = looked_up  # type: ignore[assignment]
     seq = rec.next_seq()
     for tensor in outputs:

@@ -228,14 +228,16 @@ class Recorder(HostRoundTrips):
         number = self.graphs.graph_id(graph) if graph is not None else 0
         looked_up = self.ids.serials(inputs)
         if None in looked_up:  # inputs seen for the first time: leaves, in order
-            serial_of = self.ids.serial_of
+            made = False
             for index, serial in enumerate(looked_up):
                 if serial is None:
                     tensor = inputs[index]
-                    serial = serial_of(tensor)  # an earlier input may have been this one
+                    if made:  # an earlier input of this op may have been this one
+                        serial = self.ids.serial_of(tensor)
                     looked_up[index] = serial if serial is not None else (
                         self.graphs.leaf(tensor, number, layer, loc) if number
                         else self.new_leaf(tensor, name, index, loc, layer))
+                    made = True
         in_serials: list[int] = looked_up  # type: ignore[assignment]
         seq = self.next_seq()
         if name in READ_OPS or name in WRITE_OPS:

@@ -73,12 +73,15 @@ class TensorIds:
         """Return :meth:`serial_of` each of an op's inputs (None: not seen yet).
 
         Once per op recorded, so :meth:`serial_of` is inline for an eager tensor. The caller
-        gives the new ones their serials in order, looking each up again first: an input can
-        come twice (``x * x`` has one leaf).
+        gives the new ones their serials in order, looking each one after the first up again:
+        an input can come twice (``x * x`` has one leaf).
         """
         by_uid, serial_of, eager = self._of_uid, self.serial_of, _EAGER
-        return [by_uid.get(tensor._id) if type(tensor) is eager else serial_of(tensor)
-                for tensor in tensors]
+        found: list[int | None] = []
+        append = found.append
+        for tensor in tensors:  # a loop: a comprehension is one more call before Python 3.12
+            append(by_uid.get(tensor._id) if type(tensor) is eager else serial_of(tensor))
+        return found
 
     def register(
         self, tensor: Any, producer: tuple[int, int] | None, leaf: str | None, strong: bool = False
