@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from tapemagic.optypes import VARIABLE_OPS, is_function_call
 from tapemagic.trace import OpRecord, TapeRecord, TensorRecord
 from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing._tf_private.ids import eager_uid
 from tapemagic.tracing.values import enum_info
 
 if TYPE_CHECKING:
@@ -132,18 +133,13 @@ def record(rec: Recorder, name: str, inputs: Any, outputs: Any) -> None:
     assert bp is not None and bp.template is not None
     loc, api_module, api_function, layer, outer = bp.template
     ids, eager = rec.ids, tfp.EagerTensor
-    looked_up = ids.serials(inputs)
-    if None in looked_up:  # as in Recorder.record_op: new inputs are leaves, in order
-        made = False
-        for index, serial in enumerate(looked_up):
-            if serial is None:
-                tensor = inputs[index]
-                if made:
-                    serial = ids.serial_of(tensor)
-                looked_up[index] = serial if serial is not None else rec.new_leaf(
-                    tensor, name, index, loc, layer)
-                made = True
-    in_serials: list[int] = looked_up  # type: ignore[assignment]
+    serial_of, by_uid = ids.serial_of, ids.by_uid
+    in_serials = []
+    for index, tensor in enumerate(inputs):
+        serial = (by_uid.get(eager_uid(tensor)) if type(tensor) is eager
+                  else serial_of(tensor))  # TensorIds.serial_of, inline for an eager tensor
+        in_serials.append(serial if serial is not None
+                          else rec.new_leaf(tensor, name, index, loc, layer))
     seq = rec.next_seq()
     for tensor in outputs:
         if type(tensor) is not eager:  # not from C: the slow path's record, at once

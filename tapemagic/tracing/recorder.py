@@ -23,7 +23,7 @@ from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, VALU
 from tapemagic.trace import OpRecord, RawLocation, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, naming, replicas, witness
-from tapemagic.tracing._tf_private.ids import TensorIds, handle_of
+from tapemagic.tracing._tf_private.ids import TensorIds, eager_uid, handle_of
 from tapemagic.tracing.backward import BackwardState, note_op_type
 from tapemagic.tracing.backward import flush as flush_backward
 from tapemagic.tracing.backward import record as record_backward
@@ -40,6 +40,7 @@ from tapemagic.tracing.values import (
     saturated,
 )
 
+_EAGER = tfp.EagerTensor
 #: Stop recording ops past this many (a long training loop): the first steps are enough.
 MAX_OPS = 400_000
 #: op type as TensorFlow reports it (bytes from an eager op) -> its name (a few hundred types)
@@ -226,19 +227,15 @@ class Recorder(HostRoundTrips):
             self.api_frames.setdefault(api_key, api.f_globals)
         layer = self.scope.layer()
         number = self.graphs.graph_id(graph) if graph is not None else 0
-        looked_up = self.ids.serials(inputs)
-        if None in looked_up:  # inputs seen for the first time: leaves, in order
-            made = False
-            for index, serial in enumerate(looked_up):
-                if serial is None:
-                    tensor = inputs[index]
-                    if made:  # an earlier input of this op may have been this one
-                        serial = self.ids.serial_of(tensor)
-                    looked_up[index] = serial if serial is not None else (
-                        self.graphs.leaf(tensor, number, layer, loc) if number
-                        else self.new_leaf(tensor, name, index, loc, layer))
-                    made = True
-        in_serials: list[int] = looked_up  # type: ignore[assignment]
+        in_serials = []
+        serial_of, by_uid = self.ids.serial_of, self.ids.by_uid
+        for index, tensor in enumerate(inputs):
+            serial = (by_uid.get(eager_uid(tensor)) if type(tensor) is _EAGER
+                      else serial_of(tensor))  # serial_of, inline for an eager tensor
+            if serial is None:
+                serial = (self.graphs.leaf(tensor, number, layer, loc) if number
+                          else self.new_leaf(tensor, name, index, loc, layer))
+            in_serials.append(serial)
         seq = self.next_seq()
         if name in READ_OPS or name in WRITE_OPS:
             # the handle is long-lived: make sure it is held and indexed as a handle

@@ -12,6 +12,7 @@ tensors by it (``FastTensorId``). Any other object is known by ``id()`` and a we
 
 from __future__ import annotations
 
+import operator
 import weakref
 from collections.abc import Iterable
 from typing import Any
@@ -23,6 +24,9 @@ from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing.values import dtype_info, enum_info
 
 _EAGER = ops.EagerTensor
+#: ``eager_uid(tensor)`` is an eager tensor's ``_id``: for the per-op loops of the recorder, which
+#: look an op's inputs up in :attr:`TensorIds.by_uid` inline (a method call per input costs more)
+eager_uid = operator.attrgetter("_id")
 
 
 def handle_of(variable: Any) -> Any:
@@ -42,11 +46,12 @@ def handle_or_none(obj: Any) -> Any:
 class TensorIds:
     """Give each tensor a run sees one serial, and its :class:`TensorRecord` in ``tensors``."""
 
-    __slots__ = ("tensors", "_of_uid", "_of_id", "_refs", "_strong", "_next")
+    __slots__ = ("tensors", "by_uid", "_of_id", "_refs", "_strong", "_next")
 
     def __init__(self, tensors: dict[int, TensorRecord]) -> None:
         self.tensors = tensors  # the trace's records, by serial
-        self._of_uid: dict[int, int] = {}  # an eager tensor's `_id` -> serial
+        #: an eager tensor's ``_id`` (:func:`eager_uid`) -> serial; read-only outside this class
+        self.by_uid: dict[int, int] = {}
         self._of_id: dict[int, int] = {}  # id() -> serial, for objects not eager tensors
         self._refs: dict[int, weakref.ref[Any]] = {}
         self._strong: dict[int, Any] = {}
@@ -60,7 +65,7 @@ class TensorIds:
         Python).
         """
         if type(tensor) is _EAGER:
-            return self._of_uid.get(tensor._id)
+            return self.by_uid.get(tensor._id)
         serial = self._of_id.get(id(tensor))
         if serial is None:
             return None
@@ -68,20 +73,6 @@ class TensorIds:
         if ref is not None:
             return serial if ref() is tensor else None
         return serial if self._strong.get(serial) is tensor else None
-
-    def serials(self, tensors: Iterable[Any]) -> list[int | None]:
-        """Return :meth:`serial_of` each of an op's inputs (None: not seen yet).
-
-        Once per op recorded, so :meth:`serial_of` is inline for an eager tensor. The caller
-        gives the new ones their serials in order, looking each one after the first up again:
-        an input can come twice (``x * x`` has one leaf).
-        """
-        by_uid, serial_of, eager = self._of_uid, self.serial_of, _EAGER
-        found: list[int | None] = []
-        append = found.append
-        for tensor in tensors:  # a loop: a comprehension is one more call before Python 3.12
-            append(by_uid.get(tensor._id) if type(tensor) is eager else serial_of(tensor))
-        return found
 
     def register(
         self, tensor: Any, producer: tuple[int, int] | None, leaf: str | None, strong: bool = False
@@ -92,7 +83,7 @@ class TensorIds:
         if type(tensor) is _EAGER:
             # read from C: the `dtype` property builds a Python object per tensor
             name, trainable = enum_info(tensor._datatype_enum())
-            self._of_uid[tensor._id] = serial
+            self.by_uid[tensor._id] = serial
         else:
             name, trainable = dtype_info(getattr(tensor, "dtype", None))
             self._of_id[id(tensor)] = serial
@@ -124,7 +115,7 @@ class TensorIds:
         Their records are made later (the backward pass's fast path, ``backward.flush``):
         their ``DataType`` enums are appended to ``enums`` for it.
         """
-        by_uid = self._of_uid
+        by_uid = self.by_uid
         for offset, tensor in enumerate(outputs):
             by_uid[tensor._id] = first + offset
             enums.append(tensor._datatype_enum())
@@ -140,5 +131,5 @@ class TensorIds:
 
     def clear(self) -> None:
         """Forget every tensor (the records in ``tensors`` stay): the run is over."""
-        for held in (self._strong, self._refs, self._of_id, self._of_uid):
+        for held in (self._strong, self._refs, self._of_id, self.by_uid):
             held.clear()
