@@ -51,8 +51,7 @@ def note_results(rec: Recorder, call: GradientCallRecord, result: Any, sources: 
 def note_zero_values(rec: Recorder, pairs: Iterable[tuple[Any, SourceRecord]],
                      written: frozenset[int] = frozenset()) -> None:
     """Mark the variable sources whose value is all zeros now (not those in ``written``)."""
-    busy, rec.busy = rec.busy, True  # the reads are ours, not the user's ops
-    try:
+    with rec.quiet():  # the reads are ours, not the user's ops
         for variable, source in pairs:
             if source.kind == "tensor" or source.handle in written:
                 continue
@@ -61,5 +60,3 @@ def note_zero_values(rec: Recorder, pairs: Iterable[tuple[Any, SourceRecord]],
             except Exception:  # noqa: BLE001 - no readable value (remote, uninitialised)
                 continue
             source.zero_value = bool(value.size) and not np.any(value)
-    finally:
-        rec.busy = busy

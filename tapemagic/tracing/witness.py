@@ -46,8 +46,7 @@ _PASSING = frozenset({"Identity", "IdentityN", "StopGradient", "EagerPyFunc", "P
 def note(rec: Recorder) -> None:
     """Fill ``rec.trace.none_inputs`` for the ops on the path of a source that got None."""
     trace = rec.trace
-    busy, rec.busy = rec.busy, True  # the scratch graph's ops are ours (a nested check records)
-    try:
+    with rec.quiet():  # the scratch graph's ops are ours (a nested check records)
         for op, positions in _candidates(trace):
             attrs = rec.op_attrs.get(op.seq)
             if attrs is None:
@@ -56,8 +55,6 @@ def note(rec: Recorder) -> None:
             named = {i: name for i, name in found.items() if i in positions}
             if named:
                 trace.none_inputs[op.seq] = named
-    finally:
-        rec.busy = busy
 
 
 def _candidates(trace: Trace) -> Iterable[tuple[OpRecord, set[int]]]:
