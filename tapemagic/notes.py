@@ -125,11 +125,15 @@ def _graph_notes(trace: Trace, cells: CellMap) -> list[str]:
     """Say how graph-mode functions were analysed, and what a trace cannot know."""
     notes = ["tf.function and Keras fit ran as graphs, as written; they were analysed from "
              "their traces (the ops TensorFlow reported while tracing them, once per trace)."]
-    if any(c.in_function and c.reached for c in trace.gradient_calls):
+    if any(c.in_function and c.reached and any(s.result == "ok" and s.norm is None
+                                                 for s in c.sources)
+           for c in trace.gradient_calls):
+        # a traced gradient whose value no probe and no returned output showed (a step under
+        # tf.distribute, a step that never ran after its trace)
         notes.append("Gradients computed inside a tf.function are symbolic when it is traced: "
-                     "None is certain; an all-zero gradient is seen only when the function "
-                     "returns it (its first run is checked), not when it is applied inside "
-                     "(run with --eager to check those values).")
+                     "None is certain; an all-zero gradient is seen when the step computes "
+                     "it on its first run, except under tf.distribute or in a step that did "
+                     "not run (run with --eager to check those values).")
     for call in trace.gradient_calls:
         if not call.reached:
             event = next((e for e in trace.host_events if e.id == call.stopped_at), None)

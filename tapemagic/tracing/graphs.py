@@ -15,10 +15,11 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tapemagic.optypes import is_function_call
+from tapemagic.optypes import VALUE_CHECKED, is_function_call
 from tapemagic.trace import HostEvent, OpRecord, SourceRecord
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, keras_state, py_bodies
+from tapemagic.tracing.probes import Probes
 from tapemagic.tracing.results import classify
 from tapemagic.tracing.weight_values import note_zero_values
 
@@ -42,6 +43,7 @@ class GraphTracer:
     def __init__(self, recorder: Recorder) -> None:
         self.rec = recorder
         self.enabled = False  # graph mode: record the trace-time ops of tf.function graphs
+        self.probes = Probes(recorder)  # in-graph facts of traced gradients (probes.py)
         self._graph_ids: dict[int, int] = {}  # id(FuncGraph) -> graph number
         self._graphs: list[Any] = []  # the FuncGraphs numbered (strong: ids stay unique)
         self._captures: dict[int, tuple[int, dict[int, Any]]] = {}  # graph number -> captures
@@ -60,6 +62,7 @@ class GraphTracer:
         """Drop every graph reference (end of the run)."""
         self.pending.clear()
         self.pending_variables.clear()
+        self.probes.clear()
         self.aliases.clear()
         self.failed_events.clear()
         self.continued.clear()
@@ -201,6 +204,8 @@ class GraphTracer:
                                keras_state.keras_layer_path(), loc):
                 return
         self.rec.record_op(name, inputs, outputs, graph)
+        if name in VALUE_CHECKED and not self.rec.gradient_depth:
+            self.probes.note(self.rec.trace.ops[-1], name, inputs, outputs, graph)
         if name in py_bodies.PY_FUNCTION_OPS and outputs and not self.rec.gradient_depth:
             py_bodies.note_op(self.rec, outputs[0].op, self.rec.trace.ops[-1].seq)
         if name == "Const" and outputs and tfp.dtype_name(outputs[0].dtype).startswith(
@@ -223,6 +228,9 @@ class GraphTracer:
         if function is None:
             return False
         self.link_call(function, tuple(inputs), tuple(outputs), 0)
+        # the step's own facts of the gradients it applied itself, after its first run
+        if self.probes.read() and not self.pending and self.after_values is not None:
+            self.after_values()
         return True
 
     def link_cond(self, inputs: tuple[Any, ...], outputs: tuple[Any, ...], number: int,

@@ -374,7 +374,9 @@ class TapeHooks:
 
         A persistent tape stays pending (a PINN differentiates it again); new sites re-attach.
         """
-        if (not self._pending and self._site_done and not self.rec.graphs.pending
+        graphs = self.rec.graphs
+        if (not self._pending and self._site_done and not graphs.pending
+                and not graphs.probes.armed
                 and all(n >= self.max_steps for n in self._site_done.values())):
             self.rec.detach()
 
@@ -387,6 +389,7 @@ class TapeHooks:
         """
         loc, _ = self._user_location(3)
         site = (loc.file if loc else "?", loc.line if loc else 0, method)
+        self.rec.graphs.probes.rearm(site, flatten(result))  # a retrace of a probed call
         if self.book.later_run(site, flatten(result), sources):
             creation = self.record_of(tape).creation_site
             if creation is not None:

@@ -34,16 +34,25 @@ def note_results(rec: Recorder, call: GradientCallRecord, result: Any, sources: 
     objects = flatten(sources)
     if len(flat) != len(call.sources):
         return
-    for source, value, variable in zip(call.sources, flat, objects, strict=False):
+    traced: list[tuple[Any, SourceRecord]] = []
+    for source, value in zip(call.sources, flat, strict=False):
         source.result, source.norm = classify(value)
         data = getattr(value, "values", value)
         if source.result == "ok" and isinstance(data, tfp.SymbolicTensor):
             if tfp.is_static_zero(data):
                 source.result, source.norm = "zero", 0.0
             else:
-                rec.graphs.pending.append((data, source))
-        if not tfp.executing_eagerly() and source.kind != "tensor":
-            rec.graphs.pending_variables.append((variable, source))
+                traced.append((data, source))
+    if traced:
+        # the step computes its gradients' facts and its weights' zero values itself
+        # (probes.py); what it cannot probe is seen only if the function returns it
+        site = (*(call.site or ("?", 0)), call.method)  # as the tape hooks key it
+        unprobed = rec.graphs.probes.arm(site, call.sources, objects, traced)
+        rec.graphs.pending.extend(unprobed)
+        waiting = {id(s) for _, s in unprobed}
+        rec.graphs.pending_variables.extend(
+            (variable, source) for variable, source in zip(objects, call.sources, strict=False)
+            if id(source) in waiting and source.kind != "tensor")
     if tfp.executing_eagerly() and any(s.result == "zero" for s in call.sources):
         note_zero_values(rec, zip(objects, call.sources, strict=False))
 

@@ -372,3 +372,22 @@ def held_deprecation_warnings() -> Any:
 
     return restore
 
+
+
+def host_variable(initial: Any) -> Any:
+    """Return a plain resource variable of the check's own, made eagerly (``tf.init_scope``).
+
+    Constructed as ``ResourceVariable`` itself (resource_variable_ops.py), not ``tf.Variable``:
+    ``VariableMetaclass.__call__`` routes only ``tf.Variable(...)`` through the variable
+    creator scopes, so a ``tf.function``'s "singleton variables on the first call" rule and a
+    distribution strategy's mirrored creator never see it, and no Keras object tracks it.
+    """
+    return ResourceVariable(initial, trainable=False, name="tapemagic_probe")
+
+
+def read_host_variable(variable: Any) -> np.ndarray | None:
+    """Return a variable's value as an ndarray (one ReadVariableOp), or None if unreadable."""
+    try:
+        return np.asarray(variable.read_value()._numpy())
+    except Exception:  # noqa: BLE001 - a variable gone with its device: no facts
+        return None

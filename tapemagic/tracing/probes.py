@@ -1,0 +1,218 @@
+"""In-graph facts of a traced step: its gradients' values, seen by the step as written.
+
+Imports TensorFlow. A ``tf.function`` step (``fit``'s train function, a ``@tf.function`` that
+calls ``apply_gradients``) usually applies its gradients inside the graph: the trace knows they
+are not None, but not whether they are all zero. While the analysed gradient call is traced,
+:class:`Probes` adds a few ops to the step's own graph that compute, per gradient, whether it
+is zero everywhere and its sum of squares, and per saturating op of that graph (a ReLU, a clip,
+a softmax: ``optypes.VALUE_CHECKED``) whether it passed no gradient at all. They are written into
+one small variable of the probe's own, which the run reads once, after the step's first run:
+one host read per checked step, no per-op reads, so the check stays cheap on an accelerator.
+
+The step's outputs, its variables and its other ops are unchanged: the probe only reads
+tensors the step computes anyway, and writes a variable nothing else reads. Steps under a
+``tf.distribute`` strategy are not probed (their replica graphs would share the variable).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import tensorflow as tf
+
+from tapemagic.tracing import _tf_private as tfp
+
+if TYPE_CHECKING:
+    from tapemagic.trace import OpRecord, SourceRecord
+    from tapemagic.tracing.recorder import Recorder
+
+#: Not written yet: a flag is 0 or 1, a sum of squares is never negative.
+_UNSET = -1.0
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+@dataclass(eq=False)  # compared by identity: its fields hold tensors (`==` runs an op)
+class _Probe:
+    """One traced gradient call's probe: what it measures and the variable it writes.
+
+    ``positions`` are the probed gradients' places in the call's result, ``op_names`` the
+    graph names of the saturating ops: a later trace of the same call (the retrace after a
+    first call that made variables, which is the one that runs) writes the same facts.
+    """
+
+    variable: Any
+    sources: list[SourceRecord]
+    ops: list[OpRecord]
+    positions: list[int]
+    op_names: list[str]
+    weights: list[Any]  # each probed source's variable (None for a tensor source)
+
+
+@dataclass
+class Probes:
+    """The probes of one run: candidates noted at trace time, probes armed, facts read."""
+
+    rec: Recorder
+    #: id(FuncGraph) -> the saturating ops traced in it: (record, op type, inputs, outputs)
+    candidates: dict[int, list[tuple[OpRecord, str, tuple[Any, ...], tuple[Any, ...]]]] = \
+        field(default_factory=dict)
+    armed: list[_Probe] = field(default_factory=list)
+    by_site: dict[object, _Probe] = field(default_factory=dict)
+
+    def note(self, op: OpRecord, op_type: str, inputs: tuple[Any, ...],
+             outputs: tuple[Any, ...], graph: Any) -> None:
+        """Remember a saturating op traced in ``graph`` (its saturation is built in-graph)."""
+        self.candidates.setdefault(id(graph), []).append((op, op_type, inputs, outputs))
+
+    def arm(self, site: object, sources: list[SourceRecord], variables: list[Any],
+            pairs: list[tuple[Any, SourceRecord]]) -> list[tuple[Any, SourceRecord]]:
+        """Probe the symbolic gradients ``pairs`` (tensor, source) of one traced call.
+
+        ``sources`` are the call's source records in order and ``variables`` the objects the
+        code passed as sources (a variable's value when the call ran is one of the facts).
+        Returns the pairs it could not probe (they stay pending on the function's outputs).
+        """
+        graph = pairs[0][0].graph if pairs else None
+        if graph is None or tf.distribute.has_strategy():
+            return pairs
+        probed = [(g, s) for g, s in pairs
+                  if g.graph is graph and tfp.dtype_name(g.dtype) in _FLOATS]
+        if not probed:
+            return pairs
+        index = {id(s): n for n, s in enumerate(sources)}
+        positions = [index[id(s)] for _, s in probed]
+        weights = [variables[p] if p < len(variables) and s.kind != "tensor" else None
+                   for p, (_, s) in zip(positions, probed, strict=True)]
+        ops = [c for c in self.candidates.get(id(graph), ()) if not c[0].saturated]
+        facts = self._write(graph, [g for g, _ in probed], weights,
+                            [(t, i, o) for _, t, i, o in ops], None)
+        if facts is None:
+            return pairs
+        probe = _Probe(facts, [s for _, s in probed], [c[0] for c in ops], positions,
+                       [o[0].op.name if o else "" for _, _, _, o in ops], weights)
+        self.armed.append(probe)
+        self.by_site[site] = probe
+        kept = {id(s) for _, s in probed}
+        return [(g, s) for g, s in pairs if id(s) not in kept]
+
+    def rearm(self, site: object, flat: list[Any]) -> None:
+        """Write the facts of a later trace of an armed call into the same probe.
+
+        TensorFlow traces a step again when its first call made variables (an optimizer's
+        slots), and runs that trace: its gradients and saturating ops, matched by position and
+        graph name, feed the probe the analysed trace armed.
+        """
+        probe = self.by_site.get(site)
+        if probe is None or probe not in self.armed:
+            return
+        values = [getattr(flat[p], "values", flat[p]) if p < len(flat) else None
+                  for p in probe.positions]
+        graph = next((v.graph for v in values if isinstance(v, tfp.SymbolicTensor)), None)
+        if graph is None:
+            return
+        gradients = [v if isinstance(v, tfp.SymbolicTensor) and v.graph is graph
+                     and tfp.dtype_name(v.dtype) in _FLOATS else None for v in values]
+        ops = []
+        for name, op in zip(probe.op_names, probe.ops, strict=True):
+            try:
+                found = graph.get_operation_by_name(name)
+            except (KeyError, ValueError):
+                found = None
+            ops.append((op.op_type, tuple(found.inputs), tuple(found.outputs))
+                       if found is not None else None)
+        self._write(graph, gradients, probe.weights, ops, probe.variable)
+
+    def _write(self, graph: Any, gradients: list[Any], weights: list[Any], ops: list[Any],
+               variable: Any) -> Any:
+        """Build the facts in ``graph`` and their write; return the variable (None: failed)."""
+        try:
+            with self.rec.quiet(), graph.as_default(), tf.name_scope("tapemagic_probe"):
+                facts = [f for g, w in zip(gradients, weights, strict=True)
+                         for f in _gradient_facts(g, w)]
+                facts += [tf.cast(_saturated(*o), tf.float32) if o is not None
+                          else tf.constant(0.0) for o in ops]
+                values = tf.stack(facts)
+                if variable is None:
+                    with tf.init_scope():
+                        variable = tfp.host_variable(
+                            tf.fill([len(facts)], tf.constant(_UNSET, tf.float32)))
+                variable.assign(values)
+        except Exception:  # noqa: BLE001 - an op the probe cannot build: the step goes unprobed
+            return None
+        return variable
+
+    def read(self) -> bool:
+        """Read every armed probe whose step ran; return True when one was resolved."""
+        if not self.armed:
+            return False
+        with self.rec.quiet():  # the reads are ours, not the user's ops
+            done = [(probe, tfp.read_host_variable(probe.variable)) for probe in self.armed]
+        resolved = False
+        for probe, values in done:
+            if values is None or values.size == 0 or values[0] == _UNSET:
+                continue  # that step has not run yet
+            self.armed.remove(probe)
+            resolved = True
+            count = len(probe.sources)
+            for i, source in enumerate(probe.sources):
+                zero, squares, zero_value = (float(v) for v in values[3 * i:3 * i + 3])
+                if zero == 1.0:
+                    source.result, source.norm = "zero", 0.0
+                elif squares >= 0.0:  # else the trace that ran did not have this gradient
+                    source.norm = math.sqrt(squares)
+                if zero_value >= 0.0:  # the weight's value when the call ran (first_step.py)
+                    source.zero_value = zero_value == 1.0
+            for j, op in enumerate(probe.ops):
+                op.saturated = bool(values[3 * count + j] == 1.0)
+        return resolved
+
+    def clear(self) -> None:
+        """Drop every graph tensor and variable (end of the run)."""
+        self.candidates.clear()
+        self.armed.clear()
+        self.by_site.clear()
+
+
+def _gradient_facts(gradient: Any, weight: Any) -> tuple[Any, Any, Any]:
+    """Return (zero everywhere, sum of squares, weight all zero) of one source, in float32.
+
+    The flags are 0 or 1. A gradient the probe cannot see (None: not in this trace) is
+    (0, -1): not zero, no norm; a tensor source's weight flag is -1 (no variable). The
+    weight is read where the call ran: automatic control dependencies order the read after
+    the step's earlier writes of it and before its optimizer's update.
+    """
+    if gradient is None:
+        zero, squares = tf.constant(0.0), tf.constant(-1.0)
+    else:
+        zero = tf.cast(tf.reduce_all(tf.equal(gradient, tf.zeros([], gradient.dtype))),
+                       tf.float32)
+        wide = tf.cast(gradient, tf.float32)
+        squares = tf.reduce_sum(wide * wide)
+    if weight is None:
+        return zero, squares, tf.constant(-1.0)
+    value = tf.convert_to_tensor(weight)
+    return zero, squares, tf.cast(tf.reduce_all(tf.equal(value, tf.zeros([], value.dtype))),
+                                  tf.float32)
+
+
+def _saturated(op_type: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...]) -> Any:
+    """Build, in the op's graph, ``values.saturated``'s verdict: no gradient passes the op.
+
+    The same predicate as ``tracing/values.saturated`` reads from an eager op's values.
+    """
+    if op_type == "Softmax":
+        p = outputs[0]
+        return tf.reduce_all(tf.equal(tf.reduce_max(p, axis=-1), tf.ones([], p.dtype)))
+    x = inputs[0]
+    zero = tf.zeros([], x.dtype)
+    if op_type == "Relu":  # no positive element (a NaN is not positive)
+        return tf.logical_not(tf.reduce_any(tf.greater(x, zero)))
+    if op_type == "Relu6":
+        return tf.reduce_all(tf.logical_or(tf.less_equal(x, zero),
+                                           tf.greater_equal(x, tf.cast(6, x.dtype))))
+    if op_type == "ClipByValue":
+        return tf.reduce_all(tf.logical_or(tf.less(x, inputs[1]), tf.greater(x, inputs[2])))
+    other = inputs[1]
+    return tf.reduce_all(tf.less(x, other) if op_type == "Maximum" else tf.greater(x, other))
