@@ -94,6 +94,11 @@ class Fix:
     the finding named then gets a gradient and no new error appeared); ``verification`` is
     what that re-run showed (what is still cut, the new error), None when none ran; for a
     fix with no edits, ``verification`` may say why no edit can be right (``verified`` None).
+    ``keeps_value`` is True when the edits promise to keep what the code computes (a
+    straight-through estimator, a TensorFlow copy of a NumPy body; verified only when the
+    checked step's loss stays the same), False when they change it on purpose (a soft
+    surrogate: the title says how; never shown as a plain "verified"), None without edits
+    (and in reports written before the field existed).
     """
 
     title: str
@@ -101,6 +106,7 @@ class Fix:
     edits: tuple[Edit, ...] = ()
     verified: bool | None = None
     verification: str | None = None
+    keeps_value: bool | None = None
 
 
 @dataclass(frozen=True)
