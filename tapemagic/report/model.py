@@ -108,6 +108,18 @@ class Fix:
     verification: str | None = None
     keeps_value: bool | None = None
 
+    @property
+    def state(self) -> str | None:
+        """Return what a re-run showed, in words (None when no re-run checked the fix).
+
+        Never a plain "verified" for a fix that changes values on purpose.
+        """
+        if self.verified is None:
+            return None
+        if not self.verified:
+            return "not verified"
+        return "verified, changes values" if self.keeps_value is False else "verified"
+
 
 @dataclass(frozen=True)
 class ChainStep:
@@ -178,6 +190,9 @@ class GradientCall:
     """One ``tape.gradient`` / ``jacobian`` call site (or the Keras ``fit`` train step).
 
     ``calls`` counts how often this site ran in the cell; the first run is the one analysed.
+    ``target_value`` is its target's value (summed) in that run, None when it ran in a traced
+    function (and in reports written before the field existed): the loss a fix verification
+    compares.
     """
 
     id: str
@@ -190,6 +205,7 @@ class GradientCall:
     calls: int = 1
     keras_fit: bool = False
     error: ErrorInfo | None = None
+    target_value: float | None = None
 
 
 @dataclass(frozen=True)
