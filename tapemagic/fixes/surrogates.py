@@ -71,11 +71,11 @@ def _ste(x: cst.BaseExpression, hard: cst.BaseExpression, stop: str = "tf.stop_g
          same_term: bool = True) -> cst.BaseExpression:
     """``x + stop(hard - x)``: ``hard`` forward, the identity's gradient backward.
 
-    With ``same_term``, a compound ``x`` is parenthesised as the first term too (not needed
-    there, but it reads as the same term as the one subtracted).
+    With ``same_term``, a compound ``x`` is parenthesised in both places (where precedence
+    does not need it too: it reads as one term, added and subtracted).
     """
-    first = x if level(x) >= ATOM or not same_term else parenthesized(x)
-    return binop(first, cst.Add(), call(stop, binop(hard, cst.Subtract(), x)))
+    term = x if level(x) >= ATOM or not same_term else parenthesized(x)
+    return binop(term, cst.Add(), call(stop, binop(hard, cst.Subtract(), term)))
 
 
 def straight_through(node: cst.BaseExpression) -> cst.BaseExpression | None:
