@@ -106,3 +106,16 @@ def test_every_fix_shape_keeps_the_forward_value_in_every_context() -> None:
         name, *cells = [c.strip() for c in line.strip("|").split("|")]
         assert set(cells) - {"n/a"}, name
         assert ("changes (says so)" in cells) == ("soft" in name or "softmax" in name), name
+
+
+def test_a_lint_hint_edit_is_parenthesised_where_its_slot_needs_it() -> None:
+    from tapemagic.lint import check_source
+
+    source = ("import tensorflow as tf\n\nw = tf.Variable([0.3, 0.7])\n"
+              "with tf.GradientTape() as tape:\n"
+              "    loss = tf.reduce_sum(tf.stop_gradient(w * 2.0) ** 2)\n"
+              "    other = tf.reduce_sum(tf.stop_gradient(w * 2.0))\n"
+              "grads = tape.gradient(loss + other, [w])\n")
+    edits = [e for h in check_source(source) if h.code == "TM401" and h.fix
+             for e in h.fix.edits]
+    assert [e.text for e in sorted(edits, key=lambda e: e.line)] == ["(w * 2.0)", "w * 2.0"]
