@@ -21,6 +21,7 @@ import pytest
 from samples import seed000_report
 
 from tapemagic.report.model import Edit, Fix, Report
+from tapemagic.report.html import render_html
 from tapemagic.report.text import render_text
 from tapemagic.verify import CHILD_ENV, ScriptRunner, apply_edits, verify_fixes
 
@@ -95,6 +96,9 @@ def test_a_soft_surrogate_says_it_changes_the_loss_and_is_never_a_plain_verified
     text = render_text(dataclasses.replace(report, findings=(dataclasses.replace(
         report.findings[0], fix=fix),)))
     assert "(unsafe, verified, changes values)" in text
+    html = render_html(dataclasses.replace(report, findings=(dataclasses.replace(
+        report.findings[0], fix=fix),)))
+    assert "verified, changes values" in html
 
 
 def test_no_value_to_compare_is_said_not_hidden() -> None:
