@@ -16,7 +16,7 @@ from tapemagic import rules
 from tapemagic.graph.provenance import ProvenanceGraph
 from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.locations import SourceIndex
-from tapemagic.report.model import Finding, Fix
+from tapemagic.report.model import Applicability, Edit, Finding, Fix
 from tapemagic.rules.base import Draft, Hit, Match, registry
 from tapemagic.rules.chains import chain_for
 from tapemagic.rules.context import RuleContext
@@ -152,9 +152,7 @@ class Diagnoser:
             variables=tuple(draft.variables), gradient_calls=tuple(draft.calls),
             primary=draft.primary, api=draft.api, op_type=draft.op_type,
             chain=tuple(draft.chain), params=params,
-            # a fix() with no edit may say why none can be right (fixes.NoEdit)
-            fix=Fix(rule.fix_title, rule.fix_applicability, tuple(edits), None,
-                    getattr(edits, "why", None)),
+            fix=finding_fix(rule.fix_title, rule.fix_applicability, edits),
         )
 
     def _order(self, draft: Draft) -> tuple[object, ...]:
@@ -162,6 +160,19 @@ class Diagnoser:
         return (not draft.primary, (loc.execution_count or 0) if loc else 0,
                 loc.file if loc else "", loc.line if loc else 0, (loc.col or 0) if loc else 0,
                 draft.code)
+
+
+def finding_fix(title: str, applicability: Applicability, edits: tuple[Edit, ...]) -> Fix:
+    """Return the finding's fix for ``edits`` (a rule module's ``fix()`` result).
+
+    A result with no edit may say why none can be right (``fixes.NoEdit.why``); edits that
+    change values on purpose say how in the title (``fixes.ChangesValues.how``).
+    """
+    how = getattr(edits, "how", None)
+    if how is not None:
+        title = f"{title}. This edit changes what the code computes: {how}"
+    return Fix(title, applicability, tuple(edits), None, getattr(edits, "why", None),
+               keeps_value=(how is None) if edits else None)
 
 
 def _names(names: list[str]) -> str:

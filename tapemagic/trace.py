@@ -189,6 +189,8 @@ class GradientCallRecord:
     site: tuple[str, int] | None = None
     calls: int = 1
     in_function: bool = False
+    #: the target's value summed (eager calls; None in a traced function): the checked loss
+    target_value: float | None = None
     reached: bool = True
     stopped_at: int | None = None
     continued: bool = False

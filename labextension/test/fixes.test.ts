@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { canApply, fixOutcome, fixState, hasMagic, textDoc, verdictOf } from '../src/model/fixes';
+import { baseName, canApply, fixOutcome, fixState, hasMagic, matchWeight, textDoc, verdictOf, verifiedState } from '../src/model/fixes';
 import { parseReport } from '../src/model/report';
 import { Report } from '../src/model/types';
 
@@ -86,4 +86,75 @@ test('the outcome compares the named weights between the two reports', () => {
   assert.deepEqual(out.changes[3], { variable: 'sequential/out/bias', before: 'severed', after: 'connected' });
   assert.deepEqual(out.changes[2], { variable: 'sequential/out/kernel', before: 'severed', after: 'severed' });
   assert.equal(verdictOf(after, 'no/such/weight'), 'absent');
+});
+
+test('a re-run that rebuilt the model is matched by layer and variable name, in order', () => {
+  const before = sample();
+  const after = sample();
+  // the re-run in the same kernel: Keras named the new model and its layers anew
+  for (const call of after.gradient_calls) {
+    for (const s of call.sources) {
+      s.variable = s.variable.replace('sequential/', 'sequential_1/').replace('/h/', '/h_2/').replace('/out/', '/out_3/');
+      s.verdict = 'connected';
+    }
+  }
+  const out = fixOutcome(before, after, byId(before, 'f1'));
+  assert.equal(out.connected, 4);
+  assert.equal(out.absent, 0);
+  assert.deepEqual(out.changes[0], {
+    variable: 'sequential/h/kernel',
+    before: 'severed',
+    after: 'connected',
+    now: 'sequential_1/h_2/kernel'
+  });
+  assert.equal(matchWeight(before, after, 'sequential/out/bias'), 'sequential_1/out_3/bias');
+  assert.equal(baseName('sequential_1/dense_12/kernel'), 'sequential/dense/kernel');
+});
+
+test('two layers of one class keep their order when both are renamed', () => {
+  const before = sample();
+  const after = sample();
+  const rename: Record<string, string> = {
+    'sequential/h/kernel': 'sequential/q/kernel',
+    'sequential/h/bias': 'sequential/q/bias',
+    'sequential/out/kernel': 'sequential/q_1/kernel',
+    'sequential/out/bias': 'sequential/q_1/bias'
+  };
+  const renamedAfter: Record<string, string> = {
+    'sequential/h/kernel': 'sequential_1/q_2/kernel',
+    'sequential/h/bias': 'sequential_1/q_2/bias',
+    'sequential/out/kernel': 'sequential_1/q_3/kernel',
+    'sequential/out/bias': 'sequential_1/q_3/bias'
+  };
+  for (const call of before.gradient_calls) {
+    for (const s of call.sources) {
+      s.variable = rename[s.variable] ?? s.variable;
+    }
+  }
+  for (const call of after.gradient_calls) {
+    for (const s of call.sources) {
+      s.variable = renamedAfter[s.variable] ?? s.variable;
+    }
+  }
+  assert.equal(matchWeight(before, after, 'sequential/q_1/kernel'), 'sequential_1/q_3/kernel');
+  assert.equal(matchWeight(before, after, 'sequential/q/bias'), 'sequential_1/q_2/bias');
+  assert.equal(matchWeight(before, after, 'no/such/weight'), null);
+});
+
+test('weights not in the new report are counted as such, never as connected', () => {
+  const before = sample();
+  const after = sample();
+  after.gradient_calls = [];
+  const out = fixOutcome(before, after, byId(before, 'f1'));
+  assert.equal(out.connected, 0);
+  assert.equal(out.absent, out.total);
+});
+
+test('only a fix that keeps values is shown as a plain verified', () => {
+  const fix = { ...byId(sample(), 'f1').fix! };
+  assert.equal(verifiedState({ ...fix, verified: null }), null);
+  assert.equal(verifiedState({ ...fix, verified: false }), 'no');
+  assert.equal(verifiedState({ ...fix, verified: true, keeps_value: true }), 'yes');
+  assert.equal(verifiedState({ ...fix, verified: true }), 'yes', 'an older report: no field');
+  assert.equal(verifiedState({ ...fix, verified: true, keeps_value: false }), 'changes');
 });

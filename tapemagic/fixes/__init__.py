@@ -27,8 +27,8 @@ else:  # LibCST loads when the first fix is computed, not when the rules are imp
 Transform: TypeAlias = "Callable[[cst.BaseExpression], cst.BaseExpression | None]"
 
 #: The transform modules below, each loaded (with LibCST) on first use by a rule's fix.
-_SUBMODULES = frozenset({"blocks", "calls", "functional", "numpy_body", "statements", "surrogates",
-                         "watches"})
+_SUBMODULES = frozenset({"blocks", "calls", "functional", "numpy_body", "precedence",
+                         "statements", "surrogates", "watches"})
 
 
 def __getattr__(name: str) -> ModuleType:
@@ -66,6 +66,24 @@ class NoEdit(tuple):  # type: ignore[type-arg]
         return made
 
 
+class ChangesValues(tuple):  # type: ignore[type-arg]
+    """A ``fix()`` result whose edits change what the code computes on purpose, and ``how``.
+
+    A tuple of edits, read as such everywhere; the finding's fix then says ``how`` in its title
+    and is never shown as a plain "verified" (``Fix.keeps_value`` False). Every other edit
+    promises to keep the forward value (a straight-through estimator, a TensorFlow copy of a
+    NumPy body, a line moved into the tape), which the fix verification checks.
+    """
+
+    how: str
+
+    def __new__(cls, edits: Sequence[Edit], how: str) -> ChangesValues:
+        """Return ``edits`` marked as changing values (``how``: what changes)."""
+        made = super().__new__(cls, tuple(edits))
+        made.how = how
+        return made
+
+
 def rewrite(location: Location, index: SourceIndex, transform: Transform) -> Edit | None:
     """Return the edit replacing the one-line expression at ``location`` by ``transform``'s.
 
@@ -79,13 +97,15 @@ def rewrite(location: Location, index: SourceIndex, transform: Transform) -> Edi
         node = cst.parse_expression(text)
     except cst.ParserSyntaxError:
         return None
+    from tapemagic.fixes import precedence
+
     new = transform(node)
-    if new is None:
-        return None
-    code = cst.Module([]).code_for_node(new)
-    if code == text:
+    if new is None or cst.Module([]).code_for_node(new) == text:
         return None
     assert location.col is not None and location.end_col is not None
+    # in parentheses where the code around it would bind its parts otherwise
+    code = precedence.fitted(new, "".join(index.lines(location.file)) or None, location.line,
+                             location.col, location.end_col)
     return Edit(location.line, location.col, location.line, location.end_col, code)
 
 
@@ -96,6 +116,7 @@ def rewrite_outer(location: Location, index: SourceIndex, transform: Transform) 
     located at the ``tf.argmax``): the enclosing call, on the same line, is handed to
     ``transform``. None when there is no such call or the transform does not apply.
     """
+    from tapemagic.fixes import precedence
     from tapemagic.fixes.statements import source_of
 
     if location.col is None or location.end_col is None \
@@ -114,8 +135,9 @@ def rewrite_outer(location: Location, index: SourceIndex, transform: Transform) 
             new = transform(node)
             if new is None:
                 return None
-            return Edit(pos.start.line, pos.start.column, pos.end.line, pos.end.column,
-                        cst.Module([]).code_for_node(new))
+            code = precedence.fitted(new, "".join(index.lines(location.file)), pos.start.line,
+                                     pos.start.column, pos.end.column)
+            return Edit(pos.start.line, pos.start.column, pos.end.line, pos.end.column, code)
     return None
 
 
@@ -247,9 +269,11 @@ def argmax_partners(index: SourceIndex, file: str, line: int) -> list[Edit]:
                  and ast.unparse(node.value.func) in argmax), None)
     if made is None:
         return []
+    from tapemagic.fixes import precedence
+
     name = made.targets[0].id  # type: ignore[attr-defined]
-    source = ast.unparse(made.value.args[0])  # type: ignore[attr-defined]
-    dtype = f"{source if source.isidentifier() else f'({source})'}.dtype"
+    dtype = precedence.attr(cst.parse_expression(
+        ast.unparse(made.value.args[0])), "dtype")  # type: ignore[attr-defined]
     scope = enclosing_function(tree, line)
     edits = []
     for node in ast.walk(scope):
@@ -259,9 +283,10 @@ def argmax_partners(index: SourceIndex, file: str, line: int) -> list[Edit]:
         for mine, other in ((node.left, node.right), (node.right, node.left)):
             if (isinstance(mine, ast.Name) and mine.id == name and isinstance(other, ast.Call)
                     and ast.unparse(other.func) in argmax and other.end_lineno == other.lineno):
+                cast = precedence.call("tf.cast", cst.parse_expression(ast.unparse(other)),
+                                       dtype)
                 edits.append(Edit(other.lineno, other.col_offset, other.lineno,
-                                  other.end_col_offset or 0,
-                                  f"tf.cast({ast.unparse(other)}, {dtype})"))
+                                  other.end_col_offset or 0, precedence.code(cast)))
     return edits
 
 

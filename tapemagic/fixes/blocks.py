@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from tapemagic.fixes import dotted
+from tapemagic.fixes import dotted, precedence
 from tapemagic.fixes.statements import bound_names, method_call_on, source_of
 from tapemagic.locations import SourceIndex
 from tapemagic.report.model import Edit
@@ -99,9 +99,8 @@ def branch_to_where(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...
     sides = [_single_assign(node.body), _single_assign(node.orelse.body)]
     if sides[0] is None or sides[1] is None or sides[0][0] != sides[1][0]:
         return None
-    code = cst.Module([]).code_for_node
-    text = (f"{sides[0][0]} = tf.where({code(node.test)}, {code(sides[0][1])}, "
-            f"{code(sides[1][1])})")
+    where = precedence.call("tf.where", node.test, sides[0][1], sides[1][1])  # (a, b) kept
+    text = f"{sides[0][0]} = {precedence.code(where)}"
     end = src.positions[node].end
     return (Edit(stmt.line, stmt.col, end.line, end.column, text),)
 
@@ -117,6 +116,11 @@ def _single_assign(block: cst.BaseSuite) -> tuple[str, cst.BaseExpression] | Non
             and isinstance(assign.targets[0].target, cst.Name)):
         return assign.targets[0].target.value, assign.value
     return None
+
+
+#: What the initialiser fix changes (said in the fix's title).
+NEW_INITIAL_WEIGHTS = ("the layer starts from new random weights instead of zeros, so the "
+                       "loss changes from the first step on")
 
 
 def zero_initializer(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | None:

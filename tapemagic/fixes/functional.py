@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from tapemagic.fixes import dotted
+from tapemagic.fixes import dotted, precedence
 from tapemagic.fixes.statements import Source, Stmt, bound_names, source_of, used_names
 from tapemagic.locations import SourceIndex
 from tapemagic.report.model import Edit
@@ -75,10 +75,8 @@ def _assign_of(stmt: cst.CSTNode) -> tuple[str, str, str] | None:
     if not isinstance(root, cst.Name) or root is target:
         return None
     code = cst.Module([]).code_for_node
-    value = call.args[0].value
-    text = code(value)
-    if not isinstance(value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)):
-        text = f"({text})"
+    # the body of `VALUE if v is TARGET else v`: parenthesised below a conditional's level
+    text = code(precedence.wrap(call.args[0].value, 2))
     return code(model) if model is not None else root.value, code(target), text
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tapemagic.fixes import dotted
+from tapemagic.fixes.precedence import ATOM, attr, binop, call, level, parenthesized, subscript
 
 _ST_OPS = {"tf.round", "tf.math.round", "tf.floor", "tf.math.floor", "tf.math.ceil",
            "tf.ceil", "tf.sign", "tf.math.sign", "tf.math.rint"}
@@ -66,29 +67,32 @@ def _pure(node: cst.BaseExpression) -> bool:
     return not found
 
 
-def _atom(text: str, node: cst.BaseExpression) -> str:
-    atoms = (cst.Name, cst.Attribute, cst.Subscript, cst.Integer, cst.Float)
-    return text if isinstance(node, atoms) else f"({text})"
+def _ste(x: cst.BaseExpression, hard: cst.BaseExpression, stop: str = "tf.stop_gradient",
+         same_term: bool = True) -> cst.BaseExpression:
+    """``x + stop(hard - x)``: ``hard`` forward, the identity's gradient backward.
+
+    With ``same_term``, a compound ``x`` is parenthesised in both places (where precedence
+    does not need it too: it reads as one term, added and subtracted).
+    """
+    term = x if level(x) >= ATOM or not same_term else parenthesized(x)
+    return binop(term, cst.Add(), call(stop, binop(hard, cst.Subtract(), term)))
 
 
 def straight_through(node: cst.BaseExpression) -> cst.BaseExpression | None:
     """``tf.round(x)`` (floor, ceil, sign, int cast) → ``x + tf.stop_gradient(tf.round(x) - x)``."""
     if not isinstance(node, cst.Call) or not node.args or not _pure(node.args[0].value):
         return None
-    name, x = dotted(node.func), node.args[0].value
-    xs = _atom(_code(x), x)
+    name, x = dotted(node.func), node.args[0].value.with_changes(lpar=[], rpar=[])
     if name in _ST_OPS and len(node.args) == 1:
-        return cst.parse_expression(f"{xs} + tf.stop_gradient({_code(node)} - {xs})")
+        return _ste(x, node)
     if name in _KERAS_ST_OPS and len(node.args) == 1:
-        ops = name.rsplit(".", 1)[0]
-        return cst.parse_expression(f"{xs} + {ops}.stop_gradient({_code(node)} - {xs})")
+        return _ste(x, node, f"{name.rsplit('.', 1)[0]}.stop_gradient")
     if name == "tf.cast" and len(node.args) == 2:
         dtype = node.args[1].value
         kind = dotted(dtype).rsplit(".", 1)[-1] if not isinstance(dtype, cst.SimpleString) \
             else dtype.evaluated_value
         if kind in _INT_TYPES:
-            return cst.parse_expression(
-                f"{xs} + tf.stop_gradient(tf.cast({_code(node)}, {xs}.dtype) - {xs})")
+            return _ste(x, call("tf.cast", node, attr(x, "dtype")))
     return None
 
 
@@ -101,11 +105,12 @@ def soft_compare(node: cst.BaseExpression) -> cst.BaseExpression | None:
     if not (_pure(left) and _pure(right)):
         return None
     op = node.comparisons[0].operator
-    a, b = _atom(_code(left), left), _atom(_code(right), right)
-    margin = f"({a} - {b})" if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)) \
-        else f"({b} - {a})"
-    return cst.parse_expression(
-        f"{margin} + tf.stop_gradient(tf.cast({_code(node)}, {a}.dtype) - {margin})")
+    high, low = (left, right) if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)) \
+        else (right, left)
+    margin = parenthesized(binop(high, cst.Subtract(), low))  # parenthesised for reading
+    hard = call("tf.cast", node.with_changes(lpar=[], rpar=[]), attr(left, "dtype"))
+    return binop(margin, cst.Add(), call("tf.stop_gradient",
+                                         binop(hard, cst.Subtract(), margin)))
 
 
 def floor_divide(node: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -119,8 +124,8 @@ def floor_divide(node: cst.BaseExpression) -> cst.BaseExpression | None:
         return None
     if not (_pure(x) and _pure(d)):
         return None
-    ratio = f"{_atom(_code(x), x)} / {_atom(_code(d), d)}"
-    return cst.parse_expression(f"{ratio} + tf.stop_gradient({_code(node)} - {ratio})")
+    ratio = binop(x, cst.Divide(), d)
+    return _ste(ratio, node.with_changes(lpar=[], rpar=[]), same_term=False)
 
 
 def _last_axis(call: cst.Call, default: str | None) -> str | None:
@@ -149,9 +154,8 @@ def one_hot_softmax(node: cst.BaseExpression) -> cst.BaseExpression | None:
     axis = _last_axis(inner, None)  # tf: the default axis is 0; keras: None (flattened)
     if axis is None:
         return None
-    x = _code(inner.args[0].value)
-    return cst.parse_expression(f"{softmax}({x})" if axis == "-1"
-                                else f"{softmax}({x}, axis={axis})")
+    x = inner.args[0].value
+    return call(softmax, x) if axis == "-1" else call(softmax, x, axis=cst.Integer(axis))
 
 
 def _is_row_max(node: cst.BaseExpression, x: str) -> bool:
@@ -181,7 +185,7 @@ def max_mask_softmax(node: cst.BaseExpression) -> cst.BaseExpression | None:
         return None
     for x, other in (sides, sides[::-1]):
         if _pure(x) and _is_row_max(other, _code(x)):
-            return cst.parse_expression(f"tf.nn.softmax({_code(x)})")
+            return call("tf.nn.softmax", x)
     return None
 
 
@@ -190,22 +194,31 @@ def soft_argmax(node: cst.BaseExpression) -> cst.BaseExpression | None:
     if not (isinstance(node, cst.Call) and dotted(node.func) in _ARGMAX and node.args
             and _pure(node.args[0].value) and len(node.args) <= 2):
         return None
-    x = node.args[0].value
-    axis = "0"  # tf.argmax's default axis
+    x = node.args[0].value.with_changes(lpar=[], rpar=[])
+    axis: cst.BaseExpression = cst.Integer("0")  # tf.argmax's default axis
     if len(node.args) == 2:
         if node.args[1].keyword is not None and node.args[1].keyword.value != "axis":
             return None
-        axis = _code(node.args[1].value)
-    xs = _atom(_code(x), x)
-    return cst.parse_expression(
-        f"tf.reduce_sum(tf.nn.softmax({xs}, axis={axis}) * tf.range(tf.shape({xs})[{axis}], "
-        f"dtype={xs}.dtype), axis={axis})")
+        axis = node.args[1].value
+    positions = call("tf.range", subscript(call("tf.shape", x), axis), dtype=attr(x, "dtype"))
+    weights = call("tf.nn.softmax", x, axis=axis)
+    return call("tf.reduce_sum", binop(weights, cst.Multiply(), positions), axis=axis)
+
+
+#: What a soft surrogate changes in the forward pass (said in the fix's title).
+SOFT_ARGMAX = ("a soft argmax (the expected index under a softmax) is a float near the hard "
+               "index, not equal to it, so the loss changes")
+SOFT_ONE_HOT = ("the class probabilities (a softmax) replace the hard one-hot of the winning "
+                "class, so the loss changes")
 
 
 def surrogate(node: cst.BaseExpression) -> cst.BaseExpression | None:
-    """Return the first surrogate above that applies to ``node`` (None when none does)."""
-    for transform in (straight_through, floor_divide, soft_compare, one_hot_softmax,
-                      max_mask_softmax, soft_argmax):
+    """Return the first surrogate above that keeps the forward value (None when none applies).
+
+    A straight-through estimator computes the same value as the op it replaces; only its
+    gradient differs.
+    """
+    for transform in (straight_through, floor_divide, soft_compare):
         new = transform(node)
         if new is not None:
             return new
@@ -226,6 +239,4 @@ def straight_through_clip(node: cst.BaseExpression) -> cst.BaseExpression | None
     if not (isinstance(node, cst.Call) and dotted(node.func) == "tf.clip_by_value"
             and len(node.args) == 3 and _pure(node.args[0].value)):
         return None
-    x = node.args[0].value
-    xs = _atom(_code(x), x)
-    return cst.parse_expression(f"{xs} + tf.stop_gradient({_code(node)} - {xs})")
+    return _ste(node.args[0].value.with_changes(lpar=[], rpar=[]), node)

@@ -12,6 +12,7 @@ import ast
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from tapemagic import fixes
 from tapemagic._lazy import lazy_import
 from tapemagic.fixes import Transform
 from tapemagic.lint.context import Counted, LintContext, LintMatch
@@ -64,11 +65,11 @@ def edit(ctx: LintContext, node: ast.AST, transform: Transform) -> Edit | None:
     except cst.ParserSyntaxError:
         return None
     new = transform(parsed)
-    if new is None:
+    if new is None or cst.Module([]).code_for_node(new) == text:
         return None
-    code = cst.Module([]).code_for_node(new)
-    if code == text:
-        return None
+    # in parentheses where the code around it would bind its parts otherwise
+    code = fixes.precedence.fitted(new, "\n".join(ctx.lines) + "\n", site.line, site.col,
+                                   site.end_col)
     return Edit(site.line, site.col, site.line, site.end_col, code)
 
 

@@ -157,7 +157,7 @@ def _fix(f: Finding, report: Report) -> str:
     fix = f.fix
     if fix is None:
         return ""
-    state = {True: " · verified", False: " · not verified", None: ""}[fix.verified]
+    state = f" · {fix.state}" if fix.state else ""  # never a plain "verified" if it changes values
     diff = fix_diff(f, report)
     return (f'<div class="tm-fix"><strong>Fix:</strong> {code_spans(fix.title)}'
             f'<span class="tm-applicability">'

@@ -94,6 +94,11 @@ class Fix:
     the finding named then gets a gradient and no new error appeared); ``verification`` is
     what that re-run showed (what is still cut, the new error), None when none ran; for a
     fix with no edits, ``verification`` may say why no edit can be right (``verified`` None).
+    ``keeps_value`` is True when the edits promise to keep what the code computes (a
+    straight-through estimator, a TensorFlow copy of a NumPy body; verified only when the
+    checked step's loss stays the same), False when they change it on purpose (a soft
+    surrogate: the title says how; never shown as a plain "verified"), None without edits
+    (and in reports written before the field existed).
     """
 
     title: str
@@ -101,6 +106,19 @@ class Fix:
     edits: tuple[Edit, ...] = ()
     verified: bool | None = None
     verification: str | None = None
+    keeps_value: bool | None = None
+
+    @property
+    def state(self) -> str | None:
+        """Return what a re-run showed, in words (None when no re-run checked the fix).
+
+        Never a plain "verified" for a fix that changes values on purpose.
+        """
+        if self.verified is None:
+            return None
+        if not self.verified:
+            return "not verified"
+        return "verified, changes values" if self.keeps_value is False else "verified"
 
 
 @dataclass(frozen=True)
@@ -172,6 +190,9 @@ class GradientCall:
     """One ``tape.gradient`` / ``jacobian`` call site (or the Keras ``fit`` train step).
 
     ``calls`` counts how often this site ran in the cell; the first run is the one analysed.
+    ``target_value`` is its target's value (summed) in that run, None when it ran in a traced
+    function (and in reports written before the field existed): the loss a fix verification
+    compares.
     """
 
     id: str
@@ -184,6 +205,7 @@ class GradientCall:
     calls: int = 1
     keras_fit: bool = False
     error: ErrorInfo | None = None
+    target_value: float | None = None
 
 
 @dataclass(frozen=True)

@@ -232,7 +232,7 @@ def fix_lines(f: Finding) -> list[str]:
         except KeyError:
             return []
         return [f"fix: {rule.fix_title} ({rule.fix_applicability})"]
-    state = {True: ", verified", False: ", not verified", None: ""}[fix.verified]
+    state = f", {fix.state}" if fix.state else ""
     lines = [f"fix: {fix.title} ({fix.applicability}{state})"]
     if fix.verification and not fix.edits and fix.verified is None:
         lines.append(f"  no edit: {fix.verification}")  # why no fix shape can be right

@@ -42,13 +42,20 @@ class NonDifferentiableOp(EdgeRule):
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
         # a one-hot of the maximum (one_hot(argmax(x)), cast(equal(x, max))): the softmax
         # replaces the whole expression, at either op's finding
-        edit = fixes.rewrite_outer(location, ctx.index, surrogates.relaxed_one_hot)
-        if edit is None:  # a value used only as an index: no surrogate can be right
-            why = fixes.index_only(location, ctx.index)
-            if why is not None:
-                return fixes.NoEdit(why)
-            edit = fixes.rewrite(location, ctx.index, surrogates.surrogate)
+        edit = (fixes.rewrite_outer(location, ctx.index, surrogates.relaxed_one_hot)
+                or fixes.rewrite(location, ctx.index, surrogates.relaxed_one_hot))
+        if edit is not None:
+            return fixes.ChangesValues((edit,), surrogates.SOFT_ONE_HOT)
+        why = fixes.index_only(location, ctx.index)
+        if why is not None:  # a value used only as an index: no surrogate can be right
+            return fixes.NoEdit(why)
+        edit = fixes.rewrite(location, ctx.index, surrogates.surrogate)
+        if edit is not None:  # a straight-through estimator: the same forward value
+            return (edit,)
+        edit = fixes.rewrite(location, ctx.index, surrogates.soft_argmax)
         if edit is None:
             return ()
         # a soft argmax is a float: an integer argmax it is combined with is cast to match
-        return (edit, *fixes.argmax_partners(ctx.index, location.file, location.line))
+        return fixes.ChangesValues(
+            (edit, *fixes.argmax_partners(ctx.index, location.file, location.line)),
+            surrogates.SOFT_ARGMAX)

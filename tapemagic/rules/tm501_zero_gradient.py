@@ -80,7 +80,8 @@ class ZeroGradient(RuleModule):
         elif draft.op_type in ("ClipByValue", "Maximum", "Minimum"):  # clip_by_value's ops
             edit = fixes.rewrite(location, ctx.index, surrogates.straight_through_clip)
         elif draft.op_type in ("Relu", "Relu6"):
-            return blocks.zero_initializer(ctx.index, location.file, location.line) or ()
+            made = blocks.zero_initializer(ctx.index, location.file, location.line)
+            return fixes.ChangesValues(made, blocks.NEW_INITIAL_WEIGHTS) if made else ()
         else:
             edit = None
         return (edit,) if edit else ()

@@ -73,6 +73,26 @@ def classify(value: Any) -> tuple[Literal["ok", "none", "zero"], float | None]:
     return "ok", norm
 
 
+def target_value(target: Any) -> float | None:
+    """Return the sum of a gradient call's float target(s) as they are now (None: symbolic).
+
+    The loss of the checked step, which a fix verification compares between the code as it
+    is and the code with a fix applied. Reading an eager tensor's value runs no op.
+    """
+    total = 0.0
+    found = False
+    for tensor in target if isinstance(target, (list, tuple)) else [target]:
+        try:
+            array = np.asarray(tfp.numpy_of(tensor))  # reading a value runs no op
+        except Exception:  # noqa: BLE001 - symbolic (graph mode), a nest, or not a tensor
+            return None
+        if array.dtype.kind != "f":
+            return None
+        total += float(np.sum(array, dtype=np.float64))
+        found = True
+    return total if found and math.isfinite(total) else None  # JSON has no NaN
+
+
 def later_result(value: Any) -> str:
     """Return a later run's result: None, or zeros for a gradient small enough to look at.
 

@@ -23,7 +23,7 @@ import tensorflow as tf
 from tapemagic import heap
 from tapemagic.trace import Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, keras_state, naming, symbolic, witness
+from tapemagic.tracing import frames, keras_state, naming, seeding, symbolic, witness
 from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.initializers import InitializerHooks
 from tapemagic.tracing.recorder import Recorder
@@ -85,6 +85,7 @@ class TraceSession:
             self._first_call = len(self._outer.recorder.trace.gradient_calls)
             return self
         stack = self._stack
+        seeding.seed_from_env()  # a verification re-run: the same weights in every re-run
         try:
             rec = self.recorder
             rec.thread = threading.get_ident()  # the one thread whose ops and hooks count

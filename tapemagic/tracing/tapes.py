@@ -25,6 +25,7 @@ from tapemagic.tracing.results import (
     describe_watch,
     flatten,
     graph_would_convert,
+    target_value,
     unconnected_mode,
 )
 from tapemagic.tracing.sites import MAX_SOURCE_SETS, SiteBook, sources_key
@@ -327,7 +328,7 @@ class TapeHooks:
             f"grad{len(rec.trace.gradient_calls) + 1}", record.id, method, loc, rec.next_seq(),
             targets, "loss" if keras_fit else frames.argument_text(loc, 0) or "target",
             sources_list, mode, keras_fit=keras_fit, site=(site[0], site[1]),
-            in_function=not tfp.executing_eagerly(),
+            in_function=not tfp.executing_eagerly(), target_value=target_value(target),
         )
         if not keras_fit:
             names = frames.argument_names(loc, 1)

@@ -28,13 +28,15 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from tapemagic.report.model import Edit, Finding, Location, Report
-from tapemagic.verify.judge import apply_edits, judge
+from tapemagic.verify.judge import LossCheck, apply_edits, judge
 
 __all__ = ["CHILD_ENV", "Runner", "ScriptRunner", "Unverifiable", "apply_edits", "judge",
            "verify_fixes"]
 
 #: Set (to "1") in the environment of every verification re-run.
 CHILD_ENV = "TAPEMAGIC_VERIFYING"
+#: The seed of every re-run (``tapemagic.tracing.seeding`` reads it; same name there).
+SEED_ENV = "TAPEMAGIC_VERIFY_SEED"
 #: Seconds a re-run may take before it counts as not verified.
 TIMEOUT = 600.0
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -47,9 +49,12 @@ class Unverifiable(Exception):
 class Runner(Protocol):
     """Re-runs the checked code with ``edits`` applied at ``location``'s file or cell."""
 
-    def run(self, location: Location, edits: Sequence[Edit]) -> tuple[dict[str, Any] | None,
-                                                                       str | None]:
+    def run(self, location: Location, edits: Sequence[Edit], eager: bool | None = None
+            ) -> tuple[dict[str, Any] | None, str | None]:
         """Return the re-run's JSON report (or None) and why there is none.
+
+        ``eager`` True forces eager execution (the loss of the checked step is then a value
+        to compare); None keeps the runner's own mode.
 
         Raises
         ------
@@ -73,6 +78,7 @@ def verify_fixes(report: Report, runner: Runner) -> Report:
     """
     if in_child():
         return report
+    losses = LossCheck(runner)
     done: dict[tuple[object, ...], tuple[bool | None, str]] = {}
     findings: list[Finding] = []
     for finding in report.findings:
@@ -85,7 +91,10 @@ def verify_fixes(report: Report, runner: Runner) -> Report:
         if key not in done:
             try:
                 rerun, failure = runner.run(location, fix.edits)
-                done[key] = judge(report, finding, rerun, failure)
+                judged, note = judge(report, finding, rerun, failure)
+                if judged and fix.keeps_value is not None:  # and the values it promised
+                    judged, note = losses.check(finding, fix, rerun, judged, note)
+                done[key] = (judged, note)
             except Unverifiable as why:
                 done[key] = (None, f"not verified: {why}")
         verified, note = done[key]
@@ -114,6 +123,7 @@ def child_env(extra_path: Sequence[str] = ()) -> dict[str, str]:
     """Return the environment of a re-run (:data:`CHILD_ENV` set, this tapemagic importable)."""
     env = dict(os.environ)
     env[CHILD_ENV] = "1"
+    env[SEED_ENV] = "0"  # the same weights in every re-run: their losses compare
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     parts = [*extra_path, _PACKAGE_ROOT, env.get("PYTHONPATH", "")]
     env["PYTHONPATH"] = os.pathsep.join(p for p in parts if p)
@@ -150,9 +160,10 @@ class ScriptRunner:
     force_eager: bool = False
     steps: int = 1
 
-    def run(self, location: Location, edits: Sequence[Edit]) -> tuple[dict[str, Any] | None,
-                                                                       str | None]:
+    def run(self, location: Location, edits: Sequence[Edit], eager: bool | None = None
+            ) -> tuple[dict[str, Any] | None, str | None]:
         """Re-run the script with ``edits`` applied to a copy; see :meth:`Runner.run`."""
+        eager = self.force_eager if eager is None else eager
         path = os.path.abspath(self.script)
         if os.path.abspath(location.file) != path:
             raise Unverifiable(f"the fix edits {location.file}, not the script")
@@ -168,7 +179,7 @@ class ScriptRunner:
                 handle.write(fixed)
             out = os.path.join(tmp, "report.json")
             argv = [sys.executable, "-m", "tapemagic", "run", "--json", out,
-                    "--eager" if self.force_eager else "--graph-mode",
+                    "--eager" if eager else "--graph-mode",
                     "--steps", str(self.steps), copy, *self.args]
             rerun, failure = run_child(argv, out, child_env([os.path.dirname(path)]))
         return _renamed(rerun, copy, path), failure

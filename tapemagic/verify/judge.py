@@ -11,10 +11,11 @@ gradient call) is verified when the re-run makes a gradient call and every sourc
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from tapemagic.report.model import Edit, Finding, Report
+from tapemagic.report.model import Edit, Finding, Fix, Report
 
 #: Rules whose fix takes the named weights out of the sources instead of connecting them.
 DROPS_SOURCES = frozenset({"TM107"})
@@ -109,3 +110,61 @@ def _by(rerun: dict[str, Any], names: list[str]) -> str:
 def _list(names: list[str]) -> str:
     shown = ", ".join(f"`{n}`" for n in names[:4])
     return shown + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+
+
+#: How close two losses must be to count as the same (float32 sums in another order).
+REL_TOL, ABS_TOL = 1e-4, 1e-6
+
+
+def loss_of(rerun: dict[str, Any] | None, finding: Finding) -> float | None:
+    """Return the loss of the checked step of a re-run's report (None when unknown).
+
+    The target value of the first gradient call that lists one of the finding's weights (of
+    any call when the finding names none).
+    """
+    for call in (rerun or {}).get("gradient_calls", []):
+        names = {s.get("variable") for s in call.get("sources", [])}
+        if not finding.variables or names & set(finding.variables):
+            value = call.get("target_value")
+            return float(value) if isinstance(value, (int, float)) else None
+    return None
+
+
+class LossCheck:
+    """Compares the checked step's loss of the code as it is with the code fixed.
+
+    Both come from re-runs (:data:`tapemagic.verify.SEED_ENV` fixes their seeds, so they
+    start from the same weights); the original run is not one of them (its weights were
+    drawn unseeded). The unfixed re-run is made once per file or cell, eager, so the loss of a
+    step inside ``fit`` or a ``tf.function`` is a value; a fixed re-run in graph mode is
+    repeated eager for its loss.
+    """
+
+    def __init__(self, runner: Any) -> None:
+        self.runner = runner
+        self._before: dict[tuple[object, ...], tuple[dict[str, Any] | None, str | None]] = {}
+
+    def check(self, finding: Finding, fix: Fix, rerun: dict[str, Any] | None, verified: bool,
+              note: str) -> tuple[bool, str]:
+        """Return (verified, note) once the losses are compared for ``fix``."""
+        location = finding.location
+        assert location is not None
+        key = (location.file, location.execution_count)
+        if key not in self._before:
+            self._before[key] = self.runner.run(location, (), eager=True)
+        before = loss_of(self._before[key][0], finding)
+        after = loss_of(rerun, finding)
+        if after is None and before is not None:
+            after = loss_of(self.runner.run(location, fix.edits, eager=True)[0], finding)
+        if before is None or after is None:
+            return verified, f"{note}; the loss of the checked step could not be compared"
+        same = math.isclose(before, after, rel_tol=REL_TOL, abs_tol=ABS_TOL)
+        change = f"from {before:.6g} to {after:.6g}"
+        if fix.keeps_value is False:
+            return verified, (f"{note}; it changes the loss of the checked step on purpose, "
+                              f"{change}" if not same else
+                              f"{note}; the loss of the checked step stays {before:.6g}")
+        if same:
+            return verified, f"{note}; the loss of the checked step is unchanged ({before:.6g})"
+        return False, (f"not verified: changes the loss {change} on the checked step, which "
+                       f"this fix should keep (the gradient now connects: {note})")

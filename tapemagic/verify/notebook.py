@@ -38,8 +38,8 @@ class HistoryRunner:
     steps: int = 1
     cwd: str = dataclasses.field(default_factory=os.getcwd)
 
-    def run(self, location: Location, edits: Sequence[Edit]) -> tuple[dict[str, Any] | None,
-                                                                       str | None]:
+    def run(self, location: Location, edits: Sequence[Edit], eager: bool | None = None
+            ) -> tuple[dict[str, Any] | None, str | None]:
         """Replay the history with ``edits`` applied to their cell; see ``Runner.run``."""
         number = location.execution_count
         if number is None:
@@ -54,7 +54,8 @@ class HistoryRunner:
         with tempfile.TemporaryDirectory(prefix="tapemagic-verify-") as tmp:
             payload, out = os.path.join(tmp, "cells.json"), os.path.join(tmp, "report.json")
             with open(payload, "w", encoding="utf-8") as handle:
-                json.dump({"cells": cells, "out": out, "force_eager": self.force_eager,
+                json.dump({"cells": cells, "out": out,
+                           "force_eager": self.force_eager if eager is None else eager,
                            "steps": self.steps, "cwd": self.cwd}, handle)
             argv = [sys.executable, "-m", "tapemagic.verify.replay", payload]
             return run_child(argv, out, child_env())

@@ -21,6 +21,10 @@ def main(argv: list[str]) -> int:
     with open(argv[0], encoding="utf-8") as handle:
         payload = json.load(handle)
     os.chdir(payload["cwd"])
+    from tapemagic.tracing.seeding import seed_from_env
+
+    seed_from_env(load=True)  # before the history makes its weights (the checked cell
+    # seeds again)
     from IPython.core.interactiveshell import InteractiveShell
 
     shell = InteractiveShell.instance()

@@ -6,7 +6,7 @@
  * model/positions). This module only checks that the text they were made for is still there.
  */
 import { DocLike, editsToChanges, TextChange } from './positions';
-import { Finding, Report } from './types';
+import { Finding, Fix, Report } from './types';
 
 /** Why a fix cannot be applied now. */
 export type StaleReason =
@@ -103,11 +103,16 @@ export function hasMagic(source: string): boolean {
   return /^\s*%%gradcheck(\s|$)/.test(source);
 }
 
-/** One weight's verdict before and after (`absent`: the report does not name the weight). */
+/**
+ * One weight's verdict before and after (`absent`: the report does not name the weight).
+ * `now` is its name in the new report when the re-run rebuilt the model under new automatic
+ * names (`sequential_1/dense_2/kernel` for `sequential/dense/kernel`).
+ */
 export interface WeightChange {
   variable: string;
   before: string;
   after: string;
+  now?: string;
 }
 
 /** What applying a finding's fix and re-running the cell changed for the weights it named. */
@@ -120,6 +125,8 @@ export interface FixOutcome {
   total: number;
   /** Per weight, in the finding's order. */
   changes: WeightChange[];
+  /** How many of its weights the new report does not name at all. */
+  absent: number;
 }
 
 const RANK: Record<string, number> = { connected: 0, zero: 1, unexplained: 2, severed: 3 };
@@ -153,17 +160,79 @@ export function weightsOf(report: Report, f: Finding): string[] {
   return out;
 }
 
+/** A weight's name without Keras' automatic `_N` suffixes (`sequential_1/dense_2/kernel` → `sequential/dense/kernel`). */
+export function baseName(variable: string): string {
+  return variable
+    .split('/')
+    .map(part => part.replace(/_\d+$/, ''))
+    .join('/');
+}
+
+/** Every source name of a report, in report order, keyed by its base name and its rank among the sources with that base name. */
+function ranked(report: Report): Map<string, string> {
+  const seen = new Map<string, number>();
+  const out = new Map<string, string>();
+  for (const call of report.gradient_calls ?? []) {
+    for (const s of call.sources ?? []) {
+      if ([...out.values()].includes(s.variable)) {
+        continue;
+      }
+      const base = baseName(s.variable);
+      const n = seen.get(base) ?? 0;
+      seen.set(base, n + 1);
+      out.set(`${base}#${n}`, s.variable);
+    }
+  }
+  return out;
+}
+
+/**
+ * The name `variable` of `before` has in `after`: itself when `after` names it, else the weight
+ * of the same layer and variable name (base name) at the same rank, when the re-run rebuilt the
+ * model under new automatic names; null when there is none.
+ */
+export function matchWeight(before: Report, after: Report, variable: string): string | null {
+  if (verdictOf(after, variable) !== 'absent') {
+    return variable;
+  }
+  const mine = [...ranked(before).entries()].find(([, name]) => name === variable)?.[0];
+  return mine === undefined ? null : ranked(after).get(mine) ?? null;
+}
+
 /** Compare the report a fix was applied from with the report of the re-run. */
 export function fixOutcome(before: Report, after: Report, f: Finding): FixOutcome {
-  const changes = weightsOf(before, f).map(variable => ({
-    variable,
-    before: verdictOf(before, variable),
-    after: verdictOf(after, variable)
-  }));
+  const changes = weightsOf(before, f).map(variable => {
+    const now = matchWeight(before, after, variable);
+    const change: WeightChange = {
+      variable,
+      before: verdictOf(before, variable),
+      after: now === null ? 'absent' : verdictOf(after, now)
+    };
+    if (now !== null && now !== variable) {
+      change.now = now;
+    }
+    return change;
+  });
   return {
     findingId: f.id,
     connected: changes.filter(c => c.after === 'connected').length,
     total: changes.length,
-    changes
+    changes,
+    absent: changes.filter(c => c.after === 'absent').length
   };
+}
+
+/**
+ * How a card shows `fix.verified`: `yes` (a plain, green "verified") only for a fix that keeps
+ * what the code computes; `changes` for one that changes values on purpose (`keeps_value`
+ * false: a soft surrogate); `no`; null when no re-run checked it.
+ */
+export function verifiedState(fix: Fix): 'yes' | 'changes' | 'no' | null {
+  if (typeof fix.verified !== 'boolean') {
+    return null;
+  }
+  if (!fix.verified) {
+    return 'no';
+  }
+  return fix.keeps_value === false ? 'changes' : 'yes';
 }

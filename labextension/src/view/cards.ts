@@ -4,9 +4,9 @@
  */
 import { trans } from '../i18n';
 import { findRule, ruleDoc, ruleName } from '../model/catalog';
-import { canApply, FixState } from '../model/fixes';
+import { canApply, FixState, verifiedState } from '../model/fixes';
 import { locationLabel } from '../model/report';
-import { Finding, Report } from '../model/types';
+import { Finding, Fix, Report } from '../model/types';
 import { SharedParts } from '../model/shared';
 import { affectedView } from './affected';
 import { button, h, richText } from './dom';
@@ -114,13 +114,7 @@ export function findingCard(report: Report, f: Finding, options: CardOptions = {
       h('span', { class: 'jp-tapemagic-fix-title' }, richText(f.fix.title)),
       h('span', { class: 'jp-tapemagic-applicability' }, applicabilityText(f.fix.applicability)),
       // `fix.verified`: the kernel re-ran the cell with the fix (null: not tried)
-      typeof f.fix.verified === 'boolean'
-        ? h(
-            'span',
-            { class: `jp-tapemagic-verified jp-mod-${f.fix.verified ? 'yes' : 'no'}` },
-            f.fix.verified ? trans().__('verified') : trans().__('not verified')
-          )
-        : null,
+      verifiedView(f.fix),
       // what the re-run showed (what is still cut, or the new error): text, never markup
       f.fix.verification
         ? h('span', { class: 'jp-tapemagic-verification' }, f.fix.verification)
@@ -165,4 +159,18 @@ export function findingCard(report: Report, f: Finding, options: CardOptions = {
     setFixState(card, options.fixState(f));
   }
   return card;
+}
+
+/** What the re-run showed; see `verifiedState` (never a plain "verified" for a fix that changes values). */
+export function verifiedView(fix: Fix): HTMLElement | null {
+  const state = verifiedState(fix);
+  if (state === null) {
+    return null;
+  }
+  const text = {
+    yes: trans().__('verified'),
+    changes: trans().__('verified, changes values'),
+    no: trans().__('not verified')
+  }[state];
+  return h('span', { class: `jp-tapemagic-verified jp-mod-${state}` }, text);
 }

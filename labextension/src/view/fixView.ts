@@ -81,16 +81,23 @@ function verdictText(v: string): string {
   return names[v] ?? v;
 }
 
-/** "4 of 4 weights now get a gradient", with each weight's verdict before → after. */
+/**
+ * "4 of 4 weights now get a gradient", with each weight's verdict before → after (named as the
+ * user saw it, with its new name when the re-run rebuilt the model). The count is of the same
+ * bullets, so it never says "all" above a weight that is not in the new report.
+ */
 export function outcomeView(o: FixOutcome): HTMLElement {
   const all = o.total > 0 && o.connected === o.total;
-  const line = trans()._n(
+  let line = trans()._n(
     'After the fix: %2 of %1 weight now gets a gradient',
     'After the fix: %2 of %1 weights now get a gradient',
     o.total,
     o.total,
     o.connected
   );
+  if (o.absent > 0) {
+    line += trans()._n('; %1 is not in the new report', '; %1 are not in the new report', o.absent, o.absent);
+  }
   const list = h('ul', { class: 'jp-tapemagic-outcome-list' });
   for (const c of o.changes) {
     list.append(
@@ -98,7 +105,8 @@ export function outcomeView(o: FixOutcome): HTMLElement {
         'li',
         { attrs: { 'data-variable': c.variable, 'data-after': c.after } },
         h('code', { class: 'jp-tapemagic-inline-code' }, c.variable),
-        trans().__(': %1 → %2', verdictText(c.before), verdictText(c.after))
+        trans().__(': %1 → %2', verdictText(c.before), verdictText(c.after)),
+        c.now ? trans().__(' (now %1)', c.now) : null
       )
     );
   }
