@@ -126,19 +126,31 @@ class Probes:
 
     def _write(self, graph: Any, gradients: list[Any], weights: list[Any], ops: list[Any],
                variable: Any) -> Any:
-        """Build the facts in ``graph`` and their write; return the variable (None: failed)."""
+        """Build the facts in ``graph`` and their write; return the variable (None: failed).
+
+        The write sits in a ``tf.cond`` on the variable being unwritten: the first run of the
+        step computes and writes the facts, every later run only reads one element, so the
+        steps after the checked one cost (almost) what they cost without the check.
+        """
+        count = 3 * len(gradients) + len(ops)
         try:
             with self.rec.quiet(), graph.as_default(), tf.name_scope("tapemagic_probe"):
-                facts = [f for g, w in zip(gradients, weights, strict=True)
-                         for f in _gradient_facts(g, w)]
-                facts += [tf.cast(_saturated(*o), tf.float32) if o is not None
-                          else tf.constant(0.0) for o in ops]
-                values = tf.stack(facts)
                 if variable is None:
                     with tf.init_scope():
                         variable = tfp.host_variable(
-                            tf.fill([len(facts)], tf.constant(_UNSET, tf.float32)))
-                variable.assign(values)
+                            tf.fill([count], tf.constant(_UNSET, tf.float32)))
+                target = variable
+
+                def write() -> Any:
+                    facts = [f for g, w in zip(gradients, weights, strict=True)
+                             for f in _gradient_facts(g, w)]
+                    facts += [tf.cast(_saturated(*o), tf.float32) if o is not None
+                              else tf.constant(0.0) for o in ops]
+                    target.assign(tf.stack(facts))
+                    return tf.constant(True)
+
+                unwritten = tf.equal(target[0], tf.constant(_UNSET, tf.float32))
+                tf.cond(unwritten, write, lambda: tf.constant(False))
         except Exception:  # noqa: BLE001 - an op the probe cannot build: the step goes unprobed
             return None
         return variable
@@ -200,18 +212,24 @@ def _gradient_facts(gradient: Any, weight: Any) -> tuple[Any, Any, Any]:
 def _saturated(op_type: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...]) -> Any:
     """Build, in the op's graph, ``values.saturated``'s verdict: no gradient passes the op.
 
-    The same predicate as ``tracing/values.saturated`` reads from an eager op's values.
+    The predicate ``tracing/values.saturated`` reads from an eager op's values (a ReLU's from
+    its output, see below).
     """
     if op_type == "Softmax":
         p = outputs[0]
         return tf.reduce_all(tf.equal(tf.reduce_max(p, axis=-1), tf.ones([], p.dtype)))
+    if op_type in ("Relu", "Relu6"):
+        # read from the output, which the step consumes anyway: another consumer of the input
+        # (a convolution's biased output) would stop Grappler fusing Conv2D+BiasAdd+Relu, which
+        # cost 3 % of a conv net's step. No positive input <=> the output is zero everywhere
+        # (a NaN input gives a NaN output: not zero, so not saturated, where the eager check
+        # skips NaNs); for Relu6, clamped at 0 or 6 everywhere.
+        y = outputs[0]
+        dead = tf.equal(y, tf.zeros([], y.dtype))
+        if op_type == "Relu6":
+            dead = tf.logical_or(dead, tf.equal(y, tf.cast(6, y.dtype)))
+        return tf.reduce_all(dead)
     x = inputs[0]
-    zero = tf.zeros([], x.dtype)
-    if op_type == "Relu":  # no positive element (a NaN is not positive)
-        return tf.logical_not(tf.reduce_any(tf.greater(x, zero)))
-    if op_type == "Relu6":
-        return tf.reduce_all(tf.logical_or(tf.less_equal(x, zero),
-                                           tf.greater_equal(x, tf.cast(6, x.dtype))))
     if op_type == "ClipByValue":
         return tf.reduce_all(tf.logical_or(tf.less(x, inputs[1]), tf.greater(x, inputs[2])))
     other = inputs[1]
