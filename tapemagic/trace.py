@@ -226,6 +226,35 @@ class StaleStep:
     runs: int
 
 
+@dataclass(frozen=True, slots=True)
+class Untracked:
+    """Trainable variables that the model being trained reads but Keras does not track for it.
+
+    Found by ``tracing/tracking.py`` from Keras 3's own tracking (a layer's ``weights``, a
+    model's ``trainable_variables``) while the objects live. ``how``:
+
+    - ``variable``: a raw ``tf.Variable`` held by a Keras layer (attribute or list) that is not
+      one of its ``weights``; ``loc`` is where it was made (None: made before the run);
+    - ``layer``: a Keras layer or model called inside another layer's call (a ``Lambda``:
+      ``holder_type`` says which) that does not track its weights; ``loc`` is the user line that
+      called it there;
+    - ``module``: Keras weights of layers held by a ``tf.Module`` whose ``trainable_variables``
+      (which sees no Keras 3 variable) were a gradient call's sources; ``loc`` is that call;
+    - ``frozen``: weights of a model whose own Keras train step was traced while they were
+      frozen, so it got no trainable weights (Keras 3 reads ``trainable`` at trace time);
+      ``loc`` is the ``trainable = False`` that froze them (the train call when they were
+      frozen before the run), ``step`` the train call's line, ``model`` the model it trains.
+    """
+
+    how: Literal["variable", "layer", "module", "frozen"]
+    handles: tuple[int, ...]
+    holder: str
+    holder_type: str
+    loc: RawLocation | None
+    step: RawLocation | None = None
+    model: str = ""
+
+
 @dataclass(slots=True)
 class PyBody:
     """What the first run of a traced ``tf.py_function``'s body did (graph mode, at run time).
@@ -278,6 +307,8 @@ class Trace:
     zero_constants: set[int] = field(default_factory=set)
     #: traced steps whose sources went stale when a layer was unfrozen (graph mode)
     stale_steps: list[StaleStep] = field(default_factory=list)
+    #: trainable variables the trained model reads that Keras does not track or froze for good
+    untracked: list[Untracked] = field(default_factory=list)
     function_calls: int = 0
     forced_eager: bool = True
     #: ``tape.watch`` calls that raised on a NumPy argument of a tf.function run eagerly by

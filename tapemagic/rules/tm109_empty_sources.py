@@ -25,9 +25,12 @@ class EmptySources(RuleModule):
     causes = frozenset({"sources-mismatch"})
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
+        # a tf.Module's list empty because it sees no Keras 3 weight: TM116 says why
+        modules = {place(f.loc) for f in ctx.trace.untracked if f.how == "module"}
         for analysis in ctx.analyses:
             call = analysis.call
-            if call.sources or call.keras_fit or call.method != "gradient":
+            if (call.sources or call.keras_fit or call.method != "gradient"
+                    or place(call.loc) in modules):
                 continue
             node = ctx.index.call_at(call.loc)
             argument = node.args[1] if node is not None and len(node.args) > 1 else None

@@ -9,7 +9,8 @@ writes (a target network updated by an EMA or a copy), and calls whose sources a
 weights of the same kind (a saliency map or an adversarial example takes the gradient with
 respect to the image: a tensor, or a plain ``tf.Variable`` next to Keras weights), and a copy
 of a trained model (a DQN's target network read inside the tape, synced by ``set_weights``
-every N steps: same layer shapes as a model some gradient call trains). Information
+every N steps: same layer shapes as a model some gradient call trains), and weights an
+untracked-weights rule (TM114 to TM117) names with the reason Keras left them out. Information
 at the gradient call: a notebook cell may train one part on purpose (a generator step whose
 discriminator trains in another cell).
 """
@@ -20,7 +21,7 @@ from collections.abc import Iterable
 
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
-from tapemagic.rules.untrained import untrained_on_path
+from tapemagic.rules.untrained import claimed, untrained_on_path
 
 
 @register
@@ -29,7 +30,7 @@ class WeightsNeverTrained(RuleModule):
     causes = frozenset({"sources-mismatch"})
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
-        reported: set[int] = set()
+        reported = claimed(ctx)  # the weights an untracked-weights rule names, with its cause
         trained = _shapes_by_model([(s.name, s.shape) for a in ctx.analyses
                                     for s in (x.source for x in a.sources)
                                     if s.handle is not None])

@@ -1,4 +1,4 @@
-"""Trainable weights on a call's loss path that nothing in the run trains (TM110, TM104).
+"""Trainable weights on a loss path that nothing in the run trains (TM104, TM110, TM114-TM117).
 
 TF-free helpers over a :class:`RuleContext`: which weights the tape watched and connected to
 the target, that no gradient call of the run takes as sources and that the run never writes.
@@ -9,6 +9,7 @@ from __future__ import annotations
 from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.rules.base import Hit
 from tapemagic.rules.context import RuleContext
+from tapemagic.trace import Untracked
 
 
 def untrained_on_path(ctx: RuleContext, analysis: CallAnalysis) -> list[int]:
@@ -22,17 +23,60 @@ def untrained_on_path(ctx: RuleContext, analysis: CallAnalysis) -> list[int]:
     tape = analysis.tape
     if tape is None:
         return []
+    kinds = {s.source.kind for s in analysis.sources if s.source.handle is not None}
+    return sorted(h for h in (tape.watched_handles_at_exit & analysis.connected)
+                  - _trained(ctx)
+                  if ctx.trace.handle_trainable.get(h, True) and _kind(ctx, h) in kinds)
+
+
+def never_trained(ctx: RuleContext, untracked: Untracked) -> list[int]:
+    """Return the weights of an ``untracked`` fact that the run reads and never trains.
+
+    Those a tape watched with a differentiable recorded path to some analysed call's target,
+    that no gradient call of the run takes as a source and that are not written after their
+    first read (an optimizer's update, a target network's copy, an EMA). A weight frozen on
+    purpose is not watched (its ``tf.Variable`` is not trainable) or is no ``frozen`` fact;
+    the Keras flag is asked only of the other kinds (``trainable=False`` on the layer).
+    """
+    on_path: set[int] = set()
+    for analysis in ctx.analyses:
+        if analysis.tape is not None and analysis.call.reached:
+            on_path |= analysis.tape.watched_handles_at_exit & analysis.connected
+    trained = _trained(ctx)
+    return [h for h in untracked.handles if h in on_path and h not in trained and (
+        untracked.how == "frozen" or ctx.trace.handle_trainable.get(h, True))]
+
+
+def claimed(ctx: RuleContext) -> set[int]:
+    """Return the weights an untracked-weights rule (TM114 to TM117) reports."""
+    return {h for fact in ctx.trace.untracked for h in never_trained(ctx, fact)}
+
+
+def _trained(ctx: RuleContext) -> set[int]:
+    """Return the handles a gradient call takes as a source or the run writes after use."""
     sources = {s.handle for a in ctx.analyses for s in a.call.sources if s.handle is not None}
     first_read = {h: min(op.seq for op in reads) for h, reads in ctx.graph.reads.items()
                   if reads}
-    # updated after use (an initial value assigned at creation is no update)
-    writes = [*((h, seq) for seq, (h, _, _) in ctx.trace.state_writes.items()),
-              *ctx.trace.variable_writes.items()]
-    written = {handle for handle, seq in writes if seq > first_read.get(handle, seq)}
-    kinds = {s.source.kind for s in analysis.sources if s.source.handle is not None}
-    return sorted(h for h in (tape.watched_handles_at_exit & analysis.connected)
-                  - sources - written
-                  if ctx.trace.handle_trainable.get(h, True) and _kind(ctx, h) in kinds)
+    # updated after use (an initial value assigned at creation is no update, nor is the one
+    # a tf.function assigns after the trace that made the variable: its lifted initialiser)
+    trace = ctx.trace
+    writes = [*((h, seq) for seq, (h, _, _) in trace.state_writes.items()
+                if not _initialiser(ctx, seq, h)),
+              # an assign call's seq is taken just before the op it runs
+              *((h, seq) for h, seq in trace.variable_writes.items()
+                if not _initialiser(ctx, seq + 1, h))]
+    return sources | {handle for handle, seq in writes if seq > first_read.get(handle, seq)}
+
+
+#: the function TensorFlow traces to run the initial values of variables made while a
+#: tf.function was first traced (polymorphic_function.py, _initialize_uninitialized_variables)
+_INITIALISER = "initialize_variables"
+
+
+def _initialiser(ctx: RuleContext, seq: int, handle: int) -> bool:
+    op = ctx.trace.op_at(seq)
+    return (op is not None and op.graph > 0 and op.inputs[:1] == (handle,)
+            and ctx.trace.graph_names.get(op.graph) == _INITIALISER)
 
 
 def trained_instead(ctx: RuleContext, hit: Hit) -> list[int]:

@@ -169,6 +169,10 @@ class Recorder(HostRoundTrips):
                 naming.find_owner(handle, self.variables_seen, sys._getframe(1))
         return serial
 
+    def known_handle(self, handle: Any) -> int | None:
+        """Return the serial of a variable handle the run has seen, else None (never registers)."""
+        return self._handle_serial_by_id.get(id(handle))
+
     def note_trainable(self) -> None:
         """Remember which Keras variables are frozen now (at an analysed gradient call)."""
         naming.note_trainable(self._handle_serial_by_id, self.variables_seen,

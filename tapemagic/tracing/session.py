@@ -29,6 +29,7 @@ from tapemagic.tracing.initializers import InitializerHooks
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.results import arrays_in
 from tapemagic.tracing.tapes import TapeHooks
+from tapemagic.tracing.tracking import TrackingHooks
 from tapemagic.tracing.unfreeze import UnfreezeHooks
 
 _EAGER_DATA_WARNING = "Even though the `tf.config.experimental_run_functions_eagerly`"
@@ -104,8 +105,13 @@ class TraceSession:
             initializers.install()
             stack.callback(initializers.remove)
             unfreeze = UnfreezeHooks(rec)
-            tapes.on_traced = unfreeze.note_gradient
             stack.callback(unfreeze.remove)
+            # Keras' tracking of the weights (a freeze before any step counts: setter now)
+            tracking = TrackingHooks(rec)
+            tapes.on_sources = functools.partial(_on_sources, unfreeze, tracking)
+            unfreeze.on_frozen = tracking.frozen
+            unfreeze.install()
+            stack.callback(tracking.finish)
             if self.force_eager:
                 self._patch_function_call(stack)
             else:
@@ -225,6 +231,14 @@ class TraceSession:
 
         cls.__call__ = __call__  # type: ignore[method-assign]
         stack.callback(setattr, cls, "__call__", original)
+
+
+def _on_sources(unfreeze: UnfreezeHooks, tracking: TrackingHooks, sources: Any,
+                frame: Any) -> None:
+    """Tell the hooks of a gradient call's sources (None: a tape of Keras' own train step)."""
+    if sources is not None and not tfp.executing_eagerly():  # a step being traced
+        unfreeze.note_gradient(sources, frame)
+    tracking.note(sources, frame)
 
 
 def _snapshot(rec: Recorder, first_call: int) -> Trace:

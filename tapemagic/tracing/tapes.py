@@ -60,8 +60,8 @@ class TapeHooks:
         # tapes made where the analysis is not done yet, and not yet differentiated: while one
         # lives, the recorder stays attached (its forward ops are still to come)
         self._pending: weakref.WeakSet[Any] = weakref.WeakSet()
-        #: told of each gradient call made while a tf.function is traced (sources, caller frame)
-        self.on_traced: Callable[[Any, Any], None] | None = None
+        #: told of gradient calls (sources, caller frame) and Keras train steps' tapes (None, frame)
+        self.on_sources: Callable[[Any, Any], None] = lambda sources, frame: None
         recorder.graphs.after_values = self._maybe_detach
 
     def install(self) -> None:
@@ -116,6 +116,7 @@ class TapeHooks:
             record.creation_site = (loc.file, loc.line) if loc else None
             if any(m.startswith(_FIT_MODULES) for m, _ in chain):
                 record.creation_site = ("keras-fit", 0)
+                hooks.on_sources(None, sys._getframe(1))
             if not hooks._site_saturated(record, made=True):
                 hooks._fresh.add(tape)
                 hooks._pending.add(tape)  # a new call site is coming: record its ops
@@ -269,8 +270,7 @@ class TapeHooks:
             if rec.gradient_depth or rec.busy or not rec.mine():
                 # jacobian calls gradient: record the outer call; other threads: not ours
                 return original(tape, target, sources, *args, **kwargs)
-            if hooks.on_traced is not None and not tfp.executing_eagerly():
-                hooks.on_traced(sources, sys._getframe(1))
+            hooks.on_sources(sources, sys._getframe(1))
             call = hooks._begin_call(tape, method, target, sources, args, kwargs)
             if call is not None:
                 rec.attach()  # a new call site, even on a tape made while detached

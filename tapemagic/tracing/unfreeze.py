@@ -87,6 +87,9 @@ class UnfreezeHooks:
         self._watching = False
         self._depth = 0
         self._callback = self._on_op  # the one object registered
+        #: told of each ``trainable = False`` that froze trainable weights: (layer, the weights,
+        #: the setter's caller frame); see tracking.py
+        self.on_frozen: Any = None
 
     # -- install / remove ----------------------------------------------------------------------
     def remove(self) -> None:
@@ -107,8 +110,12 @@ class UnfreezeHooks:
             self._events.clear()
             self._held.clear()
 
+    def install(self) -> None:
+        """Patch ``Layer.trainable`` now when Keras is loaded (a freeze before any step counts)."""
+        self._install_setter()
+
     def _install_setter(self) -> None:
-        """Patch ``Layer.trainable`` (once Keras is loaded: at the first traced gradient)."""
+        """Patch ``Layer.trainable`` (once Keras is loaded: at the start or the first trace)."""
         if self._saved is not None:
             return
         keras = sys.modules.get("keras")  # public: keras.layers.Layer (Keras 3)
@@ -125,15 +132,17 @@ class UnfreezeHooks:
         def setter(layer: Any, value: Any) -> None:
             if hooks._depth or hooks.rec.busy or not hooks.rec.mine():
                 return fset(layer, value)  # a sublayer of the layer being set, or not ours
-            frozen = [v for v in _weights(layer) if not v.trainable] if value else []
+            before = [v for v in _weights(layer) if bool(v.trainable) != bool(value)]
             hooks._depth += 1
             try:
                 fset(layer, value)
             finally:
                 hooks._depth -= 1
-            unfrozen = [v for v in frozen if v.trainable]
-            if unfrozen:
-                hooks._unfrozen(layer, unfrozen, sys._getframe(1))
+            changed = [v for v in before if bool(v.trainable) == bool(value)]
+            if changed and value:
+                hooks._unfrozen(layer, changed, sys._getframe(1))
+            elif changed and hooks.on_frozen is not None:
+                hooks.on_frozen(layer, changed, sys._getframe(1))
             return None
 
         setattr(owner, _ATTRIBUTE, property(original.fget, setter, original.fdel, original.__doc__))
@@ -269,20 +278,29 @@ def _owner(caller: Any, sources: list[Any]) -> tuple[Any, RawLocation | None]:
         if caller.f_code.co_name != "train_step":
             return None, None
         return caller.f_locals.get("self"), loc
-    text = frames.argument_text(loc, 1)
-    if text is None:  # no source to read (code run from a string): by value, if unambiguous
+    if frames.argument_text(loc, 1) is None:  # no source (code run from a string): by value
         return _owner_by_value(user, sources), loc
-    match = _OWNER_ARGUMENT.match(text)
-    if match is None:
+    obj = named_owner(user, loc)
+    if obj is None or not is_layer_like(obj):
         return None, loc
+    return obj, loc
+
+
+def named_owner(user: Any, loc: RawLocation | None) -> Any:
+    """Return ``X`` when the call at ``loc`` passed ``X.trainable_variables`` as sources, else None.
+
+    ``X`` is a dotted name (attribute reads only) looked up in the user's frame ``user``.
+    """
+    text = frames.argument_text(loc, 1)
+    match = _OWNER_ARGUMENT.match(text) if text is not None else None
+    if match is None:
+        return None
     head, *rest = match.group(1).split(".")
     scope = user.f_locals
     obj = scope[head] if head in scope else user.f_globals.get(head)
     for name in rest:
         obj = getattr(obj, name, None)
-    if obj is None or not is_layer_like(obj):
-        return None, loc
-    return obj, loc
+    return obj
 
 
 def _owner_by_value(user: Any, sources: list[Any]) -> Any:

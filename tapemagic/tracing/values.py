@@ -80,13 +80,17 @@ class ScopeMemo:
     variable write there is an optimizer's (:func:`write_label`) are read once per scope. The
     stack's top entry (held, so never another object at its address) and depth are the key:
     under that entry the stack cannot change. ``callers`` collects the Keras layers and
-    optimizers whose scopes ops ran in (their variables name the handles at the end).
+    optimizers whose scopes ops ran in (their variables name the handles at the end);
+    ``stacks`` the callers' nesting under each path (``id()``s, outermost first): which layer
+    ran inside which one's call, which a path alone does not say (Keras builds it from the
+    parent path a layer had when it was built).
     """
 
-    __slots__ = ("callers", "_top", "_depth", "_path", "_label")
+    __slots__ = ("callers", "stacks", "_top", "_depth", "_path", "_label")
 
     def __init__(self) -> None:  # noqa: D107
         self.callers: dict[int, Any] = {}
+        self.stacks: dict[str, set[tuple[int, ...]]] = {}
         self._top: Any = None
         self._depth = 0
         self._path = ""
@@ -100,12 +104,15 @@ class ScopeMemo:
         top = stack[-1]
         if top is self._top and len(stack) == self._depth:
             return self._path  # same layer call as the previous op
+        nesting = []
         for entry in stack:
             caller = getattr(entry, "caller", None)
             if caller is not None:
                 self.callers.setdefault(id(caller), caller)
+                nesting.append(id(caller))
         self._top, self._depth = top, len(stack)
         self._path = keras_state.keras_layer_path()
+        self.stacks.setdefault(self._path, set()).add(tuple(nesting))
         self._label = None  # asked at the scope's first variable write
         return self._path
 
@@ -120,6 +127,7 @@ class ScopeMemo:
     def clear(self) -> None:
         """Drop what the memo holds (the end of a run)."""
         self.callers.clear()
+        self.stacks.clear()
         self._top = self._label = None
         self._depth, self._path = 0, ""
 

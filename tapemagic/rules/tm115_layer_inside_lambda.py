@@ -1,0 +1,25 @@
+"""TM115 layer-inside-lambda: a Keras model called inside a layer that does not track it.
+
+Matcher: trainable Keras weights read inside the call of an outer layer (a ``Lambda``, or a
+layer class of the user's) that does not track them, while a layer around it is a model the
+run trains (``tracing/tracking.py``: Keras' own ``weights`` along the nesting of the calls),
+taken by no gradient call or optimizer and never written. Points at the user's line that
+called the inner model there (the ``Lambda(lambda ...)`` line).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.rules.context import RuleContext
+from tapemagic.rules.untracked import matches
+
+
+@register
+class LayerInsideLambda(RuleModule):
+    code = "TM115"
+
+    def match(self, ctx: RuleContext) -> Iterable[Match]:
+        return matches(ctx, "layer", lambda fact: {"holder": fact.holder,
+                                                   "holder_type": fact.holder_type})

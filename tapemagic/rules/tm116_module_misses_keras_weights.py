@@ -1,0 +1,24 @@
+"""TM116 module-misses-keras-weights: ``tf.Module.trainable_variables`` sees no Keras 3 weight.
+
+Matcher: a gradient call whose sources are ``X.trainable_variables`` of a ``tf.Module`` (not
+a Keras layer) that holds Keras layers whose trainable weights the list leaves out
+(``tracing/tracking.py``), read on the loss path, taken by no gradient call or optimizer and
+never written. Points at the gradient call, where the list is passed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tapemagic.rules.base import Match, RuleModule, register
+from tapemagic.rules.context import RuleContext
+from tapemagic.rules.untracked import matches
+
+
+@register
+class ModuleMissesKerasWeights(RuleModule):
+    code = "TM116"
+
+    def match(self, ctx: RuleContext) -> Iterable[Match]:
+        return matches(ctx, "module", lambda fact: {"module": fact.holder,
+                                                    "module_type": fact.holder_type})
