@@ -60,11 +60,12 @@ def _trained(ctx: RuleContext) -> set[int]:
     # updated after use (an initial value assigned at creation is no update, nor is the one
     # a tf.function assigns after the trace that made the variable: its lifted initialiser)
     trace = ctx.trace
-    writes = [*((h, seq) for seq, (h, _, _) in trace.state_writes.items()
-                if not _initialiser(ctx, seq, h)),
-              # an assign call's seq is taken just before the op it runs
+    lifted = {h: seq for seq, (h, _, _) in trace.state_writes.items() if _initialiser(ctx, seq)}
+    writes = [*((h, seq) for seq, (h, _, _) in trace.state_writes.items() if h not in lifted
+                or seq != lifted[h]),
+              # an assign call's seq is taken before the op it runs (the last call, kept)
               *((h, seq) for h, seq in trace.variable_writes.items()
-                if not _initialiser(ctx, seq + 1, h))]
+                if seq > lifted.get(h, 0))]
     return sources | {handle for handle, seq in writes if seq > first_read.get(handle, seq)}
 
 
@@ -73,10 +74,9 @@ def _trained(ctx: RuleContext) -> set[int]:
 _INITIALISER = "initialize_variables"
 
 
-def _initialiser(ctx: RuleContext, seq: int, handle: int) -> bool:
+def _initialiser(ctx: RuleContext, seq: int) -> bool:
     op = ctx.trace.op_at(seq)
-    return (op is not None and op.graph > 0 and op.inputs[:1] == (handle,)
-            and ctx.trace.graph_names.get(op.graph) == _INITIALISER)
+    return op is not None and op.graph > 0 and ctx.trace.graph_names.get(op.graph) == _INITIALISER
 
 
 def trained_instead(ctx: RuleContext, hit: Hit) -> list[int]:

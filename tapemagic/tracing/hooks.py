@@ -20,6 +20,15 @@ from tapemagic.tracing.operators import OPERATORS, is_operator_call
 from tapemagic.tracing.recorder import Recorder
 
 _MISSING = object()
+#: the function a tf.function runs once to give the variables made by its first trace their
+#: initial values (polymorphic_function.py, _initialize_uninitialized_variables): no update
+_INITIALISER = ("tensorflow.python.eager.polymorphic_function.polymorphic_function",
+                "initialize_variables")
+
+
+def _initialiser(frame: Any) -> bool:
+    return (frame.f_code.co_name == _INITIALISER[1]
+            and frame.f_globals.get("__name__") == _INITIALISER[0])
 # Library functions that hand the user a host value: their internal `.numpy()` calls count.
 HOST_APIS: dict[tuple[str, str], str] = {
     ("keras.src.legacy.backend", "eval"): "tf.keras.backend.eval",
@@ -163,7 +172,7 @@ class HostHooks:
 
         def write(variable: Any, *args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
-            if rec.mine() and not rec.busy:
+            if rec.mine() and not rec.busy and not _initialiser(sys._getframe(1)):
                 with rec.quiet():
                     rec.trace.variable_writes[rec.handle_serial(variable.handle)] = \
                         rec.next_seq()

@@ -36,6 +36,18 @@ def keras_variable_class() -> type | None:
     return Variable  # type: ignore[no-any-return]
 
 
+#: the module that defines Keras 3's ``Layer`` (``keras.layers.Layer``)
+LAYER_MODULE = "keras.src.layers.layer"
+
+
+def keras_layer_class() -> type | None:
+    """Return Keras 3's ``Layer`` class once its module ran (Keras itself may still be loading)."""
+    layer = getattr(getattr(sys.modules.get("keras"), "layers", None), "Layer", None)
+    if not isinstance(layer, type):
+        layer = getattr(sys.modules.get(LAYER_MODULE), "Layer", None)
+    return layer if isinstance(layer, type) else None
+
+
 def keras_name_scopes() -> list[Any]:
     """Return Keras 3's name-scope stack (entries with ``.name``, ``.caller``), or ``[]``.
 

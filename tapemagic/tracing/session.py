@@ -25,6 +25,7 @@ from tapemagic.trace import Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import frames, keras_state, naming, seeding, symbolic, witness
 from tapemagic.tracing.hooks import HostHooks
+from tapemagic.tracing.imports import after_import
 from tapemagic.tracing.initializers import InitializerHooks
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.results import arrays_in
@@ -106,11 +107,12 @@ class TraceSession:
             stack.callback(initializers.remove)
             unfreeze = UnfreezeHooks(rec)
             stack.callback(unfreeze.remove)
-            # Keras' tracking of the weights (a freeze before any step counts: setter now)
+            # Keras' tracking of the weights (a freeze before any step counts)
             tracking = TrackingHooks(rec)
             tapes.on_sources = functools.partial(_on_sources, unfreeze, tracking)
             unfreeze.on_frozen = tracking.frozen
-            unfreeze.install()
+            # now, or once Keras' Layer exists (`import keras` imports TensorFlow half-way)
+            stack.callback(after_import(keras_state.LAYER_MODULE, unfreeze.install))
             stack.callback(tracking.finish)
             if self.force_eager:
                 self._patch_function_call(stack)

@@ -264,10 +264,8 @@ class _Weights:
 
 
 def _layer_class() -> type | None:
-    """Return ``keras.layers.Layer`` (Keras 3, public) when Keras is loaded, else None."""
-    keras = sys.modules.get("keras")
-    layer = getattr(getattr(keras, "layers", None), "Layer", None)
-    return layer if isinstance(layer, type) and keras_state.keras_variable_class() else None
+    """Return ``keras.layers.Layer`` when Keras 3 is loaded, else None."""
+    return keras_state.keras_layer_class() if keras_state.keras_variable_class() else None
 
 
 def _is_keras(variable: Any) -> bool:

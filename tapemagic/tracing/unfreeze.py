@@ -42,7 +42,7 @@ from typing import Any
 
 from tapemagic.trace import RawLocation, StaleStep
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames
+from tapemagic.tracing import frames, keras_state
 from tapemagic.tracing._tf_private.keras_private import inner_variable, is_layer_like
 from tapemagic.tracing.recorder import Recorder
 
@@ -118,9 +118,8 @@ class UnfreezeHooks:
         """Patch ``Layer.trainable`` (once Keras is loaded: at the start or the first trace)."""
         if self._saved is not None:
             return
-        keras = sys.modules.get("keras")  # public: keras.layers.Layer (Keras 3)
-        layer_cls = getattr(getattr(keras, "layers", None), "Layer", None)
-        if not isinstance(layer_cls, type):
+        layer_cls = keras_state.keras_layer_class()
+        if layer_cls is None:
             return
         owner = next((c for c in layer_cls.__mro__ if _ATTRIBUTE in c.__dict__), None)
         original = owner.__dict__.get(_ATTRIBUTE) if owner is not None else None
