@@ -36,7 +36,8 @@ VQ_LAYER = """
 class VQ(keras.layers.Layer):
     def __init__(self):
         super().__init__()
-        self.book = tf.Variable(tf.random.normal((4, 8)), name="book")
+        # add_weight: a raw tf.Variable here is no Keras 3 weight and never trains (TM114)
+        self.book = self.add_weight(shape=(4, 8), initializer="random_normal", name="book")
     def call(self, z):
         d = (tf.reduce_sum(z ** 2, 1, keepdims=True) + tf.reduce_sum(self.book ** 2, 0)
              - 2 * tf.matmul(z, self.book))

@@ -161,7 +161,7 @@ BAD = {
         with tf.GradientTape() as tape:
             loss = tf.reduce_mean(net(x))
         grads = tape.gradient(loss, net.trainable_variables)
-        """, [("TM103", 6)]),
+        """, [("TM114", 5), ("TM103", 6)]),  # Keras 3 does not track `self.w` either
     "integer variable as a source": ("""
         k = tf.Variable(3)
         with tf.GradientTape() as tape:

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint import untracked as shapes
+from tapemagic.lint.context import LintContext, LintMatch
+from tapemagic.lint.values import Site
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext
 from tapemagic.rules.untracked import matches
@@ -22,3 +25,7 @@ class UntrackedVariable(RuleModule):
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         return matches(ctx, "variable", lambda fact: {"layer": fact.holder})
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        for call in shapes.raw_variables(ctx.tree, ctx.imports):
+            yield LintMatch(self.code, Site.of(call), {"api": f"{ctx.text(call.func)}(...)"})

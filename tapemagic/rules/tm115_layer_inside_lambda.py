@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint import untracked as shapes
+from tapemagic.lint.context import LintContext, LintMatch
+from tapemagic.lint.values import Site
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext
 from tapemagic.rules.untracked import matches
@@ -23,3 +26,7 @@ class LayerInsideLambda(RuleModule):
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         return matches(ctx, "layer", lambda fact: {"holder": fact.holder,
                                                    "holder_type": fact.holder_type})
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        for layer, inner in shapes.lambda_models(ctx.tree, ctx.imports):
+            yield LintMatch(self.code, Site.of(layer), {"api": ctx.text(inner)})

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint import untracked as shapes
+from tapemagic.lint.context import LintContext, LintMatch
+from tapemagic.lint.values import Site
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext
 from tapemagic.rules.untracked import matches
@@ -22,3 +25,7 @@ class ModuleMissesKerasWeights(RuleModule):
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         return matches(ctx, "module", lambda fact: {"module": fact.holder,
                                                     "module_type": fact.holder_type})
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        for sources in shapes.module_sources(ctx.tree, ctx.imports):
+            yield LintMatch(self.code, Site.of(sources), {"api": ctx.text(sources)})

@@ -13,9 +13,9 @@ class CodebookQuantizer(keras.layers.Layer):
         self.width = width
         self.codes = codes
         self.beta = beta
-        init = tf.random_uniform_initializer()
-        self.codebook = tf.Variable(init(shape=(width, codes), dtype="float32"),
-                                    trainable=True, name="codebook")
+        # a Keras 3 weight (a raw tf.Variable here is in no trainable_variables: never trained)
+        self.codebook = self.add_weight(shape=(width, codes), initializer="random_uniform",
+                                        trainable=True, name="codebook")
 
     def call(self, z):
         shape = tf.shape(z)

@@ -1,0 +1,222 @@
+"""Static shapes of weights Keras 3 does not track (the hints of TM114, TM115 and TM116).
+
+TF-free, syntactic, over one parsed source and its imports:
+
+- :func:`raw_variables`: ``tf.Variable(...)`` assigned to ``self`` (or into a list on it) in the
+  ``__init__`` or ``build`` of a Keras layer class (Keras 3: not one of its weights). Left
+  alone: ``trainable=False``, an integer or boolean initial value or dtype (a counter), a
+  variable the class assigns itself (a state, an EMA), ``keras.Variable``/``add_weight``, and a
+  class built on ``tf_keras`` (Keras 2 tracks ``tf.Variable``s);
+- :func:`lambda_models`: a ``keras.layers.Lambda`` whose function calls a name bound to a Keras
+  model or layer (its weights are not the outer model's). Left alone: a function of ops only,
+  and a model the source freezes (``trainable = False``: frozen on purpose);
+- :func:`module_sources`: ``X.trainable_variables`` passed to ``tape.gradient`` where ``X`` is a
+  ``tf.Module`` class of the source (or an instance of one) that assigns Keras layers or
+  models to ``self`` (a ``tf.Module`` collects ``tf.Variable``s, and Keras 3 weights are not).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tapemagic.lint.names import KERAS_BASES, LAMBDA_LAYER, Imports
+
+_TF_VARIABLE = "tensorflow.Variable"
+_MODULE = "tensorflow.Module"
+_BUILDERS = ("__init__", "build")
+_INTEGER = ("int", "uint", "bool")
+#: Keras calls that return a model or layer (besides the classes under keras.layers/models)
+_MODEL_CALLS = ("keras.Sequential", "keras.Model", "keras.models.", "keras.layers.",
+                "keras.applications.", "keras.saving.load_model")
+_SOURCE_PROPERTIES = frozenset({"trainable_variables", "trainable_weights"})
+
+
+def raw_variables(tree: ast.Module, imports: Imports) -> Iterator[ast.Call]:
+    """Yield each trainable ``tf.Variable(...)`` a Keras layer class keeps on ``self``."""
+    for cls in _classes(tree, imports, KERAS_BASES):
+        if _from_tf_keras(cls, imports):
+            continue
+        assigned = _self_assigned(cls)
+        for method in cls.body:
+            if not isinstance(method, ast.FunctionDef) or method.name not in _BUILDERS:
+                continue
+            for node in ast.walk(method):
+                target = _self_store(node)
+                if target is None or target in assigned:
+                    continue
+                value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else (
+                    node.args[0] if isinstance(node, ast.Call) and node.args else None)
+                for call in _calls_in(value):
+                    if imports.dotted(call.func) == _TF_VARIABLE and _trainable(call):
+                        yield call
+
+
+def lambda_models(tree: ast.Module, imports: Imports) -> Iterator[tuple[ast.Call, ast.Call]]:
+    """Yield (the ``Lambda(...)`` call, the model call inside its function)."""
+    models = _model_names(tree, imports)
+    models -= _frozen_names(tree)
+    functions = {f.name: f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.args
+                and imports.dotted(node.func) in LAMBDA_LAYER):
+            continue
+        function = node.args[0]
+        body: ast.AST | None = function if isinstance(function, ast.Lambda) else (
+            functions.get(function.id) if isinstance(function, ast.Name) else None)
+        inner = next((c for c in _calls_in(body) if isinstance(c.func, ast.Name)
+                      and c.func.id in models), None)
+        if inner is not None:
+            yield node, inner
+
+
+def module_sources(tree: ast.Module, imports: Imports) -> Iterator[ast.Attribute]:
+    """Yield ``X.trainable_variables`` given as sources, ``X`` a ``tf.Module`` holding Keras."""
+    holders = {cls.name for cls in _classes(tree, imports, {_MODULE}, keras=False)
+               if _holds_keras(cls, tree, imports)}
+    if not holders:
+        return
+    instances = {name for name, value in _bindings(tree)
+                 if isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                 and value.func.id in holders}
+    for cls in (c for c in ast.walk(tree) if isinstance(c, ast.ClassDef) and c.name in holders):
+        yield from _gradient_sources(cls, {"self"})
+    yield from _gradient_sources(tree, instances)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+def _classes(tree: ast.Module, imports: Imports, bases: frozenset[str] | set[str],
+             keras: bool = True) -> list[ast.ClassDef]:
+    """Return the classes that extend ``bases`` (through classes of the source too)."""
+    classes = [c for c in ast.walk(tree) if isinstance(c, ast.ClassDef)]
+    found: dict[str, ast.ClassDef] = {}
+    changed = True
+    while changed:
+        changed = False
+        for cls in classes:
+            if cls.name in found:
+                continue
+            for base in cls.bases:
+                name = imports.dotted(base)
+                local = base.id if isinstance(base, ast.Name) else None
+                if name in bases or (local in found):
+                    found[cls.name] = cls
+                    changed = True
+                    break
+    if not keras:  # a tf.Module subclass that is also a Keras layer tracks its layers
+        keras_classes = {c.name for c in _classes(tree, imports, KERAS_BASES)}
+        return [c for c in found.values() if c.name not in keras_classes]
+    return list(found.values())
+
+
+def _from_tf_keras(cls: ast.ClassDef, imports: Imports) -> bool:
+    """Return True for a class whose Keras base comes from ``tf_keras`` (Keras 2)."""
+    for base in cls.bases:
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        if isinstance(base, ast.Name) and imports.aliases.get(base.id, "").startswith("tf_keras"):
+            return True
+    return False
+
+
+def _self_store(node: ast.AST) -> str | None:
+    """Return ``X`` for ``self.X = ...``, ``self.X: T = ...`` or ``self.X.append(...)``."""
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Assign):
+        targets = list(node.targets)
+    elif isinstance(node, ast.AnnAssign) and node.value is not None:
+        targets = [node.target]
+    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+          and node.func.attr in ("append", "extend")):
+        targets = [node.func.value]
+    for target in targets:
+        if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                and target.value.id == "self"):
+            return target.attr
+    return None
+
+
+def _self_assigned(cls: ast.ClassDef) -> set[str]:
+    """Return the attributes the class itself writes with ``self.X.assign*(...)`` (a state)."""
+    found = set()
+    for node in ast.walk(cls):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr.startswith("assign")):
+            owner = node.func.value
+            while isinstance(owner, ast.Subscript):
+                owner = owner.value
+            if (isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name)
+                    and owner.value.id == "self"):
+                found.add(owner.attr)
+    return found
+
+
+def _calls_in(node: ast.AST | None) -> list[ast.Call]:
+    return [n for n in ast.walk(node) if isinstance(n, ast.Call)] if node is not None else []
+
+
+def _trainable(call: ast.Call) -> bool:
+    """Return False for ``trainable=False`` and for an integer or boolean variable."""
+    for keyword in call.keywords:
+        if keyword.arg == "trainable" and not (
+                isinstance(keyword.value, ast.Constant) and keyword.value.value is True):
+            return False
+        if keyword.arg == "dtype" and any(part in ast.unparse(keyword.value)
+                                          for part in _INTEGER):
+            return False
+    value = call.args[0] if call.args else None
+    return not (isinstance(value, ast.Constant) and isinstance(value.value, (bool, int))
+                and "dtype" not in {k.arg for k in call.keywords})
+
+
+def _bindings(tree: ast.AST) -> Iterator[tuple[str, ast.expr]]:
+    """Yield (name, value) of every ``name = value`` in the source."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    yield target.id, node.value
+
+
+def _keras_made(value: ast.expr | None, tree: ast.Module, imports: Imports) -> bool:
+    """Return True when ``value`` calls a Keras model or layer constructor (or a loader)."""
+    if not isinstance(value, ast.Call):
+        return False
+    name = imports.dotted(value.func) or ""
+    if name.startswith(_MODEL_CALLS):
+        return name.rsplit(".", 1)[-1][:1].isupper() or name.endswith("load_model")
+    local = {c.name for c in _classes(tree, imports, KERAS_BASES)}
+    return isinstance(value.func, ast.Name) and value.func.id in local
+
+
+def _model_names(tree: ast.Module, imports: Imports) -> set[str]:
+    return {name for name, value in _bindings(tree) if _keras_made(value, tree, imports)}
+
+
+def _frozen_names(tree: ast.Module) -> set[str]:
+    """Return names whose ``trainable`` the source sets to a constant False."""
+    return {t.value.id for node in ast.walk(tree) if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Constant) and node.value.value is False
+            for t in node.targets if isinstance(t, ast.Attribute) and t.attr == "trainable"
+            and isinstance(t.value, ast.Name)}
+
+
+def _holds_keras(cls: ast.ClassDef, tree: ast.Module, imports: Imports) -> bool:
+    """Return True when the class assigns a Keras model or layer to ``self``."""
+    return any(isinstance(node, ast.Assign) and _self_store(node) is not None and any(
+        _keras_made(value, tree, imports) for value in (
+            node.value.elts if isinstance(node.value, (ast.List, ast.Tuple)) else [node.value]))
+        for node in ast.walk(cls))
+
+
+def _gradient_sources(scope: ast.AST, owners: set[str]) -> Iterator[ast.Attribute]:
+    """Yield ``owner.trainable_variables`` passed as ``.gradient(target, sources)``."""
+    for node in ast.walk(scope):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "gradient" and len(node.args) > 1):
+            continue
+        sources = node.args[1]
+        if (isinstance(sources, ast.Attribute) and sources.attr in _SOURCE_PROPERTIES
+                and isinstance(sources.value, ast.Name) and sources.value.id in owners):
+            yield sources
