@@ -3,9 +3,9 @@
 Real Keras 3: the discriminator is compiled, frozen, then the combined model is built and
 compiled; the discriminator's first ``train_on_batch`` traces a step with no trainable
 weights ("The model does not have any trainable weights") and keeps it. Each test checks the
-discriminator's kernel itself. Modelled on public reports of the recipe under Keras 3
-(https://github.com/keras-team/keras/issues/19007,
-https://stackoverflow.com/questions/78107345); own code.
+discriminator's kernel itself. The recipe as public reports show it
+(https://github.com/eriklindernoren/Keras-GAN/issues/73,
+https://github.com/eriklindernoren/Keras-GAN/issues/91), measured under Keras 3; own code.
 """
 
 from __future__ import annotations

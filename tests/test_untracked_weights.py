@@ -2,10 +2,10 @@
 
 Each broken program also checks, with the weights themselves, that they did not move, so the
 expectation follows TensorFlow 2.21 / Keras 3. Graph mode (the default) unless a test says
-otherwise. Modelled on public reports: a raw ``tf.Variable`` in a Keras 3 layer
-(https://github.com/keras-team/keras/issues/19160), a model inside a ``Lambda``
-(https://github.com/keras-team/keras/issues/18950), Keras layers in a ``tf.Module``
-(https://github.com/tensorflow/tensorflow/issues/62403); own code throughout.
+otherwise. Modelled on public reports: untracked ``tf.Variable``s in a layer are not trained
+(https://github.com/keras-team/keras/issues/16797), a model wrapped in a ``Lambda`` does not
+train (https://github.com/keras-team/keras-applications/issues/168), a ``tf.Module`` does not
+see Keras 3 variables (https://github.com/tensorflow/tensorflow/issues/84019); own code.
 """
 
 from __future__ import annotations
