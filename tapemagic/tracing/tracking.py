@@ -51,6 +51,7 @@ class TrackingHooks:
         self._modules: list[tuple[RawLocation, str, str, list[Any]]] = []
         self._empty: dict[int, tuple[Any, RawLocation | None, int, list[Any]]] = {}
         self._freezes: list[tuple[int, RawLocation | None, str, list[Any]]] = []
+        self._frozen_at: set[tuple[Any, ...]] = set()
 
     # -- while the code runs ---------------------------------------------------------------------
     def note(self, sources: Any, frame: Any) -> None:
@@ -80,8 +81,13 @@ class TrackingHooks:
         """Note a ``trainable = False`` on ``layer`` that froze ``variables``."""
         user, _ = frames.user_frame(frame)
         loc = frames.location_of(user) if user is not None else None
-        self._freezes.append((self.rec.next_seq(), loc, str(getattr(layer, "name", "")),
-                              list(variables)))
+        # once per layer and line: a GAN that toggles the flag every step adds no more, and
+        # only the first can precede the first trace of the model's step
+        key = (id(layer), loc.file, loc.line) if loc is not None else (id(layer),)
+        if key not in self._frozen_at:
+            self._frozen_at.add(key)
+            self._freezes.append((self.rec.next_seq(), loc, str(getattr(layer, "name", "")),
+                                  list(variables)))
 
     def _train_step(self, frame: Any) -> None:
         """Remember a model whose Keras ``train_step`` runs with no trainable weights."""
@@ -133,6 +139,7 @@ class TrackingHooks:
             self._modules.clear()
             self._empty.clear()
             self._freezes.clear()
+            self._frozen_at.clear()
 
     def _serial(self, variable: Any) -> int | None:
         inner = getattr(variable, "_value", variable) if _is_keras(variable) else variable
