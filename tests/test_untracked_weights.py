@@ -296,3 +296,31 @@ def test_tf_module_with_its_own_tf_variables_or_the_layers_list_is_silent(tmp_pa
         grads = tape.gradient(loss, lin.trainable_variables)
         """)
     assert report.codes == []
+
+
+def test_tf_module_optimising_the_input_of_its_keras_model_is_silent(tmp_path: Path) -> None:
+    # style transfer's shape: the module's own tf.Variable is the image fed to a network that
+    # stays fixed (not frozen by a flag here), so leaving the network out is the point
+    report, ns = _run(tmp_path, """
+        class Stylise(tf.Module):
+            def __init__(self):
+                super().__init__()
+                self.features = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3)])
+                self.image = tf.Variable(tf.ones((2, 4)))
+                self.optimizer = keras.optimizers.SGD(0.1)
+
+            @tf.function
+            def step(self, target):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean((self.features(self.image) - target) ** 2)
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+
+        stylise = Stylise()
+        start = stylise.image.numpy().copy()
+        for _ in range(2):
+            stylise.step(tf.zeros((2, 3)))
+        moved = not np.allclose(start, stylise.image.numpy())
+        """)
+    assert ns["moved"]
+    assert _loud(report) == []

@@ -3,7 +3,9 @@
 Matcher: a gradient call whose sources are ``X.trainable_variables`` of a ``tf.Module`` (not
 a Keras layer) that holds Keras layers whose trainable weights the list leaves out
 (``tracing/tracking.py``), read on the loss path, taken by no gradient call or optimizer and
-never written. Points at the gradient call, where the list is passed.
+never written. Points at the gradient call, where the list is passed. Not matched when the
+sources flow into those layers (an image optimised through a network kept fixed: style
+transfer).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext
-from tapemagic.rules.untracked import matches
+from tapemagic.rules.untracked import matches, sources_feed_them
 
 
 @register
@@ -24,7 +26,8 @@ class ModuleMissesKerasWeights(RuleModule):
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         return matches(ctx, "module", lambda fact: {"module": fact.holder,
-                                                    "module_type": fact.holder_type})
+                                                    "module_type": fact.holder_type},
+                       skip=sources_feed_them)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         for sources in shapes.module_sources(ctx.tree, ctx.imports):
