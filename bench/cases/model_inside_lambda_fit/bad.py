@@ -1,4 +1,4 @@
-# source: https://github.com/keras-team/keras-applications/issues/168
+# source: https://github.com/keras-team/keras/issues/9740
 # cause: sources-mismatch
 # rule: TM115
 # weights: trunk/t1/kernel, trunk/t1/bias

@@ -1,4 +1,4 @@
-# source: https://github.com/tensorflow/tensorflow/issues/84019
+# source: https://github.com/tensorflow/tensorflow/issues/29329
 # cause: sources-mismatch
 # rule: TM116
 # weights: hidden/kernel, hidden/bias, readout/kernel, readout/bias

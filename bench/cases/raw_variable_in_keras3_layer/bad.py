@@ -1,4 +1,4 @@
-# source: https://github.com/keras-team/keras/issues/16797
+# source: https://github.com/keras-team/tf-keras/issues/513
 # cause: sources-mismatch
 # rule: TM114
 # weights: gain, shift
