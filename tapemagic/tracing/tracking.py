@@ -34,6 +34,7 @@ import tensorflow as tf
 from tapemagic.optypes import READ_OPS
 from tapemagic.trace import OPTIMIZER_WRITE, RawLocation, Untracked
 from tapemagic.tracing import frames, keras_state
+from tapemagic.tracing._tf_private.keras_private import inner_variable
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.unfreeze import named_owner
 
@@ -118,7 +119,7 @@ class TrackingHooks:
         listed = {id(v) for v in owner.trainable_variables}
         missed = [v for layer in _layers_held(owner, layer_cls)
                   for v in layer.trainable_weights
-                  if id(getattr(v, "_value", v)) not in listed and id(v) not in listed]
+                  if id(inner_variable(v, v)) not in listed and id(v) not in listed]
         if missed:
             named = text.rsplit(".", 1)[0].strip() if text else owner.name
             self._modules.append((loc, str(named or type(owner).__name__),
@@ -141,8 +142,9 @@ class TrackingHooks:
             self._freezes.clear()
             self._frozen_at.clear()
 
-    def _serial(self, variable: Any) -> int | None:
-        inner = getattr(variable, "_value", variable) if _is_keras(variable) else variable
+    def serial(self, variable: Any) -> int | None:
+        """Return the handle serial of a variable (Keras or tf.Variable) the run saw, or None."""
+        inner = inner_variable(variable, variable) if _is_keras(variable) else variable
         handle = getattr(inner, "_handle", None)
         return self.rec.known_handle(handle) if handle is not None else None
 
@@ -176,7 +178,7 @@ class TrackingHooks:
     def _from_modules(self) -> list[Untracked]:
         out = []
         for loc, name, kind, missed in self._modules:
-            handles = tuple(h for h in map(self._serial, missed) if h is not None)
+            handles = tuple(h for h in map(self.serial, missed) if h is not None)
             if handles:
                 out.append(Untracked("module", handles, name, kind, loc))
         return out
@@ -186,7 +188,7 @@ class TrackingHooks:
         for model, step, seq, frozen in self._empty.values():
             by_event: dict[int, list[int]] = {}
             for variable in frozen:
-                serial = self._serial(variable)
+                serial = self.serial(variable)
                 events = [i for i, (at, _, _, vs) in enumerate(self._freezes)
                           if at < seq and any(v is variable for v in vs)]
                 if serial is not None:
@@ -213,7 +215,7 @@ class _Weights:
         found = self._tracked.get(id(layer))
         if found is None:
             found = self._tracked[id(layer)] = {
-                s for s in map(self.hooks._serial, layer.weights) if s is not None}
+                s for s in map(self.hooks.serial, layer.weights) if s is not None}
         return found
 
     def trains(self, layer: Any, trained: set[int]) -> bool:
@@ -221,7 +223,7 @@ class _Weights:
         found = self._trainable.get(id(layer))
         if found is None:
             found = self._trainable[id(layer)] = {
-                s for s in map(self.hooks._serial, layer.trainable_variables) if s is not None}
+                s for s in map(self.hooks.serial, layer.trainable_variables) if s is not None}
         return bool(found & trained)
 
     def held(self, layer: Any) -> dict[int, Any]:
@@ -234,7 +236,7 @@ class _Weights:
                 items = value if isinstance(value, (list, tuple)) else [value]
                 for item in items:
                     if isinstance(item, tf.Variable) and not _is_keras(item):
-                        serial = self.hooks._serial(item)
+                        serial = self.hooks.serial(item)
                         if serial is not None and serial not in tracked:
                             found[serial] = item
         return found
@@ -263,7 +265,7 @@ class _Weights:
             return None
         if not any(self.trains(m, trained) for m in layers[:first]):
             return None
-        variable = next((v for v in layers[first].weights if self.hooks._serial(v) == handle),
+        variable = next((v for v in layers[first].weights if self.hooks.serial(v) == handle),
                         None)
         if variable is None or not variable.trainable:
             return None
@@ -282,7 +284,7 @@ def _is_keras(variable: Any) -> bool:
 
 def _inner_trainable(variable: Any) -> bool:
     """Return the ``trainable`` flag of a Keras variable's ``tf.Variable`` (what a tape reads)."""
-    return bool(getattr(getattr(variable, "_value", None), "trainable", False))
+    return bool(getattr(inner_variable(variable), "trainable", False))
 
 
 def _users(layer: Any) -> bool:
