@@ -374,24 +374,28 @@ APPLIED = FROZEN.replace(
 
 
 def test_python_zero_frozen_with_gradients_applied_in_the_step(tmp_path: Path) -> None:
-    # the step applies its gradients: their zeros are never seen, but every path of the
+    # the step applies its gradients: the step's probe shows their zeros, every path of the
     # log-variance head crosses the traced 0.0, and the loop sets the factor again
     report, path = check(tmp_path, APPLIED.format(beta="0.0", ramp="trainer.beta = epoch / 4"),
                          eager=False)
     assert found(report) == {("TM504", line(path, "loss = rec + self.beta * kl"), True)}
-    assert report.headline.startswith("All 8 weights are connected, but 2 of them")
+    assert report.headline.startswith("2 of 8 weights get an all-zero gradient")
 
 
 @pytest.mark.parametrize("beta, ramp, term", [
     ("0.0", "pass", "self.beta * kl"),  # a weight set once to 0.0: the user's choice
     ("1.0", "trainer.beta = epoch / 4", "0.0 * kl"),  # a literal 0.0: meant
 ])
-def test_a_zero_factor_never_set_again_is_silent_when_unseen(tmp_path: Path, beta: str,
-                                                             ramp: str, term: str) -> None:
+@pytest.mark.parametrize("applied", [True, False], ids=["applied", "returned"])
+def test_a_zero_factor_never_set_again_is_silent(tmp_path: Path, beta: str, ramp: str,
+                                                 term: str, applied: bool) -> None:
+    # whether the step applies its gradients (seen by its probe) or returns them: a number
+    # the code never changes, or a literal, is the user's choice
     # -0.25, not -0.5: a step whose code equals an earlier test's is converted once by
     # autograph (code objects compare equal whatever their file), and its source map then
     # names the earlier test's file
-    report, _ = check(tmp_path, APPLIED.format(beta=beta, ramp=ramp).replace(
+    program = APPLIED if applied else FROZEN
+    report, _ = check(tmp_path, program.format(beta=beta, ramp=ramp).replace(
         "self.beta * kl", term).replace("kl = -0.5", "kl = -0.25"), eager=False)
     assert loud(report) == []
 

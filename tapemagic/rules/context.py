@@ -249,10 +249,11 @@ class RuleContext:
                     seen.add(edge.dst)
                     stack.append(edge.dst)
         op = graph.ops[min(muls)]
-        # gradients applied inside the step are never seen: the zeros are certain (a product
-        # with a 0 constant on every path), the bug only when the code meant to change it
-        return op if not unseen or (op.loc is not None and self.index.ramped_factor(op.loc)) \
-            else None
+        # the zeros are certain (a product with a 0 constant on every path), seen or not (a
+        # step that applies its gradients itself shows them through its probe); the bug only
+        # when the code meant to change the number: a literal `0.0 * kl`, or a factor set once
+        # and never again, is the user's choice
+        return op if op.loc is not None and self.index.ramped_factor(op.loc) else None
 
     def second_pass(self, hit: Hit) -> OpRecord | None:
         """Return the first read, on the target's dataflow, of a weight a tensor source came from.
