@@ -1,0 +1,224 @@
+"""Where the user's code made or applied a Keras layer: the line its own ops are placed at.
+
+Imports no TensorFlow (Keras 3's classes come from ``keras_state``). An op a Keras layer runs
+in Keras' own code (``Discretization``'s ``Bucketize``, a ``ReLU(max_value=...)``'s clip) has
+no frame of the user's code inside the layer: its user frame is the line that called the model
+(``model(x)``, ``model.fit(...)``), which says nothing about which layer cut the path. Keras 3
+keeps no traceback of where a layer was made or called, so while a check runs two hooks note
+it (:class:`LayerSiteHooks`):
+
+- *applied*: a call on symbolic tensors records a ``Node`` (``x = Discretization(...)(h)`` in a
+  functional model); the site counts when the user's code called that layer or operation
+  itself (no other Keras object's method between: ``Sequential`` applying its entries in its
+  own ``build`` is not the user's call);
+- *made*: the backend layer's ``__init__``, run by every ``Layer.__init__``; the site counts
+  when the user's code constructed the layer itself (the entry line of
+  ``Sequential([... Discretization(...) ...])``), not a Keras function that built it (an
+  application model).
+
+:class:`Placer` then gives an op its layer's site (``OpRecord.layer_loc``) when every Keras
+layer whose call is under way runs below the user frame: a user's ``call`` (a custom layer,
+a ``Lambda``) is the user's own line and keeps it. The site is the one line the layer was
+applied at, else the line it was made at; a layer applied at several lines and made by
+Keras has none.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import threading
+import weakref
+from types import FrameType
+from typing import Any
+
+from tapemagic.trace import RawLocation
+from tapemagic.tracing import frames, keras_state
+
+
+class _Site:
+    """The user's lines that made and applied one Keras layer or operation."""
+
+    __slots__ = ("ref", "made", "applied")
+
+    def __init__(self, ref: weakref.ref[Any]) -> None:  # noqa: D107
+        self.ref = ref
+        self.made: RawLocation | None = None
+        self.applied: list[RawLocation] = []
+
+    def place(self) -> RawLocation | None:
+        lines = {(a.file, a.line, a.col) for a in self.applied}
+        if len(lines) == 1:
+            return self.applied[0]
+        return self.made if not lines or self.made is not None else None
+
+
+#: id(layer or operation) -> its sites; kept across checks (a model built in one checked cell
+#: and trained in the next), by weak reference, so no layer is kept alive
+_SITES: dict[int, _Site] = {}
+
+
+def _entry(obj: Any) -> _Site | None:
+    site = _SITES.get(id(obj))
+    if site is not None and site.ref() is obj:
+        return site
+    try:
+        ref = weakref.ref(obj)
+    except TypeError:
+        return None
+    if len(_SITES) >= 4096:  # drop the dead ones first
+        for key in [k for k, s in _SITES.items() if s.ref() is None]:
+            del _SITES[key]
+    site = _SITES[id(obj)] = _Site(ref)
+    return site
+
+
+def site_of(obj: Any) -> RawLocation | None:
+    """Return the line an op of ``obj`` (a Keras layer or operation) is placed at, or None."""
+    site = _SITES.get(id(obj))
+    return site.place() if site is not None and site.ref() is obj else None
+
+
+def _holds(frame: FrameType, obj: Any) -> bool:
+    """Return True when a function frame has ``obj`` among its locals (its constructor's)."""
+    if not frame.f_code.co_flags & inspect.CO_NEWLOCALS:
+        return False  # a module's or class body's frame: its locals are its namespace
+    return any(value is obj for value in frame.f_locals.values())
+
+
+def made_at(start: FrameType | None, layer: Any) -> RawLocation | None:
+    """Return the user's line constructing ``layer`` (the frames from ``start`` out), or None.
+
+    The constructor's own frames (Keras' ``__init__`` chain, a user subclass's, a decorator's
+    wrapper) hold the layer; the first frame that does not is its caller.
+    """
+    frame = start
+    while frame is not None and _holds(frame, layer):
+        frame = frame.f_back
+    if frame is None or frames.is_library(frame):
+        return None
+    return frames.location_of(frame)
+
+
+def applied_at(start: FrameType | None, operation: Any) -> RawLocation | None:
+    """Return the user's line that called ``operation`` on symbolic tensors, or None.
+
+    Between the ``Node`` and the user's frame, every method frame must be ``operation``'s own
+    (``Layer.__call__``, ``symbolic_call``); plain functions (``keras.ops.round``, traceback
+    wrappers) pass. Another object's method (``Sequential.build``, a functional model's own
+    symbolic call) means Keras applied it, not the user.
+    """
+    frame = start
+    while frame is not None and frames.is_library(frame):
+        code = frame.f_code
+        if code.co_argcount and code.co_varnames[0] == "self" and (
+                frame.f_locals.get("self") is not operation):
+            return None
+        frame = frame.f_back
+    return frames.location_of(frame) if frame is not None else None
+
+
+class LayerSiteHooks:
+    """Patch the backend layer's and ``Node``'s ``__init__`` for one check (undone after)."""
+
+    def __init__(self, thread: int) -> None:  # noqa: D107
+        self.thread = thread
+        self._saved: list[tuple[type, Any]] = []
+
+    def install(self) -> None:
+        """Wrap both methods (nothing to do when Keras 3 is not loaded)."""
+        classes = keras_state.keras_construction_hooks()
+        if classes is None:
+            return
+        backend, node = classes
+        thread = self.thread
+        made_init, node_init = backend.__dict__["__init__"], node.__dict__["__init__"]
+
+        def layer_init(layer: Any, *args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
+            if threading.get_ident() == thread:
+                try:
+                    where = made_at(_caller(), layer)
+                    if where is not None:
+                        site = _entry(layer)
+                        if site is not None:
+                            site.made = where
+                except Exception:  # noqa: BLE001 - never break the user's layer for a place
+                    pass
+            return made_init(layer, *args, **kwargs)
+
+        def new_node(node_: Any, operation: Any, *args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
+            result = node_init(node_, operation, *args, **kwargs)
+            if threading.get_ident() == thread:
+                try:
+                    where = applied_at(_caller(), operation)
+                    if where is not None:
+                        site = _entry(operation)
+                        if site is not None:
+                            site.applied.append(where)
+                except Exception:  # noqa: BLE001
+                    pass
+            return result
+
+        for cls, wrapper, original in ((backend, layer_init, made_init),
+                                       (node, new_node, node_init)):
+            self._saved.append((cls, original))
+            cls.__init__ = wrapper  # type: ignore[misc]
+
+    def remove(self) -> None:
+        """Restore both methods."""
+        while self._saved:
+            cls, original = self._saved.pop()
+            cls.__init__ = original  # type: ignore[misc]
+
+
+def _caller() -> FrameType | None:
+    """Return the frame that called the hook calling this (``Layer.__init__``, a ``Node``'s maker)."""
+    return sys._getframe(2)  # noqa: SLF001
+
+
+class Placer:
+    """Place the ops a Keras layer runs in Keras' own code at that layer's site."""
+
+    __slots__ = ("_codes", "_layer")
+
+    def __init__(self) -> None:  # noqa: D107
+        self._codes: tuple[Any, ...] = ()
+        self._layer: type | None = None
+
+    def place(self, start: FrameType | None, user: FrameType | None) -> RawLocation | None:
+        """Return the site of the op at ``start`` whose user frame is ``user``, or None.
+
+        Every Keras layer in the name-scope stack must be called below ``user`` (the user's
+        frame is outside all of them); the innermost layer or operation with a site wins.
+        """
+        if not _SITES or user is None:
+            return None
+        layer_class = self._layer or keras_state.keras_layer_class()
+        if layer_class is None:
+            return None
+        if not self._codes:
+            codes = keras_state.keras_call_codes()
+            if len(codes) != 2:
+                return None
+            self._codes, self._layer = codes, layer_class
+        scoped = {id(e.caller) for e in keras_state.keras_name_scopes()
+                  if isinstance(getattr(e, "caller", None), layer_class)}
+        if not scoped or not any(k in _SITES for k in scoped):
+            return None
+        called: list[Any] = []
+        frame = start
+        layer_call, operation_call = self._codes
+        while frame is not None and frame is not user:
+            code = frame.f_code  # by identity: code objects compare by content
+            if code is layer_call or code is operation_call:
+                called.append(frame.f_locals.get("self"))
+            frame = frame.f_back
+        if frame is None or not scoped <= {id(c) for c in called}:
+            return None  # the user's frame runs inside a layer's call: its line is the place
+        for obj in called:
+            site = site_of(obj)
+            if site is not None:
+                return site
+        return None
