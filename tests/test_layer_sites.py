@@ -35,7 +35,10 @@ xs = np.random.RandomState(0).normal(size=(32, 4)).astype("float32")
 ys = np.random.RandomState(1).normal(size=(32, 1)).astype("float32")
 """
 
-FIT = 'model.compile(optimizer="adam", loss="mse")\nmodel.fit(xs, ys, epochs=1, batch_size=16, verbose=0)\n'
+FIT = """\
+model.compile(optimizer="adam", loss="mse")
+model.fit(xs, ys, epochs=1, batch_size=16, verbose=0)
+"""
 
 FUNCTIONAL_BINS = HEAD + """\
 inputs = keras.Input((4,))
@@ -75,7 +78,8 @@ class FakeQuant(layers.ReLU):
 
 inputs = keras.Input((4,))
 h = layers.Dense(8, activation="relu", bias_initializer=keras.initializers.Constant(BIAS))(inputs)
-h = layers.Dense(8, kernel_initializer="ones", bias_initializer=keras.initializers.Constant(BIAS))(h)
+h = layers.Dense(8, kernel_initializer="ones",
+                 bias_initializer=keras.initializers.Constant(BIAS))(h)
 q = FakeQuant()(h)
 out = layers.Dense(1)(q)
 model = keras.Model(inputs, out)

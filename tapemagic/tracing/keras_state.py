@@ -88,8 +88,9 @@ def keras_call_codes() -> tuple[Any, ...]:
     codes = []
     for module, name in (("keras.src.layers.layer", "Layer"),
                          ("keras.src.ops.operation", "Operation")):
-        method = getattr(getattr(sys.modules.get(module), name, None), "__call__", None)
-        while hasattr(method, "__wrapped__"):
+        method: Any = getattr(sys.modules.get(module), name, None)
+        method = method.__dict__.get("__call__") if isinstance(method, type) else None
+        while getattr(method, "__wrapped__", None) is not None:
             method = method.__wrapped__
         code = getattr(method, "__code__", None)
         if code is not None:
@@ -104,13 +105,12 @@ def keras_layer_class() -> type | None:
 
 
 def keras_construction_hooks() -> tuple[type, type] | None:
-    """Return (the backend layer class, ``Node``): the two classes whose ``__init__`` see a
-    Keras layer made and applied, or None when Keras 3 is not loaded.
+    """Return (the backend layer class, ``Node``), or None when Keras 3 is not loaded.
 
-    ``Layer.__init__`` calls ``BackendLayer.__init__(self)`` explicitly (the backend's own
-    class, ``TFLayer``, whose ``__init__`` no Keras class inherits: patching it changes no
-    signature Keras reads), and a call on symbolic tensors records a ``Node(operation, ...)``
-    (keras/src/ops/node.py).
+    Their ``__init__`` see a Keras layer made and applied: ``Layer.__init__`` calls
+    ``BackendLayer.__init__(self)`` explicitly (the backend's own class, ``TFLayer``, whose
+    ``__init__`` no Keras class inherits: patching it changes no signature Keras reads), and a
+    call on symbolic tensors records a ``Node(operation, ...)`` (keras/src/ops/node.py).
     """
     backend = getattr(sys.modules.get("keras.src.layers.layer"), "BackendLayer", None)
     node = getattr(sys.modules.get("keras.src.ops.node"), "Node", None)

@@ -174,7 +174,7 @@ class LayerSiteHooks:
 
 
 def _caller() -> FrameType | None:
-    """Return the frame that called the hook calling this (``Layer.__init__``, a ``Node``'s maker)."""
+    """Return the frame that called the hook calling this (``Layer.__init__``, ``Node``'s maker)."""
     return sys._getframe(2)  # noqa: SLF001
 
 
