@@ -179,13 +179,24 @@ def _caller() -> FrameType | None:
 
 
 class Placer:
-    """Place the ops a Keras layer runs in Keras' own code at that layer's site."""
+    """Place the ops a Keras layer runs in Keras' own code at that layer's site.
 
-    __slots__ = ("_codes", "_layer")
+    Asked for every op in a Keras name scope while some site is known, so the common case
+    reads no frame's locals: the layers called are the name-scope stack's callers (read once
+    per stack top, which is held so its address stays its own), and the walk from the op to
+    the user's frame only counts ``Layer.__call__`` frames. A bare operation's call (a
+    ``keras.ops`` function applied in a functional model) or a layer not yet in its scope (its
+    inputs being converted, its ``build``) reads ``self`` from the call frames.
+    """
+
+    __slots__ = ("_codes", "_layer", "_top", "_depth", "_scoped")
 
     def __init__(self) -> None:  # noqa: D107
         self._codes: tuple[Any, ...] = ()
         self._layer: type | None = None
+        self._top: Any = None
+        self._depth = 0
+        self._scoped: list[Any] = []  # the layers in the name-scope stack, outermost first
 
     def place(self, start: FrameType | None, user: FrameType | None) -> RawLocation | None:
         """Return the site of the op at ``start`` whose user frame is ``user``, or None.
@@ -193,32 +204,72 @@ class Placer:
         Every Keras layer in the name-scope stack must be called below ``user`` (the user's
         frame is outside all of them); the innermost layer or operation with a site wins.
         """
-        if not _SITES or user is None:
+        if not _SITES or user is None or not self._ready():
             return None
-        layer_class = self._layer or keras_state.keras_layer_class()
-        if layer_class is None:
+        scoped = self._layers()
+        if not scoped or not any(id(k) in _SITES for k in scoped):
             return None
-        if not self._codes:
-            codes = keras_state.keras_call_codes()
-            if len(codes) != 2:
-                return None
-            self._codes, self._layer = codes, layer_class
-        scoped = {id(e.caller) for e in keras_state.keras_name_scopes()
-                  if isinstance(getattr(e, "caller", None), layer_class)}
-        if not scoped or not any(k in _SITES for k in scoped):
-            return None
-        called: list[Any] = []
-        frame = start
         layer_call, operation_call = self._codes
+        calls, first, second, frame = 0, None, None, start
         while frame is not None and frame is not user:
             code = frame.f_code  # by identity: code objects compare by content
             if code is layer_call or code is operation_call:
-                called.append(frame.f_locals.get("self"))
+                calls += code is layer_call
+                if first is None:
+                    first = code
+                elif second is None:
+                    second = code
             frame = frame.f_back
-        if frame is None or not scoped <= {id(c) for c in called}:
+        if frame is None or calls < len(scoped):
             return None  # the user's frame runs inside a layer's call: its line is the place
+        # a layer's own call: its Operation.__call__ (super().__call__) inside its
+        # Layer.__call__; anything else is a bare operation or a layer not in its scope yet
+        if calls == len(scoped) and first is operation_call and second is layer_call:
+            called = scoped[::-1]
+        else:
+            called = self._selves(start, user)
+            if not {id(k) for k in scoped} <= {id(c) for c in called}:
+                return None
         for obj in called:
             site = site_of(obj)
             if site is not None:
                 return site
         return None
+
+    def _ready(self) -> bool:
+        if not self._codes:
+            codes, layer_class = keras_state.keras_call_codes(), keras_state.keras_layer_class()
+            if len(codes) != 2 or layer_class is None:
+                return False
+            self._codes, self._layer = codes, layer_class
+        return True
+
+    def _layers(self) -> list[Any]:
+        """Return the distinct Keras layers whose name scopes are open, outermost first."""
+        stack = keras_state.keras_name_scopes()
+        if not stack:
+            return []
+        if stack[-1] is self._top and len(stack) == self._depth:
+            return self._scoped
+        layers: list[Any] = []
+        for entry in stack:
+            caller = getattr(entry, "caller", None)
+            if isinstance(caller, self._layer) and all(c is not caller for c in layers):
+                layers.append(caller)
+        self._top, self._depth, self._scoped = stack[-1], len(stack), layers
+        return layers
+
+    def _selves(self, start: FrameType | None, user: FrameType) -> list[Any]:
+        """Return the layers and operations whose calls run from ``start`` out to ``user``."""
+        called: list[Any] = []
+        layer_call, operation_call = self._codes
+        frame = start
+        while frame is not None and frame is not user:
+            if frame.f_code is layer_call or frame.f_code is operation_call:
+                called.append(frame.f_locals.get("self"))
+            frame = frame.f_back
+        return called
+
+    def clear(self) -> None:
+        """Drop the name-scope entry held (the end of a run)."""
+        self._top, self._depth, self._scoped = None, 0, []

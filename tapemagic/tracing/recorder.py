@@ -346,6 +346,7 @@ class Recorder(HostRoundTrips):
                      self.op_attrs):
             held.clear()
         self.scope.clear()  # and scope_callers, its `callers`
+        self.placer.clear()
         self.site = SiteMemo()
         return self.trace
 
