@@ -77,8 +77,9 @@ class FakeQuant(layers.ReLU):
 
 
 inputs = keras.Input((4,))
-h = layers.Dense(8, activation="relu", bias_initializer=keras.initializers.Constant(BIAS))(inputs)
-h = layers.Dense(8, kernel_initializer="ones",
+h = layers.Dense(8, activation="relu", name="q1",
+                 bias_initializer=keras.initializers.Constant(BIAS))(inputs)
+h = layers.Dense(8, kernel_initializer="ones", name="q2",
                  bias_initializer=keras.initializers.Constant(BIAS))(h)
 q = FakeQuant()(h)
 out = layers.Dense(1)(q)
@@ -137,8 +138,7 @@ def test_fake_quant_layer_clamping_every_output_is_placed_at_its_line(tmp_path: 
     report, path = run(tmp_path, CLAMP.replace("BIAS", "10.0"))
     zero = [f for f in report.findings if f.rule == "TM501"]
     assert [f.location.line for f in zero if f.location] == [line(path, "q = FakeQuant()(h)")]
-    assert set(zero[0].variables) == {"dense/kernel", "dense/bias", "dense_1/kernel",
-                                      "dense_1/bias"}
+    assert set(zero[0].variables) == {"q1/kernel", "q1/bias", "q2/kernel", "q2/bias"}
 
 
 def test_look_alikes_stay_silent(tmp_path: Path) -> None:
