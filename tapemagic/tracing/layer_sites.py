@@ -252,9 +252,10 @@ class Placer:
         if stack[-1] is self._top and len(stack) == self._depth:
             return self._scoped
         layers: list[Any] = []
+        kind: Any = self._layer
         for entry in stack:
             caller = getattr(entry, "caller", None)
-            if isinstance(caller, self._layer) and all(c is not caller for c in layers):
+            if isinstance(caller, kind) and all(c is not caller for c in layers):
                 layers.append(caller)
         self._top, self._depth, self._scoped = stack[-1], len(stack), layers
         return layers
