@@ -347,6 +347,7 @@ class Recorder(HostRoundTrips):
             held.clear()
         self.scope.clear()  # and scope_callers, its `callers`
         self.placer.clear()
+        self.placer.clear()
         self.site = SiteMemo()
         return self.trace
 
