@@ -98,12 +98,6 @@ def keras_call_codes() -> tuple[Any, ...]:
     return tuple(codes)
 
 
-def keras_layer_class() -> type | None:
-    """Return Keras 3's ``Layer`` class when it is loaded, else None."""
-    found = getattr(sys.modules.get("keras.src.layers.layer"), "Layer", None)
-    return found if isinstance(found, type) else None
-
-
 def keras_construction_hooks() -> tuple[type, type] | None:
     """Return (the backend layer class, ``Node``), or None when Keras 3 is not loaded.
 
