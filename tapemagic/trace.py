@@ -71,6 +71,9 @@ class OpRecord:
     #: where the user's code called into the function that ran this op, for an op run while
     #: no tape recorded (a loss helper called after the ``with`` block): the call site
     outer_loc: RawLocation | None = None
+    #: the user's line that made or applied the Keras layer running this op in Keras' own
+    #: code (``x = Discretization(...)(h)``), where ``loc`` is the model's call or ``fit``
+    layer_loc: RawLocation | None = None
     #: the op's gradient was zero everywhere at run time: a ReLU with no active unit, a
     #: clip or min/max whose every element sat at the bound (checked for optypes.SATURATING)
     saturated: bool = False

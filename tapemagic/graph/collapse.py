@@ -174,7 +174,7 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int,
     op = graph.ops.get(record.producer[0])
     if op is None:
         return None
-    loc = cells.location(op.loc)
+    loc = cells.location(op.layer_loc or op.loc)
     line = loc.line if loc else 0
     if op.layer and (op.api_module or "").startswith("keras."):
         # ops a Keras layer ran for the user: one node per layer. Ops the user's own code ran

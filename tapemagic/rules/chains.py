@@ -80,7 +80,7 @@ def _chain(ctx: RuleContext, source: SourceAnalysis, path: list[int],
             label, raw = write_api(op, ctx.trace.api_labels), op.loc
         else:
             op = graph.ops[edge.ref]
-            label, raw = op.layer or op.op_type, op.loc
+            label, raw = op.layer or op.op_type, op.layer_loc or op.loc
             if cut:
                 label = f"{ctx.op_api(op)} ({op.op_type})"
         loc = ctx.index.location(raw)

@@ -73,7 +73,7 @@ class RuleContext:
             label = self.trace.api_labels.get((op.api_module, op.api_function))
         if label is None or not label.startswith("tf.") or label.startswith("tf.__"):
             # an op inside a Keras layer, traced (no columns): the call on its line, not the op
-            label = self.index.snippet(op.loc) or (
+            label = self.index.snippet(op.layer_loc or op.loc) or (
                 op.layer and self.index.snippet(self.index.line_call(op.loc))) or op.op_type
         return label
 
@@ -341,5 +341,6 @@ class RuleContext:
             if op.op_type in READ_OPS:  # the variable itself holds integers
                 params["api"] = api = f"tf.Variable(dtype={dtype})"
         called = (op.api_module, op.api_function) if op.api_module else op.op_type
-        return Match((place(op.loc), called), op.loc, hit.cause.primary, params, hit,
+        raw = op.layer_loc or op.loc  # a Keras layer's own op: the line that made or applied it
+        return Match((place(raw), called), raw, hit.cause.primary, params, hit,
                      api=api, op_type=op.op_type, edge=edge, graph_edge=graph_edge)

@@ -54,8 +54,9 @@ class ZeroGradient(RuleModule):
             if op.op_type in SATURATING_SOFTMAX:
                 continue  # a saturated softmax: TM505 (information)
             api = ctx.op_api(op) if not op.layer else op.layer
-            raw = op.loc
-            if op.layer and op.loc is not None and (op.api_module or "").startswith("keras"):
+            raw = op.layer_loc or op.loc  # a Keras layer's op: the line that made or applied it
+            if (op.layer and op.layer_loc is None and op.loc is not None
+                    and (op.api_module or "").startswith("keras")):
                 # a Keras layer's op runs inside fit or the model call: the line to change is
                 # where the layer is defined (its activation, its initialiser)
                 files = [op.loc.file, *ctx.index.cells]

@@ -38,8 +38,9 @@ class SaturatedSoftmax(RuleModule):
             if op is None or op.op_type not in SATURATING_SOFTMAX:
                 continue  # TM501 explains every other zeroing op
             api = op.layer or ctx.op_api(op)
-            raw = op.loc
-            if op.layer and op.loc is not None and (op.api_module or "").startswith("keras"):
+            raw = op.layer_loc or op.loc  # a Keras layer's op: the line that made or applied it
+            if (op.layer and op.layer_loc is None and op.loc is not None
+                    and (op.api_module or "").startswith("keras")):
                 # a Keras layer's activation: the line to change is the layer's definition
                 files = [op.loc.file, *ctx.index.cells]
                 raw = ctx.index.layer_definition(op.layer.rsplit("/", 1)[-1], files) or raw

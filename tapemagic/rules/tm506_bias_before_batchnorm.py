@@ -44,8 +44,8 @@ class BiasBeforeBatchNorm(RuleModule):
                 if found is None:
                     continue
                 add, stats = found
-                raw = add.loc
-                if add.layer and add.loc is not None and (
+                raw = add.layer_loc or add.loc
+                if add.layer and add.layer_loc is None and add.loc is not None and (
                         add.api_module or "").startswith("keras"):
                     files = [add.loc.file, *ctx.index.cells]
                     raw = ctx.index.layer_definition(add.layer.rsplit("/", 1)[-1],

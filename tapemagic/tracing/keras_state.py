@@ -76,3 +76,40 @@ def keras_layer_path() -> str:
         return str(mod.current_path())
     except Exception:  # noqa: BLE001 - never let naming break the user's cell
         return ""
+
+
+def keras_call_codes() -> tuple[Any, ...]:
+    """Return the code objects of Keras 3's ``Layer.__call__`` and ``Operation.__call__``.
+
+    A frame running either holds the layer or operation called as ``self``
+    (keras/src/layers/layer.py, keras/src/ops/operation.py); ``Layer.__call__`` is wrapped by
+    ``traceback_utils.filter_traceback`` (``functools.wraps``). ``()`` when Keras 3 is not loaded.
+    """
+    codes = []
+    for module, name in (("keras.src.layers.layer", "Layer"),
+                         ("keras.src.ops.operation", "Operation")):
+        method: Any = getattr(sys.modules.get(module), name, None)
+        method = method.__dict__.get("__call__") if isinstance(method, type) else None
+        while getattr(method, "__wrapped__", None) is not None:
+            method = method.__wrapped__
+        code = getattr(method, "__code__", None)
+        if code is not None:
+            codes.append(code)
+    return tuple(codes)
+
+
+def keras_construction_hooks() -> tuple[type, type] | None:
+    """Return (the backend layer class, ``Node``), or None when Keras 3 is not loaded.
+
+    Their ``__init__`` see a Keras layer made and applied: ``Layer.__init__`` calls
+    ``BackendLayer.__init__(self)`` explicitly (the backend's own class, ``TFLayer``, whose
+    ``__init__`` no Keras class inherits: patching it changes no signature Keras reads), and a
+    call on symbolic tensors records a ``Node(operation, ...)`` (keras/src/ops/node.py).
+    """
+    backend = getattr(sys.modules.get("keras.src.layers.layer"), "BackendLayer", None)
+    node = getattr(sys.modules.get("keras.src.ops.node"), "Node", None)
+    if not isinstance(backend, type) or not isinstance(node, type):
+        return None
+    if "__init__" not in backend.__dict__ or "__init__" not in node.__dict__:
+        return None
+    return backend, node

@@ -30,6 +30,7 @@ from tapemagic.tracing.backward import record as record_backward
 from tapemagic.tracing.graphs import GraphTracer
 from tapemagic.tracing.host_values import HostRoundTrips
 from tapemagic.tracing.initializers import Initialising, own_op, owner_known
+from tapemagic.tracing.layer_sites import Placer
 from tapemagic.tracing.values import (
     ScopeMemo,
     SiteMemo,
@@ -86,6 +87,7 @@ class Recorder(HostRoundTrips):
         self.callback = self.on_op  # the one object registered (replica threads inherit it)
         self._threads: dict[int, int] = {}  # other threads' idents -> numbers (see thread_number)
         self.site = SiteMemo()  # where the last op ran (consecutive ops share it)
+        self.placer = Placer()  # a Keras layer's own ops: the line that made or applied it
         self.backward = BackwardState()  # the backward fast path (backward.py)
         self.initialising = Initialising()  # a Keras variable being initialised (initializers.py)
         # the op callback's attrs, per op seq: a gradient that comes back None is asked of the
@@ -262,6 +264,8 @@ class Recorder(HostRoundTrips):
         )
         if user is not None and tfp.tape_set_is_empty():
             op.outer_loc = self.site.call_site(user, loc)
+        if layer and not op.in_gradient and name not in CREATE_OPS and name not in WRITE_OPS:
+            op.layer_loc = self.placer.place(sys._getframe(1), user)
         if api_key is not None and api_key[0] == CUSTOM_GRADIENT_MODULE and not op.in_gradient:
             self.backward.python_seq = seq
             found = custom_gradient_of(sys._getframe(1))
@@ -342,6 +346,8 @@ class Recorder(HostRoundTrips):
                      self.op_attrs):
             held.clear()
         self.scope.clear()  # and scope_callers, its `callers`
+        self.placer.clear()
+        self.placer.clear()
         self.site = SiteMemo()
         return self.trace
 

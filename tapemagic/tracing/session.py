@@ -27,6 +27,7 @@ from tapemagic.tracing import frames, keras_state, naming, seeding, symbolic, wi
 from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.imports import after_import
 from tapemagic.tracing.initializers import InitializerHooks
+from tapemagic.tracing.layer_sites import LayerSiteHooks
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.results import arrays_in
 from tapemagic.tracing.tapes import TapeHooks
@@ -105,6 +106,9 @@ class TraceSession:
             initializers = InitializerHooks(rec)
             initializers.install()
             stack.callback(initializers.remove)
+            sites = LayerSiteHooks(rec.thread)
+            sites.install()
+            stack.callback(sites.remove)
             unfreeze = UnfreezeHooks(rec)
             stack.callback(unfreeze.remove)
             # Keras' tracking of the weights (a freeze before any step counts)

@@ -12,24 +12,39 @@ from tensorflow.python.util import tf_stack
 
 
 def autograph_origin(filename: str, line: int) -> tuple[str, int, str] | None:
-    """Map a line of autograph-generated code to the user's line, while it is being traced.
+    """Map a line of autograph-generated code to the user's line.
 
-    Autograph pushes the source map of each converted function on ``tf_stack``'s mapper stack
-    (tensorflow/python/autograph/impl/api.py ``StackTraceMapper``); the effective map gives
-    ``(filename, lineno) -> (original filename, original lineno, function name)``.
+    While a converted function is traced, autograph pushes its source map on the tracing
+    thread's ``tf_stack`` mapper stack (tensorflow/python/autograph/impl/api.py
+    ``StackTraceMapper``). Code run on another thread (a replica function converted along
+    with the step that calls ``strategy.run``, which ``tf.distribute`` runs on its own
+    threads) or after the trace is mapped by the converted function's own map, which the
+    transpiler keeps with the module it generated (``_TRANSPILER._cache``: code ->
+    {subkey: factory}, autograph/pyct/transpiler.py); a generated file's name is unique.
     """
-    try:
-        mapper = tf_stack._source_mapper_stacks[tf_stack._get_thread_key()][-1]
-        origin = mapper.get_effective_source_map().get((filename, line))
-    except Exception:  # noqa: BLE001 - no mapper (not tracing) or a changed private API
-        origin = None
-    if origin is None:
-        return _kept_origins.get((filename, line))
-    return str(origin[0]), int(origin[1]), str(origin[2])
+    key = (filename, line)
+    try:  # .get: the defaultdict would keep an entry for every thread that asks
+        own = tf_stack._source_mapper_stacks.get(tf_stack._get_thread_key())
+        origin = own[-1].get_effective_source_map().get(key) if own else None
+        if origin is not None:
+            return str(origin[0]), int(origin[1]), str(origin[2])
+        if key not in _kept_origins:
+            from tensorflow.python.autograph.impl import api as autograph_api
+
+            for bucket in list(autograph_api._TRANSPILER._cache._cache.values()):
+                for factory in list(bucket.values()):
+                    if getattr(factory.module, "__file__", None) == filename:
+                        found = factory.source_map.get(key)  # an OriginInfo, or None
+                        _kept_origins[key] = found and (  # a miss is kept too (no rescan)
+                            str(found.loc.filename), int(found.loc.lineno),
+                            str(found.function_name))
+    except Exception:  # noqa: BLE001 - a changed private API: no origin
+        pass
+    return _kept_origins.get(key)
 
 
-#: source-map entries kept for generated code that runs after its trace (keep_origins)
-_kept_origins: dict[tuple[str, int], tuple[str, int, str]] = {}
+#: source-map entries kept for generated code that runs after its trace (None: no origin)
+_kept_origins: dict[tuple[str, int], tuple[str, int, str] | None] = {}
 
 
 def keep_origins(code: Any) -> None:
