@@ -207,8 +207,10 @@ class SourceIndex:
         return RawLocation(raw.file, found.lineno, found.end_lineno, found.col_offset,
                            found.end_col_offset, raw.function)
 
-    def ramped_factor(self, raw: RawLocation) -> bool:
+    def ramped_factor(self, raw: RawLocation) -> bool | None:
         """Return True when a product at ``raw`` has a factor the code sets again and again.
+
+        None when ``raw``'s source cannot be read (nothing can be said of the code's intent).
 
         ``loss = mse + self.aux_weight * xent`` with ``self.aux_weight = 0.0`` in ``__init__``
         and ``trainer.aux_weight = epoch / 2`` in the epoch loop: a factor that is a name or an
@@ -217,7 +219,7 @@ class SourceIndex:
         """
         tree = self.tree(raw.file)
         if tree is None:
-            return False
+            return None
         factors = {_name_of(side) for node in ast.walk(tree)
                    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
                    and node.lineno <= raw.line <= (node.end_lineno or node.lineno)

@@ -252,8 +252,11 @@ class RuleContext:
         # the zeros are certain (a product with a 0 constant on every path), seen or not (a
         # step that applies its gradients itself shows them through its probe); the bug only
         # when the code meant to change the number: a literal `0.0 * kl`, or a factor set once
-        # and never again, is the user's choice
-        return op if op.loc is not None and self.index.ramped_factor(op.loc) else None
+        # and never again, is the user's choice (where the source can be read)
+        ramped = self.index.ramped_factor(op.loc) if op.loc is not None else None
+        if ramped is None:  # no source to read: certain zeros that were seen still count
+            return None if unseen else op
+        return op if ramped else None
 
     def second_pass(self, hit: Hit) -> OpRecord | None:
         """Return the first read, on the target's dataflow, of a weight a tensor source came from.
