@@ -51,3 +51,13 @@ def test_the_checks_see_a_missing_and_a_stale_name() -> None:
     assert "tapemagic/tracing/" in named_paths(text)
     assert "tapemagic/report/" in packages() - named_paths(text)
     assert not (ROOT / "tapemagic/no_such_package/").exists()
+
+
+def test_every_module_of_every_package_is_named_in_the_map() -> None:
+    # a module's file name in the map (`probes.py`); the rule modules are named by their
+    # pattern (`tmNNN_<name>.py`)
+    text = MAP.read_text(encoding="utf-8")
+    missing = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tapemagic").rglob("*.py")
+                     if p.name != "__init__.py" and p.parent != ROOT / "tapemagic"
+                     and not re.match(r"tm\d{3}_", p.name) and p.name not in text)
+    assert not missing, f"ARCHITECTURE.md does not name these modules: {missing}"
