@@ -59,7 +59,7 @@ HERE = Path(__file__).resolve().parent
 CASES = HERE / "cases"
 ROOT = HERE.parent
 SERIOUS = ("error", "warning")
-#: The cause vocabulary of DESIGN.md section 3 (the report schema's enum).
+#: The cause vocabulary: the report schema's ``cause`` enum (tapemagic/report/model.py).
 CAUSES = frozenset({
     "host-round-trip", "numpy-function", "non-differentiable-op", "integer-dtype",
     "variable-assign", "not-watched", "outside-tape", "stop-gradient", "python-control-flow",

@@ -3,8 +3,8 @@
 TF-free. Real edges come from ops (input → output); virtual edges, never differentiable, come
 from host round-trips (a tensor → the leaf its NumPy value became) and from variable
 assignments (the assigned value → every later read of that variable). Each edge is classified
-with the facts in DESIGN.md §5: TensorFlow's gradient registry (recorded in the trace), the
-ops whose registered gradient returns None, and dtypes (``backprop_util.IsTrainable``).
+with TensorFlow's own facts: its gradient registry (recorded in the trace), the ops whose
+registered gradient returns None, and dtypes (``backprop_util.IsTrainable``).
 """
 
 from __future__ import annotations

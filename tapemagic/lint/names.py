@@ -5,7 +5,7 @@ TF-free. ``tf.keras.backend.eval`` in a file that did ``import tensorflow as tf`
 Keras 3 is what TF 2.16+ ships), ``np.mean`` to ``numpy.mean``. The tables say what each cut API
 does to the gradient; the facts are TensorFlow's gradient registry (ArgMax, Round, Floor, Ceil,
 Rint, Unique and the comparisons have no gradient or a None one; no gradient crosses an integer
-or boolean tensor; ``tf.numpy_function`` has none), as DESIGN.md section 5 lists them.
+or boolean tensor; ``tf.numpy_function`` has none), as ``optypes.py`` keeps them.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 TF-free. This module is the contract between the engine (which fills it) and every renderer
 (text, HTML, DOT, the JupyterLab extension). The JSON it produces is described by
-``tapemagic/schemas/report.schema.json``; field names follow ``DESIGN.md`` §3.
+``tapemagic/schemas/report.schema.json``; field names are the schema's.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ Mode = Literal["eager", "forced-eager", "graph"]
 NodeKind = Literal["loss", "op", "variable", "host", "group"]
 EdgeState = Literal["connected", "severed", "zero"]
 
-#: The cause vocabulary of DESIGN.md §3, in a stable order.
+#: The cause vocabulary (the schema's ``cause`` enum), in a stable order.
 CAUSES: tuple[str, ...] = (
     "host-round-trip",
     "numpy-function",

@@ -9,7 +9,8 @@ and ``catalog.json`` match one to one. Diagnosis is a loop over the registry:
    (the cut analysis of every gradient call, the provenance graph, the source index) and yields
    :class:`Match` objects: one per (place, affected source);
 2. matches with the same rule and ``key`` become one finding naming all their weights;
-3. ``fix(finding, ctx)`` returns the quick-fix edits for the finding's location (maybe none);
+3. ``fix(draft, location, ctx)`` returns the quick-fix edits for the finding's location
+   (maybe none);
 4. ``lint(ctx)``, the static matcher, yields hints from the source alone (no run; default none).
 
 Adding a rule = a catalog entry, one rule module, its bad/good examples in the catalog.
