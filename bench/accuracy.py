@@ -415,7 +415,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verify-fixes", action="store_true",
                         help="run broken cases with --verify-fixes; score and check the fixes")
     parser.add_argument("--cases", type=Path, default=CASES, metavar="DIR",
-                        help="the corpus folder (default bench/cases; bench/blind is held out)")
+                        help="the corpus folder (default bench/cases; bench/blind and "
+                             "bench/blind2 are held out)")
     parser.add_argument("--results", type=Path, default=HERE / "RESULTS.md", metavar="PATH",
                         help="where a full run writes its results (default bench/RESULTS.md)")
     args = parser.parse_args(argv)

@@ -3,7 +3,7 @@
 # weights: critic_2/q2_hidden/kernel, critic_2/q2_hidden/bias, critic_2/q2_out/kernel, critic_2/q2_out/bias
 # mode: function
 # summary: a TD3-style twin critic update evaluates the first critic twice (a copy-paste slip), so the second critic's loss never reads the second critic and its gradients are None
-# lint: no (both critics are called the same way; only the data flow shows the slip)
+# lint: yes
 import numpy as np
 import tensorflow as tf
 
