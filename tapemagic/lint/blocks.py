@@ -110,7 +110,9 @@ class Blocks:
         ghost = value.ghost | value.live
         if value.live:
             found = Cut(kind, api, Site.of(node), value.live, node)
-        elif weight_roots(value.ghost) and kind in _NEXT_CUTS:  # met once an earlier is fixed
+        elif weight_roots(value.ghost) and kind in _NEXT_CUTS and not _integers(parts):
+            # met once an earlier cut is fixed; not on values already integer (a cast of
+            # decoded labels, an edit distance between them): that cut was the earlier one
             found = Cut(kind, api, Site.of(node), weight_roots(value.ghost), node, "secondary")
         else:
             return replace(value, kind="symbolic") if symbolic else value
@@ -194,6 +196,12 @@ class Blocks:
             return value.items[index]
         return value
 
+
+
+def _integers(parts: list[Value]) -> bool:
+    """Whether every part that an earlier cut took weights from is an integer tensor."""
+    carriers = [p for p in parts if weight_roots(p.ghost)]
+    return bool(carriers) and all(p.text == "int" for p in carriers)
 
 
 def weight_roots(roots: frozenset[str]) -> frozenset[str]:

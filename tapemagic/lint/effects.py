@@ -24,13 +24,15 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from tapemagic.lint import frozen, names, patterns
+from tapemagic.lint import catalog, frozen, names, patterns
 from tapemagic.lint.members import Members
 from tapemagic.lint.values import Cut, Env, Site, Value, join
 
 #: ``text`` of a Python number read from state the source changes later, 0 at first.
 FROZEN_ZERO = "frozen-zero"
 _MULTIPLY = frozenset({"tensorflow.multiply", "keras.ops.multiply"})
+#: Keywords that set an API's result dtype (api_catalog.py's ``_DTYPE_PARAMETERS``).
+_DTYPE_KEYWORDS = ("dtype", "out_type", "output_type")
 
 
 class Effects(Members):
@@ -82,6 +84,10 @@ class Effects(Members):
         if dotted in names.ZERO_GRADIENT:
             return self.cut(node, "zero", api or ast.unparse(node.func),
                             [self.operand(a, node) for a in args[:1]])
+        if dotted not in names.KNOWN:
+            found = self.catalogued(node, dotted, args, kwargs, api)
+            if found is not None:
+                return found
         value = super().library(node, dotted, args, kwargs, api)
         if dotted in names.VARIABLE and self.recording:
             given = kwargs.get("initial_value") or kwargs.get("initializer") or \
@@ -100,6 +106,28 @@ class Effects(Members):
                     for item in (value.items if value.kind == "seq" else (value,))]
             return self.sequence(stop) if value.kind == "seq" else stop[0]
         return value
+
+    def catalogued(self, node: ast.Call, dotted: str, args: list[Value],
+                   kwargs: dict[str, Value], api: str | None) -> Value | None:
+        """Return an API's value from TensorFlow's facts (:mod:`tapemagic.lint.catalog`).
+
+        An API whose result depends on its tensors only through ops without a gradient cuts
+        all of them; one asked for an integer result dtype gives integers. None otherwise.
+        """
+        api = api or ast.unparse(node.func)
+        operands = [self.operand(a, node) for a in [*args, *kwargs.values()]]
+        found = catalog.cut(dotted)
+        if found is not None:
+            value = self.cut(node, found[0], api, operands)
+            return replace(value, text="int") if found[0] == "integer" else value
+        position = catalog.dtype_position(dotted)
+        if position is None:
+            return None
+        dtype = next((kwargs[k] for k in _DTYPE_KEYWORDS if k in kwargs), None) or (
+            args[position] if len(args) > position else None)
+        if dtype is None or dtype.text not in names.INTEGER_DTYPES:
+            return None
+        return replace(self.cut(node, "integer", api, operands[:1]), text="int")
 
     def method(self, node: ast.Call, base: Value, attr: str, args: list[Value],
                kwargs: dict[str, Value], env: Env) -> Value:

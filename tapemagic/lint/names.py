@@ -162,6 +162,11 @@ INPUT = frozenset({"keras.Input", "keras.layers.Input", "keras.layers.InputLayer
 #: Attributes of a model that list its weights (``model.weights`` also lists non-trainable ones).
 WEIGHT_LISTS = frozenset({"trainable_variables", "trainable_weights", "weights", "variables",
                           "non_trainable_variables", "non_trainable_weights"})
+#: The APIs the tables above decide; TensorFlow's catalog (``catalog.py``) decides the rest.
+KNOWN = (HOST | NON_DIFFERENTIABLE | DISCRETE_DISTRIBUTIONS | frozenset(BINARY_DRAWS)
+         | ZERO_GRADIENT | INTEGER_RESULT | CASTS | NUMPY_FUNCTION | PY_FUNCTION | STOP_GRADIENT
+         | TOP_K | METADATA | TENSOR_MAKERS | DTYPE_KEEPING | MAP_OPS | WHILE_OPS | COND_OPS
+         | SCAN_OPS | GRADIENT_TAPE | VARIABLE)
 _COMPARISONS = {ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<=", ast.Eq: "==",
                 ast.NotEq: "!="}
 

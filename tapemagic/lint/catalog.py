@@ -1,0 +1,39 @@
+"""TensorFlow's facts about its public APIs, as the TF-free checker reads them.
+
+``api_ops.json`` is generated from TensorFlow itself (:mod:`tapemagic.tracing.api_catalog`;
+a test regenerates it and compares): which APIs give a result that depends on their tensor
+arguments only through ops with no registered gradient (``tf.image.hsv_to_rgb``,
+``tf.image.adjust_hue``, ``tf.sparse.reduce_max``, ``tf.nn.ctc_greedy_decoder``), whether that
+result is an integer tensor, and which parameter of an API sets the dtype of its result.
+Names are normalised as :func:`tapemagic.lint.names.normalise` does (``tf.math.x`` is ``tf.x``).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from tapemagic.lint.names import normalise
+
+_PATH = Path(__file__).resolve().parent / "api_ops.json"
+
+
+@cache
+def _load() -> tuple[dict[str, tuple[str, tuple[str, ...]]], dict[str, int]]:
+    data = json.loads(_PATH.read_text(encoding="utf-8"))
+    cuts = {normalise(k): (v[0], tuple(v[1])) for k, v in data["cuts"].items()}
+    return cuts, {normalise(k): int(v) for k, v in data["dtypes"].items()}
+
+
+def cut(dotted: str) -> tuple[str, tuple[str, ...]] | None:
+    """Return ``(kind, op types)`` when no gradient crosses the API named ``dotted``, else None.
+
+    ``kind`` is ``"integer"`` (its result is an integer tensor) or ``"non-differentiable"``.
+    """
+    return _load()[0].get(dotted)
+
+
+def dtype_position(dotted: str) -> int | None:
+    """Return the position of the parameter that sets the result dtype of ``dotted``, if any."""
+    return _load()[1].get(dotted)

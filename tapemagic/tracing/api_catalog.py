@@ -1,0 +1,252 @@
+"""The static checker's op catalog: which public TensorFlow APIs no gradient crosses.
+
+Run by hand when TensorFlow changes (``python -m tapemagic.tracing.api_catalog``); it writes
+``tapemagic/lint/api_ops.json``, which the TF-free checker reads, and a test regenerates it to
+check that the file is TensorFlow's truth. The facts are TensorFlow's own: which op type each
+public API makes (the generated ``gen_*_ops`` function it calls, named by the op-type string
+that function passes to the op builder), which op types have no registered gradient
+(``tf.no_gradient``, or no entry at all) or one that returns None for every input
+(``optypes.RETURNS_NONE``), and which ops' first output is always an integer tensor.
+
+An API is listed when its returned value depends on its tensor arguments only through such
+ops: a generated op function itself (``tf.image.hsv_to_rgb``), or a Python wrapper whose
+``return`` values, followed statement by statement through its body, come from such an op's
+output and from nothing else computed from the arguments (``tf.image.adjust_hue`` converts the
+dtype around ``AdjustHue``; ``tf.random.normal`` is not listed: it adds its ``mean`` after
+the random op). Each entry also says whether the result is an integer tensor. APIs whose
+``dtype``-like parameter sets the result type are listed with that parameter's position, so
+``tf.image.convert_image_dtype(x, tf.uint8)`` is known to give integers.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import textwrap
+import types
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import tensorflow as tf
+
+from tapemagic.optypes import GATING_INPUTS, METADATA_OPS, RETURNS_NONE
+from tapemagic.tracing._tf_private import api_ops, registry_entry
+
+#: Where the checker reads the catalog.
+CATALOG = Path(__file__).resolve().parent.parent / "lint" / "api_ops.json"
+#: Namespaces not walked: other libraries' copies (Keras), no tensors (config, io...).
+_SKIPPED = frozenset({"keras", "raw_ops", "compat", "estimator", "experimental", "summary",
+                      "io", "data", "saved_model", "config", "distribute", "tpu", "lookup",
+                      "queue", "sysconfig", "train", "debugging", "audio", "strings", "types",
+                      "autodiff", "mlir", "profiler", "xla", "dtypes", "errors", "version",
+                      "tools", "__internal__", "__operators__", "test", "feature_column"})
+#: Parameters that set the dtype of an API's result.
+_DTYPE_PARAMETERS = ("dtype", "out_type", "output_type")
+#: Tensor attributes that are metadata: reading them reads no value.
+_METADATA = frozenset({"dtype", "shape", "name", "ndim", "device", "graph", "op", "rank"})
+
+
+def build() -> dict[str, Any]:
+    """Return the catalog: ``{"cuts": {api: [kind, [ops]]}, "dtypes": {api: position}}``.
+
+    ``kind`` is ``"integer"`` when the op's first output is always an integer tensor, else
+    ``"non-differentiable"``. API names are dotted from ``tensorflow`` (``tensorflow.image.x``),
+    with ``tensorflow.compat.v1.`` names for the v1-only ones.
+    """
+    names = frozenset(n for n in dir(tf.raw_ops) if not n.startswith("_"))  # op types
+    cuts: dict[str, list[Any]] = {}
+    positions: dict[str, int] = {}
+    for dotted, obj in _public(tf, "tensorflow", set(), 0):
+        target = api_ops.unwrap(obj)
+        found = _cut_ops(target, names)
+        if found:
+            kind = "integer" if all(api_ops.first_output_integer(o) for o in found) else \
+                "non-differentiable"
+            cuts[dotted] = [kind, sorted(found)]
+        position = _dtype_position(target)
+        if position is not None:
+            positions[dotted] = position
+    return {"cuts": dict(sorted(cuts.items())), "dtypes": dict(sorted(positions.items()))}
+
+
+def write(path: Path = CATALOG) -> None:
+    """Write the catalog :func:`build` returns to ``path`` (sorted, one entry a line)."""
+    data = build()
+    lines = ["{"]
+    for section_index, (section, entries) in enumerate(data.items()):
+        lines.append(f'  "{section}": {{')
+        items = list(entries.items())
+        for index, (key, value) in enumerate(items):
+            comma = "," if index < len(items) - 1 else ""
+            lines.append(f"    {json.dumps(key)}: {json.dumps(value)}{comma}")
+        lines.append("  }" + ("," if section_index < len(data) - 1 else ""))
+    lines.append("}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _public(module: types.ModuleType, prefix: str, seen: set[int],
+            depth: int) -> Iterator[tuple[str, Any]]:
+    """Yield (dotted name, function) of the public API under ``module`` (and compat.v1)."""
+    if id(module) in seen or depth > 3:
+        return
+    seen.add(id(module))
+    for attr in sorted(dir(module)):
+        if attr.startswith("_"):
+            continue
+        obj = getattr(module, attr, None)
+        dotted = f"{prefix}.{attr}"
+        if isinstance(obj, types.ModuleType):
+            try:
+                inner = obj.__name__.startswith("tensorflow._api")
+            except AttributeError:  # a lazy loader of another library (Keras)
+                continue
+            wanted = attr not in _SKIPPED or dotted in ("tensorflow.compat",
+                                                        "tensorflow.compat.v1")
+            if inner and wanted and (prefix != "tensorflow.compat" or attr == "v1"):
+                yield from _public(obj, dotted, seen, depth + 1)
+        elif callable(obj) and not isinstance(obj, type) and prefix != "tensorflow.compat":
+            yield dotted, obj
+
+
+def _op_type(fn: Any, names: frozenset[str]) -> str | None:
+    """Return the op type a generated ``gen_*_ops`` function builds (its op-type string)."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    return next((c for c in code.co_consts if isinstance(c, str) and c in names), None)
+
+
+def _generated(fn: Any) -> bool:
+    return (getattr(fn, "__module__", "") or "").rsplit(".", 1)[-1].startswith("gen_")
+
+
+def _no_gradient(op_type: str) -> bool:
+    """Whether no gradient reaches any data input of ``op_type`` (TensorFlow's registry)."""
+    if op_type in METADATA_OPS or 0 in GATING_INPUTS.get(op_type, frozenset()):
+        return False  # a shape, or indices that only select: not a cut of a value
+    return op_type in RETURNS_NONE or registry_entry(op_type) in ("none", "missing")
+
+
+def _cut_ops(target: Any, names: frozenset[str]) -> frozenset[str]:
+    """Return the gradient-less ops an API's result depends on its arguments through.
+
+    Empty when some argument reaches the result by another way (or the source cannot be read).
+    """
+    if _generated(target):
+        op = _op_type(target, names)
+        return frozenset({op}) if op is not None and _no_gradient(op) else frozenset()
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(target)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return frozenset()
+    fn = tree.body[0] if tree.body else None
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return frozenset()
+    flow = _Flow(getattr(target, "__globals__", {}), names)
+    params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]]
+    returned = flow.run(fn.body, {p: frozenset({p}) for p in params})
+    return frozenset(flow.cut) if flow.cut and not returned and flow.returns else frozenset()
+
+
+class _Flow:
+    """Which parameters each name of a TensorFlow function's body depends on, in order.
+
+    A generated op without a gradient gives a value that depends on nothing (its op is noted
+    in ``cut`` when some parameter reached it); metadata attributes depend on nothing;
+    everything else depends on what its parts depend on.
+    """
+
+    def __init__(self, scope: dict[str, Any], names: frozenset[str]) -> None:
+        self.scope = scope
+        self.names = names
+        self.cut: set[str] = set()
+        self.returns = 0
+
+    def run(self, body: list[ast.stmt], env: dict[str, frozenset[str]]) -> frozenset[str]:
+        """Interpret ``body`` on ``env`` (changed in place); return what returns depend on."""
+        out: frozenset[str] = frozenset()
+        for stmt in body:
+            if isinstance(stmt, ast.Return):
+                self.returns += 1
+                out |= self.deps(stmt.value, env) if stmt.value is not None else frozenset()
+            elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                value = self.deps(stmt.value, env) if stmt.value is not None else frozenset()
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                for target in targets:
+                    for name in ast.walk(target):
+                        if isinstance(name, ast.Name):
+                            old = env.get(name.id, frozenset()) if isinstance(
+                                stmt, ast.AugAssign) else frozenset()
+                            env[name.id] = value | old
+            elif isinstance(stmt, (ast.If, ast.For, ast.While, ast.Try, ast.With)):
+                out |= self.branches(stmt, env)
+            elif isinstance(stmt, ast.Expr):
+                self.deps(stmt.value, env)
+        return out
+
+    def branches(self, stmt: ast.stmt, env: dict[str, frozenset[str]]) -> frozenset[str]:
+        """Interpret a compound statement's bodies; a name keeps what any of them bound."""
+        if isinstance(stmt, ast.With):
+            return self.run(stmt.body, env)
+        if isinstance(stmt, ast.Try):
+            bodies = [stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody]
+        else:
+            assert isinstance(stmt, (ast.If, ast.For, ast.While))
+            bodies = [stmt.body, stmt.orelse]
+        out: frozenset[str] = frozenset()
+        results = []
+        for body in bodies:
+            branch = dict(env)
+            out |= self.run(body, branch)
+            results.append(branch)
+        for branch in results:
+            for name, value in branch.items():
+                env[name] = env.get(name, frozenset()) | value if name in env else value
+        return out
+
+    def deps(self, node: ast.AST | None, env: dict[str, frozenset[str]]) -> frozenset[str]:
+        """Return the parameters an expression's value depends on."""
+        if node is None or isinstance(node, (ast.Constant, ast.Lambda)):
+            return frozenset()
+        if isinstance(node, ast.Name):
+            return env.get(node.id, frozenset())
+        if isinstance(node, ast.Attribute):
+            return frozenset() if node.attr in _METADATA else self.deps(node.value, env)
+        if isinstance(node, ast.Call):
+            args = frozenset().union(*(self.deps(a, env) for a in [
+                *node.args, *(k.value for k in node.keywords)]))
+            op = self.generated_op(node.func)
+            if op is not None and _no_gradient(op):
+                if args:
+                    self.cut.add(op)
+                return frozenset()
+            inner = node.func.value if isinstance(node.func, ast.Attribute) else None
+            return args | self.deps(inner, env)
+        return frozenset().union(*(self.deps(c, env) for c in ast.iter_child_nodes(node)
+                                   if isinstance(c, ast.expr)))
+
+    def generated_op(self, func: ast.expr) -> str | None:
+        """Return the op type of ``gen_x_ops.name`` (a generated module of the scope)."""
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return None
+        module = self.scope.get(func.value.id)
+        if not isinstance(module, types.ModuleType) or \
+                not module.__name__.rsplit(".", 1)[-1].startswith("gen_"):
+            return None
+        return _op_type(getattr(module, func.attr, None), self.names)
+
+
+def _dtype_position(target: Any) -> int | None:
+    """Return the position of a parameter that sets the result's dtype, if the API has one."""
+    try:
+        params = list(inspect.signature(target).parameters)
+    except (TypeError, ValueError):
+        return None
+    return next((i for i, p in enumerate(params) if p in _DTYPE_PARAMETERS), None)
+
+
+if __name__ == "__main__":
+    write()
+    print(f"wrote {CATALOG}")
