@@ -71,7 +71,7 @@ BAD = {
                                    tf.keras.layers.Discretization(bin_boundaries=[0.0]),
                                    tf.keras.layers.Dense(1)])
         net.compile(optimizer="adam", loss="mse")
-        """, [("TM202", 5)]),
+        """, [("TM202", 3)]),  # where the Sequential's list made the layer (issue 33, §3)
     "watch_accessed_variables=False watching the input": ("""
         with tf.GradientTape(watch_accessed_variables=False) as tape:
             tape.watch(x)

@@ -16,7 +16,7 @@ from dataclasses import replace
 from tapemagic.lint import names, patterns
 from tapemagic.lint.blocks import api_of
 from tapemagic.lint.effects import Effects
-from tapemagic.lint.values import EMPTY, UNKNOWN, Env, Value, join
+from tapemagic.lint.values import EMPTY, UNKNOWN, Env, Value, holds_variables, join
 
 _MAX_DEPTH = 8  # nested calls of the user's functions followed (recursion ends here)
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
@@ -58,7 +58,8 @@ class Calls(Effects):
         if isinstance(node, ast.BinOp):
             left = self.expr(node.left, env)
             right = self.expr(node.right, env)
-            if left.kind == right.kind == "variable":
+            if isinstance(node.op, ast.Add) and holds_variables(left) and \
+                    holds_variables(right):  # `enc.trainable_variables + [codebook]`
                 return Value(kind="variable", weights=left.weights | right.weights)
             parts = [self.operand(left, node.left), self.operand(right, node.right)]
             frozen = self.product(node, *parts)

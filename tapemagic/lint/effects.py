@@ -84,6 +84,8 @@ class Effects(Members):
         if dotted in names.ZERO_GRADIENT:
             return self.cut(node, "zero", api or ast.unparse(node.func),
                             [self.operand(a, node) for a in args[:1]])
+        if dotted in names.GATHERS and len(args) > 1:
+            return self.lookup(node, api or ast.unparse(node.func), args)
         if dotted not in names.KNOWN:
             found = self.catalogued(node, dotted, args, kwargs, api)
             if found is not None:
@@ -106,6 +108,24 @@ class Effects(Members):
                     for item in (value.items if value.kind == "seq" else (value,))]
             return self.sequence(stop) if value.kind == "seq" else stop[0]
         return value
+
+    def lookup(self, node: ast.Call, api: str, args: list[Value]) -> Value:
+        """Return ``tf.gather(params, indices)``: differentiable in ``params`` only.
+
+        Indices an earlier cut took from weights (an argmin's codes) pick rows of a learned
+        table (a variable, a codebook) here: the rows replace the value the indices were
+        computed from, so this lookup is a place to change too (a straight-through estimator
+        goes here), as the run reports it. Rows picked from computed outputs (a router's
+        choice among experts) leave the cut where the choice was made.
+        """
+        params, indices = self.operand(args[0], node), self.operand(args[1], node)
+        value = self.op(node, api, [params, indices])
+        lost = frozenset(r for r in indices.ghost - indices.live if not r.startswith("t:")
+                         and not self.roots.covered(r, params.live))
+        if args[0].kind != "variable" or not params.live or not lost:
+            return value
+        found = Cut("integer", api, Site.of(node), lost, node, "secondary")
+        return replace(value, cuts=value.cuts | {found})
 
     def catalogued(self, node: ast.Call, dotted: str, args: list[Value],
                    kwargs: dict[str, Value], api: str | None) -> Value | None:

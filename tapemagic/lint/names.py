@@ -162,6 +162,9 @@ INPUT = frozenset({"keras.Input", "keras.layers.Input", "keras.layers.InputLayer
 #: Attributes of a model that list its weights (``model.weights`` also lists non-trainable ones).
 WEIGHT_LISTS = frozenset({"trainable_variables", "trainable_weights", "weights", "variables",
                           "non_trainable_variables", "non_trainable_weights"})
+#: Lookups of rows by index: differentiable in their params (argument 0) only.
+GATHERS = frozenset({"tensorflow.gather", "tensorflow.gather_nd",
+                     "tensorflow.nn.embedding_lookup", "keras.ops.take"})
 #: The APIs the tables above decide; TensorFlow's catalog (``catalog.py``) decides the rest.
 KNOWN = (HOST | NON_DIFFERENTIABLE | DISCRETE_DISTRIBUTIONS | frozenset(BINARY_DRAWS)
          | ZERO_GRADIENT | INTEGER_RESULT | CASTS | NUMPY_FUNCTION | PY_FUNCTION | STOP_GRADIENT

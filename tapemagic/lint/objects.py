@@ -35,6 +35,7 @@ class Objects(Blocks):
         self._constructed: dict[tuple[str, int], list[tuple[tuple[Value, ...],
                                                            dict[str, Value]]]] = {}
         self._locals: dict[tuple[str, int, int], Value] = {}  # a method's locals, evaluated
+        self.entry: ast.AST | None = None  # the layer a Sequential runs now (its constructor)
 
     def keras(self, node: ast.Call, dotted: str, args: list[Value],
               kwargs: dict[str, Value]) -> Value | None:
@@ -71,7 +72,8 @@ class Objects(Blocks):
             if dotted.startswith("keras.applications.") or any(
                     k.arg in _SHAPED for k in node.keywords):
                 self.built.add(root)  # it knows its input shape: its weights exist already
-            return Value(kind="model", weights=frozenset({root}), text=last)
+            # node: where the layer was made, the place of its own ops in a Sequential
+            return Value(kind="model", weights=frozenset({root}), text=last, node=node)
         return None
 
     def container(self, node: ast.AST, text: str, items: tuple[Value, ...]) -> Value:
@@ -164,7 +166,9 @@ class Objects(Blocks):
             value = replace(inputs, kind="symbolic") if symbolic else inputs
             for layer in model.items:
                 if layer.kind in ("model", "instance"):
+                    self.entry = layer.node
                     value = self.call_model(node, layer, [value], {})
+            self.entry = None
             return value
         if model.text == "functional" and model.items:
             outputs = model.items[0]
@@ -186,7 +190,12 @@ class Objects(Blocks):
         if model.text in names.INDEX_LAYERS | names.INTEGER_LAYERS:
             # an Embedding's input is indices, a lookup's output ids: no gradient to the
             # input (a cut only when weights come before: text made ids is data)
-            inputs = self.cut(node, "integer", ast.unparse(node.func), [inputs])
+            # a Sequential runs it where the list made it: the line to change (the engine
+            # places a layer's ops there too, tracing/layer_sites.py)
+            made = model.node if isinstance(model.node, ast.Call) and \
+                model.node is self.entry else node
+            inputs = self.cut(made, "integer", ast.unparse(getattr(made, "func", made)),
+                              operands)
         # a layer without variables reads no weights: only its input can carry them
         weights = EMPTY if model.text in names.WEIGHTLESS_LAYERS else self.read(
             model.weights, node, symbolic)

@@ -62,6 +62,64 @@ def custom_gradient_nones(tree: ast.Module, imports: Imports) -> Iterator[tuple[
                     yield fn.name, node.value.elts[1]
 
 
+def custom_gradient_without_variables(tree: ast.Module,
+                                      imports: Imports) -> Iterator[tuple[str, ast.AST]]:
+    """Yield (function name, grad function) where a ``tf.custom_gradient`` reads weights but
+    its gradient function takes no ``variables``.
+
+    TensorFlow (custom_gradient.py) requires the grad function of a decorated function that
+    reads variables to accept ``variables=`` and return their gradients; without it, the
+    gradient call raises ``TypeError`` and the weights get nothing. Weights read: ``self.x``
+    where the enclosing class makes ``x`` a weight (``add_weight``, ``tf.Variable``), or a
+    module name bound to a ``tf.Variable``.
+    """
+    owners = {id(n): c for c in ast.walk(tree) if isinstance(c, ast.ClassDef)
+              for n in ast.walk(c) if isinstance(n, ast.FunctionDef)}
+    module_weights = {t.id for s in tree.body if isinstance(s, ast.Assign)
+                      and _makes_weight(s.value, imports) for t in s.targets
+                      if isinstance(t, ast.Name)}
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef) or not custom_gradient(fn, imports):
+            continue
+        owner = owners.get(id(fn))
+        weights = module_weights | (_class_weights(owner, imports) if owner else set())
+        forward = [n for s in fn.body if not isinstance(s, ast.FunctionDef) for n in ast.walk(s)]
+        reads = any((isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+                     and n.value.id == "self" and f"self.{n.attr}" in weights)
+                    or (isinstance(n, ast.Name) and n.id in weights) for n in forward)
+        if not reads:
+            continue
+        for grad in fn.body:
+            if isinstance(grad, ast.FunctionDef) and _returned(fn, grad.name) and \
+                    grad.args.kwarg is None and "variables" not in {
+                        a.arg for a in [*grad.args.args, *grad.args.kwonlyargs]}:
+                yield fn.name, grad
+
+
+def _makes_weight(node: ast.expr, imports: Imports) -> bool:
+    """Whether ``node`` makes a weight: ``tf.Variable(...)`` or ``self.add_weight(...)``."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr in ("add_weight", "add_variable"):
+        return True
+    return (imports.dotted(func) or "") in ("tensorflow.Variable", "keras.Variable")
+
+
+def _class_weights(cls: ast.ClassDef, imports: Imports) -> set[str]:
+    return {f"self.{t.attr}" for n in ast.walk(cls) if isinstance(n, ast.Assign)
+            and _makes_weight(n.value, imports) for t in n.targets
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+            and t.value.id == "self"}
+
+
+def _returned(fn: ast.FunctionDef, name: str) -> bool:
+    """Whether ``fn`` returns ``(value, name)`` (its nested function as the gradient)."""
+    return any(isinstance(n, ast.Return) and isinstance(n.value, ast.Tuple)
+               and len(n.value.elts) == 2 and isinstance(n.value.elts[1], ast.Name)
+               and n.value.elts[1].id == name for n in ast.walk(fn))
+
+
 TF_FUNCTION = frozenset({"tensorflow.function"})
 
 

@@ -41,3 +41,8 @@ class CustomGradientNone(RuleModule):
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         for name, node in patterns.custom_gradient_nones(ctx.tree, ctx.imports):
             yield LintMatch(self.code, Site.of(node), {"api": name})
+        for name, grad in patterns.custom_gradient_without_variables(ctx.tree, ctx.imports):
+            # the `def grad(...)` line: its parameters are what to change
+            line, col = getattr(grad, "lineno", 1), getattr(grad, "col_offset", 0)
+            yield LintMatch(self.code, Site(line, col, line, col + 4 + len(
+                getattr(grad, "name", ""))), {"api": name})
