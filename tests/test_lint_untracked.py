@@ -73,7 +73,7 @@ BAD = {
         with tf.GradientTape() as tape:
             loss = tf.reduce_sum(net.layers_[1](net.layers_[0](x)))
         grads = tape.gradient(loss, net.trainable_variables)
-        """, [("TM116", 8)]),
+        """, [("TM116", 2), ("TM116", 8)]),  # the class's tf.Module base too (step outside)
 }
 
 GOOD = {

@@ -70,18 +70,30 @@ def lambda_models(tree: ast.Module, imports: Imports) -> Iterator[tuple[ast.Call
             yield node, inner
 
 
-def module_sources(tree: ast.Module, imports: Imports) -> Iterator[ast.Attribute]:
-    """Yield ``X.trainable_variables`` given as sources, ``X`` a ``tf.Module`` holding Keras."""
-    holders = {cls.name for cls in _classes(tree, imports, {_MODULE}, keras=False)
+def module_sources(tree: ast.Module,
+                   imports: Imports) -> Iterator[tuple[ast.Attribute, ast.ClassDef | None]]:
+    """Yield ``X.trainable_variables`` given as sources, ``X`` a ``tf.Module`` holding Keras.
+
+    With the class when ``X`` is an instance used outside it (a step at module level): its
+    ``tf.Module`` base is then the line that decides what the collection holds. None for
+    ``self.trainable_variables`` in the class's own step.
+    """
+    holders = {cls.name: cls for cls in _classes(tree, imports, {_MODULE}, keras=False)
                if _holds_keras(cls, tree, imports)}
     if not holders:
         return
-    instances = {name for name, value in _bindings(tree)
+    instances = {name: holders[value.func.id] for name, value in _bindings(tree)
                  if isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
                  and value.func.id in holders}
-    for cls in (c for c in ast.walk(tree) if isinstance(c, ast.ClassDef) and c.name in holders):
-        yield from _gradient_sources(cls, {"self"})
-    yield from _gradient_sources(tree, instances)
+    inside: set[int] = set()
+    for cls in holders.values():
+        for sources in _gradient_sources(cls, {"self"}):
+            inside.add(id(sources))
+            yield sources, None
+    for sources in _gradient_sources(tree, set(instances)):
+        if id(sources) not in inside:
+            assert isinstance(sources.value, ast.Name)
+            yield sources, instances[sources.value.id]
 
 
 # -- helpers ---------------------------------------------------------------------------------

@@ -30,5 +30,9 @@ class ModuleMissesKerasWeights(RuleModule):
                        skip=sources_feed_them)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
-        for sources in shapes.module_sources(ctx.tree, ctx.imports):
+        for sources, cls in shapes.module_sources(ctx.tree, ctx.imports):
             yield LintMatch(self.code, Site.of(sources), {"api": ctx.text(sources)})
+            if cls is not None:  # `class X(tf.Module)`: the base that collects no Keras weight
+                yield LintMatch(self.code, Site(cls.lineno, cls.col_offset, cls.lineno,
+                                                cls.col_offset + 6 + len(cls.name)),
+                                {"api": ctx.text(sources)})
