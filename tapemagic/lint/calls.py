@@ -297,6 +297,8 @@ class Calls(Effects):
             return result
         if callee.kind == "class":
             return self.instantiate(node, callee, tuple(args), kwargs)
+        if callee.kind == "metric":  # metric(y_true, y_pred): an update, then the result
+            return self.metric(node, callee, "__call__", args)
         if callee.kind == "tokenizer":  # tokenizer(text): token ids, integers
             return Value(text="int")
         if callee.kind == "pass-through":  # tf.grad_pass_through(f)(x): identity backward

@@ -152,6 +152,8 @@ class Effects(Members):
     def method(self, node: ast.Call, base: Value, attr: str, args: list[Value],
                kwargs: dict[str, Value], env: Env) -> Value:
         """Return ``base.attr(...)`` (:meth:`Members.method`); a discrete ``sample()`` cuts."""
+        if base.kind == "metric":
+            return self.metric(node, base, attr, args)
         if base.kind != "sampler":
             return super().method(node, base, attr, args, kwargs, env)
         plain = replace(base, kind=None, text="")
@@ -159,6 +161,20 @@ class Effects(Members):
             return self.cut(node, "non-differentiable", f"{base.text}(...).sample()", [plain])
         return self.op(node, f".{attr}()", [plain, *(self.operand(a, node) for a in args),
                                             *kwargs.values()])
+
+    def metric(self, node: ast.Call, metric: Value, attr: str, args: list[Value]) -> Value:
+        """Return a Keras metric object's method: ``update_state`` writes, ``result`` reads.
+
+        A Keras metric accumulates into its own variables (``assign_add`` in ``update_state``,
+        keras/src/metrics): what ``result()`` (or calling the metric) gives back is read from
+        them, so the tape has no path from the values it was given to the result.
+        """
+        if attr in ("update_state", "__call__"):
+            self.assign(node, replace(metric, kind="variable"),
+                        join(*(self.operand(a, node) for a in args)))
+        if attr in ("result", "__call__"):
+            return self.read(metric.weights, node)
+        return Value()
 
     # -- traced steps -------------------------------------------------------------------------
     def frozen(self, base: Value, attr: str, value: Value) -> Value:

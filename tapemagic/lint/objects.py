@@ -67,6 +67,10 @@ class Objects(Blocks):
             fn = kwargs.get("function") or (args[0] if args else EMPTY)
             return Value(kind="model", weights=frozenset({self.fresh(node)}), items=(fn,),
                          text="Lambda")
+        if dotted.startswith("keras.metrics.") and last[:1].isupper():
+            # a metric object: state variables its update writes and its result reads
+            return Value(kind="metric", weights=frozenset({self.fresh(node)}), node=node,
+                         text=last)
         if dotted.startswith(("keras.layers.", "keras.applications.")) and last[:1].isupper():
             root = self.fresh(node)
             if dotted.startswith("keras.applications.") or any(
