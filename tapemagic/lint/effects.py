@@ -10,6 +10,11 @@ TF-free. :class:`Effects` refines the library calls of :mod:`tapemagic.lint.memb
 - a draw of 0/1 with a probability given (``K.random_binomial(shape, p)``) and the
   ``sample()`` of a TensorFlow Probability discrete distribution (``NOT_REPARAMETERIZED``)
   carry no gradient to the probabilities (TM201); its ``log_prob`` does;
+- APIs the generated catalog lists (:mod:`tapemagic.lint.catalog`, TensorFlow's facts): no
+  gradient crosses them, or they were asked for an integer result dtype;
+- ``tf.gather(table, indices)``: indices that weights made pick rows of a learned table, so
+  the gather is a place to change too (a VQ decoder without a straight-through);
+- a Keras metric object: ``update_state`` writes its variables, ``result()`` reads them;
 - traced code (a ``tf.function``, decorated or wrapped; Keras ``fit``'s train function; a Keras
   ``train_step``) runs its Python body once, when TensorFlow traces it. ``back_prop=False``
   on ``tf.map_fn``/``tf.while_loop``/``tf.scan``/``foldl``/``foldr`` then wraps the loop's

@@ -64,9 +64,9 @@ def custom_gradient_nones(tree: ast.Module, imports: Imports) -> Iterator[tuple[
 
 def custom_gradient_without_variables(tree: ast.Module,
                                       imports: Imports) -> Iterator[tuple[str, ast.AST]]:
-    """Yield (function name, grad function) where a ``tf.custom_gradient`` reads weights but
-    its gradient function takes no ``variables``.
+    """Yield (function name, grad function) of a custom gradient that misses ``variables``.
 
+    The decorated function reads weights and its gradient function takes no ``variables``.
     TensorFlow (custom_gradient.py) requires the grad function of a decorated function that
     reads variables to accept ``variables=`` and return their gradients; without it, the
     gradient call raises ``TypeError`` and the weights get nothing. Weights read: ``self.x``
