@@ -149,9 +149,13 @@ export class FixLoop {
   /**
    * Bring the notebook's rendered reports up to date with the cells: each card's fix buttons
    * enabled or disabled (with the reason), and the before/after line on a re-run's report.
+   * With `only`, just the reports of those cells (the others cannot have changed).
    */
-  decorate(panel: NotebookPanel, entries: readonly ICellReport[]): void {
+  decorate(panel: NotebookPanel, entries: readonly ICellReport[], only: ReadonlySet<string> | null = null): void {
     for (const cell of panel.content.widgets) {
+      if (only && !only.has(cell.model.id)) {
+        continue;
+      }
       const newest = entries.filter(e => e.cellId === cell.model.id).sort((a, b) => b.seq - a.seq)[0];
       if (!newest) {
         continue;
@@ -171,6 +175,9 @@ export class FixLoop {
     }
     // The side panel's report (it marks which one it shows with data-seq).
     for (const entry of entries) {
+      if (only && !only.has(entry.cellId)) {
+        continue;
+      }
       for (const view of Array.from(document.querySelectorAll(`.jp-tapemagic-panel .jp-tapemagic-report[data-seq="${entry.seq}"]`))) {
         this._syncCards(view, entry);
       }

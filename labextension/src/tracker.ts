@@ -2,9 +2,10 @@
  * Follows every open notebook's code-cell outputs of the report MIME type (`tapemagic:tracker`).
  */
 import { JupyterFrontEnd } from '@jupyterlab/application';
-import { ICodeCellModel } from '@jupyterlab/cells';
+import { ICellModel, ICodeCellModel } from '@jupyterlab/cells';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { IOutputModel } from '@jupyterlab/rendermime';
+import { IDisposable } from '@lumino/disposable';
 import { Signal } from '@lumino/signaling';
 import { trans } from './i18n';
 import { parseReport } from './model/report';
@@ -20,20 +21,80 @@ interface Seen {
   seq: number;
 }
 
-/** The implementation of {@link ITapemagicReports}. */
-export class ReportTracker implements IFixHost {
+/**
+ * How long typing may pause before the tracker looks at the edited cells again. A keystroke
+ * only marks its cell dirty; the reports, stale banners and fix buttons of the cells it can
+ * affect are brought up to date once, after the burst.
+ */
+export const EDIT_SETTLE_MS = 150;
+
+/** The cells of one notebook edited since the last look, and its pending timer. */
+interface Pending {
+  cells: Set<string>;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * One notebook's signal connections (the slots' `this`), so that closing the notebook, or
+ * disposing of the tracker, disconnects every one of them with `Signal.clearData`.
+ */
+class PanelWatch {
+  constructor(readonly panel: NotebookPanel, readonly tracker: ReportTracker) {}
+  /** A cell's outputs changed: a report may have arrived or gone. */
+  onOutputs(): void {
+    this.tracker.rescanNow(this.panel);
+  }
+  /** A cell's text changed: only that cell (and the reports whose fixes edit it) may change. */
+  onContent(cell: ICellModel): void {
+    this.tracker.cellEdited(this.panel, cell.id);
+  }
+  /** Cells were added, removed or moved. */
+  onCells(): void {
+    this.tracker.hookCells(this);
+    this.tracker.rescanNow(this.panel);
+  }
+}
+
+/** The implementation of {@link ITapemagicReports}; `dispose()` undoes everything it hooked. */
+export class ReportTracker implements IFixHost, IDisposable {
   /** Follow the notebooks of `notebooks`. */
   constructor(private readonly app: JupyterFrontEnd, private readonly notebooks: INotebookTracker) {
-    notebooks.widgetAdded.connect((_, panel) => this._watch(panel));
+    notebooks.widgetAdded.connect(this._onAdded, this);
     notebooks.forEach(panel => this._watch(panel));
-    notebooks.currentChanged.connect(() => this._changed.emit());
+    notebooks.currentChanged.connect(this._onCurrent, this);
     // The output-area cards' "Go to line" buttons (the renderer cannot reach the notebook).
-    document.addEventListener(REVEAL_EVENT, ev => this._onRevealEvent(ev as CustomEvent));
-    document.body.classList.add(CAN_REVEAL_CLASS);
+    this._listen(REVEAL_EVENT, ev => this._onRevealEvent(ev as CustomEvent));
     // Their "Apply" buttons, and a freshly drawn report (its buttons and outcome line).
-    document.addEventListener(APPLY_EVENT, ev => this._onApplyEvent(ev as CustomEvent));
-    document.addEventListener(RENDERED_EVENT, ev => this._onRendered(ev));
-    document.body.classList.add(CAN_APPLY_CLASS);
+    this._listen(APPLY_EVENT, ev => this._onApplyEvent(ev as CustomEvent));
+    this._listen(RENDERED_EVENT, ev => this._onRendered(ev));
+    document.body.classList.add(CAN_REVEAL_CLASS, CAN_APPLY_CLASS);
+  }
+
+  get isDisposed(): boolean {
+    return this._disposed;
+  }
+
+  /** Remove the document listeners and body classes, disconnect every signal, drop timers. */
+  dispose(): void {
+    if (this._disposed) {
+      return;
+    }
+    this._disposed = true;
+    for (const [type, fn] of this._listeners) {
+      document.removeEventListener(type, fn);
+    }
+    this._listeners = [];
+    document.body.classList.remove(CAN_REVEAL_CLASS, CAN_APPLY_CLASS);
+    for (const pending of this._pending.values()) {
+      clearTimeout(pending.timer);
+    }
+    this._pending.clear();
+    for (const watch of this._watches.values()) {
+      Signal.clearData(watch);
+    }
+    this._watches.clear();
+    this._byPanel.clear();
+    Signal.clearData(this);
   }
 
   get current(): NotebookPanel | null {
@@ -190,38 +251,122 @@ export class ReportTracker implements IFixHost {
     return entry.cellId;
   }
 
-  private _watch(panel: NotebookPanel): void {
-    const rescan = (): void => this._rescan(panel);
-    const hook = (): void => {
-      const model = panel.content.model;
-      if (!model) {
-        return;
-      }
-      model.cells.changed.connect(() => {
-        this._hookCells(panel, rescan);
-        rescan();
-      });
-      this._hookCells(panel, rescan);
-      rescan();
-    };
-    panel.context.ready.then(hook).catch(() => undefined);
-    panel.disposed.connect(() => {
-      this._byPanel.delete(panel);
-      this._changed.emit();
-    });
+  private _listen(type: string, fn: (ev: Event) => void): void {
+    document.addEventListener(type, fn);
+    this._listeners.push([type, fn]);
   }
 
-  private _hookCells(panel: NotebookPanel, rescan: () => void): void {
-    const cells = panel.content.model?.cells;
+  private _onAdded(_: INotebookTracker, panel: NotebookPanel): void {
+    this._watch(panel);
+  }
+
+  private _onCurrent(): void {
+    this._changed.emit();
+  }
+
+  private _watch(panel: NotebookPanel): void {
+    if (this._watches.has(panel)) {
+      return;
+    }
+    const watch = new PanelWatch(panel, this);
+    this._watches.set(panel, watch);
+    panel.context.ready
+      .then(() => {
+        const model = panel.content.model;
+        if (!model || this._disposed || panel.isDisposed) {
+          return;
+        }
+        model.cells.changed.connect(watch.onCells, watch);
+        this.hookCells(watch);
+        this.rescanNow(panel);
+      })
+      .catch(() => undefined);
+    panel.disposed.connect(() => {
+      Signal.clearData(watch);
+      this._watches.delete(panel);
+      const pending = this._pending.get(panel);
+      if (pending) {
+        clearTimeout(pending.timer);
+        this._pending.delete(panel);
+      }
+      this._byPanel.delete(panel);
+      this._changed.emit();
+    }, watch);
+  }
+
+  /** Connect the code cells of `watch`'s notebook not connected yet (connect ignores repeats). */
+  hookCells(watch: PanelWatch): void {
+    const cells = watch.panel.content.model?.cells;
     for (let i = 0; cells && i < cells.length; i++) {
       const cell = cells.get(i);
-      if (cell.type !== 'code' || this._hooked.has(cell)) {
+      if (cell.type !== 'code') {
         continue;
       }
-      this._hooked.add(cell);
-      (cell as ICodeCellModel).outputs.changed.connect(rescan);
-      cell.contentChanged.connect(rescan);
+      (cell as ICodeCellModel).outputs.changed.connect(watch.onOutputs, watch);
+      cell.contentChanged.connect(watch.onContent, watch);
     }
+  }
+
+  /** Look at the whole notebook now (outputs or cells changed); pending edits are covered. */
+  rescanNow(panel: NotebookPanel): void {
+    const pending = this._pending.get(panel);
+    if (pending) {
+      clearTimeout(pending.timer);
+      this._pending.delete(panel);
+    }
+    this._rescan(panel);
+  }
+
+  /** A cell's text changed: note it, and look once typing pauses ({@link EDIT_SETTLE_MS}). */
+  cellEdited(panel: NotebookPanel, cellId: string): void {
+    const pending = this._pending.get(panel);
+    if (pending) {
+      clearTimeout(pending.timer);
+    }
+    const cells = pending?.cells ?? new Set<string>();
+    cells.add(cellId);
+    const timer = setTimeout(() => {
+      this._pending.delete(panel);
+      if (!this._disposed && !panel.isDisposed) {
+        this._recheckCells(panel, cells);
+      }
+    }, EDIT_SETTLE_MS);
+    this._pending.set(panel, { cells, timer });
+  }
+
+  /**
+   * After edits to `edited`: re-decide the staleness of those cells' reports, and sync the
+   * stale banners and fix buttons of the reports they can affect (their own, and those whose
+   * findings a fix would apply to an edited cell). Other cells are not looked at.
+   */
+  private _recheckCells(panel: NotebookPanel, edited: ReadonlySet<string>): void {
+    const entries = this._byPanel.get(panel);
+    if (!entries) {
+      return;
+    }
+    const sources = new Map<string, string>();
+    const model = panel.content.model;
+    for (let i = 0; model && i < model.cells.length; i++) {
+      const cell = model.cells.get(i);
+      if (edited.has(cell.id)) {
+        sources.set(cell.id, cell.sharedModel.getSource());
+      }
+    }
+    const next = entries.map(e => {
+      const source = sources.get(e.cellId);
+      if (source === undefined) {
+        return e;
+      }
+      const stale = this._madeOn.get(e.seq) !== source || e.seq <= (this._staleUpTo.get(e.cellId) ?? 0);
+      return stale === e.stale ? e : { ...e, stale };
+    });
+    const affected = new Set(edited);
+    for (const e of next) {
+      if (e.report.findings.some(f => f.location && edited.has(this.targetCellId(e, f)))) {
+        affected.add(e.cellId);
+      }
+    }
+    this._store(panel, next, affected);
   }
 
   private _rescan(panel: NotebookPanel, emit = true): void {
@@ -233,6 +378,9 @@ export class ReportTracker implements IFixHost {
         continue;
       }
       const outputs = (cell as ICodeCellModel).outputs;
+      if (!outputs.length) {
+        continue;
+      }
       const source = cell.sharedModel.getSource();
       for (let j = 0; j < outputs.length; j++) {
         found.push({ cell: cell as ICodeCellModel, output: outputs.get(j), source });
@@ -249,14 +397,20 @@ export class ReportTracker implements IFixHost {
       if (seen?.report) {
         const stale = seen.source !== source || seen.seq <= (this._staleUpTo.get(cell.id) ?? 0);
         const outcome = this._outcomes.get(seen.seq) ?? null;
+        this._madeOn.set(seen.seq, seen.source);
         entries.push({ panel, cellId: cell.id, report: seen.report, seq: seen.seq, stale, outcome });
       }
     }
+    this._store(panel, entries, null, emit);
+  }
+
+  /** Keep `entries` as the notebook's reports; sync the outputs of `only` (null: all cells). */
+  private _store(panel: NotebookPanel, entries: ICellReport[], only: ReadonlySet<string> | null, emit = true): void {
     const signature = entries.map(e => `${e.cellId}:${e.seq}:${e.stale}:${!!e.outcome}`).join(',');
     const unchanged = this._signature.get(panel) === signature;
     this._byPanel.set(panel, entries);
     this._signature.set(panel, signature);
-    this._markOutputs(panel, entries);
+    this._markOutputs(panel, entries, only);
     if (emit && !unchanged) {
       this._changed.emit();
     }
@@ -275,22 +429,30 @@ export class ReportTracker implements IFixHost {
     return seen;
   }
 
-  /** Show or hide the stale banner of the rendered reports in each cell's output area. */
-  private _markOutputs(panel: NotebookPanel, entries: ICellReport[]): void {
+  /** Show or hide the stale banner of the rendered reports in the cells `only` (null: all). */
+  private _markOutputs(panel: NotebookPanel, entries: ICellReport[], only: ReadonlySet<string> | null = null): void {
     const stale = new Set(entries.filter(e => e.stale).map(e => e.cellId));
     for (const cell of panel.content.widgets) {
+      if (only && !only.has(cell.model.id)) {
+        continue;
+      }
       for (const el of Array.from(cell.node.querySelectorAll('.jp-tapemagic-renderer'))) {
         el.classList.toggle('jp-mod-stale', stale.has(cell.model.id));
       }
     }
-    this._fixes.decorate(panel, entries);
+    this._fixes.decorate(panel, entries, only);
   }
 
   private _changed = new Signal<ITapemagicReports, void>(this);
   private _byPanel = new Map<NotebookPanel, ICellReport[]>();
   private _signature = new WeakMap<NotebookPanel, string>();
   private _seen = new WeakMap<IOutputModel, Seen>();
-  private _hooked = new WeakSet<object>();
+  /** Arrival number of a report → the text of its cell when it arrived. */
+  private _madeOn = new Map<number, string>();
+  private _watches = new Map<NotebookPanel, PanelWatch>();
+  private _pending = new Map<NotebookPanel, Pending>();
+  private _listeners: Array<[string, (ev: Event) => void]> = [];
+  private _disposed = false;
   /** Reports of a cell with `seq` up to this value were marked stale explicitly. */
   private _staleUpTo = new Map<string, number>();
   private _seq = 0;
