@@ -35,7 +35,8 @@ DEFINITIONS = {
 
 
 #: Fields added after the schema was published: not required (older reports lack them).
-ADDED_LATER = {model.Fix: {"keeps_value"}, model.GradientCall: {"target_value"}}
+ADDED_LATER = {model.Fix: {"keeps_value"}, model.GradientCall: {"target_value"},
+               model.GraphNode: {"file", "execution_count"}}
 
 
 def _definition(name: str) -> dict:

@@ -14,7 +14,7 @@ from tapemagic.graph.provenance import ProvenanceGraph
 from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.graph.walks import backward, shortest_path
 from tapemagic.locations import CellMap
-from tapemagic.report.model import Graph, GraphEdge, GraphNode
+from tapemagic.report.model import Graph, GraphEdge, GraphNode, Location, NodeKind
 
 _MAX_NODES = 120
 
@@ -34,8 +34,8 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
     for analysis in analyses:
         call = analysis.call
         loss_id = f"loss:{call.target_label}@{_line(cells, call.loc)}"
-        nodes.setdefault(loss_id, GraphNode(loss_id, "loss", call.target_label,
-                                            _line(cells, call.loc) or None))
+        nodes.setdefault(loss_id, _placed(loss_id, "loss", call.target_label,
+                                          cells.location(call.loc)))
         targets = set(call.targets)
         anc = backward(graph, targets, lambda e: True)
         # Tensors whose outgoing edges were drawn already (from an earlier source's walk):
@@ -112,7 +112,7 @@ def _probable_host(graph: ProvenanceGraph, cells: CellMap, node: int, var_id: st
     path = shortest_path(graph, node, set(graph.trace.tensors), set(event.sources))
     line = _line(cells, event.loc)
     host = f"host:{line}:{event.api}"
-    nodes.setdefault(host, GraphNode(host, "host", f"{event.api} (line {line})", line or None))
+    nodes.setdefault(host, _placed(host, "host", event.api, cells.location(event.loc)))
     previous = var_id
     for serial in path[1:]:
         current = _node_of(graph, cells, serial, nodes)
@@ -166,10 +166,8 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int,
         if link is None:
             return None
         event = graph.events[link.event]
-        line = _line(cells, event.loc)
-        node_id = f"host:{line}:{event.api}"
-        label = f"{event.api} (line {line})"
-        nodes.setdefault(node_id, GraphNode(node_id, "host", label, line or None))
+        node_id = f"host:{_line(cells, event.loc)}:{event.api}"
+        nodes.setdefault(node_id, _placed(node_id, "host", event.api, cells.location(event.loc)))
         return node_id
     op = graph.ops.get(record.producer[0])
     if op is None:
@@ -180,12 +178,13 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int,
         # ops a Keras layer ran for the user: one node per layer. Ops the user's own code ran
         # inside a Keras scope (a custom loss under compile_loss) stay one node per line.
         node_id = f"layer:{op.layer}"
-        nodes.setdefault(node_id, GraphNode(node_id, "group", op.layer, line or None, op.layer))
+        nodes.setdefault(node_id, _placed(node_id, "group", op.layer, loc, op.layer))
         return node_id
     where = f"In[{loc.execution_count}]" if loc and loc.execution_count else (
         loc.file.rsplit("/", 1)[-1] if loc else "?")
-    snippet = (loc.source_line.strip() if loc else "")[:48]
-    label = f"line {line}: {snippet}" if loc else op.op_type
+    # the place (cell and line) is the node's own fields, which every renderer names one
+    # way; the label is what is there
+    label = ((loc.source_line.strip() if loc else "")[:48] or op.op_type)
     if op.layer:
         # the user's own code inside a Keras layer (a custom layer's call, a custom loss under
         # compile_loss): one node per layer instance and line, so two layers that share one
@@ -195,8 +194,16 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int,
         label = f"{op.layer.rsplit('/', 1)[-1]} · {label}"
     else:
         node_id = f"line:{where}:{line}"
-    nodes.setdefault(node_id, GraphNode(node_id, "op", label, line or None, op.layer or None))
+    nodes.setdefault(node_id, _placed(node_id, "op", label, loc, op.layer or None))
     return node_id
+
+
+def _placed(node_id: str, kind: NodeKind, label: str, loc: Location | None,
+            group: str | None = None) -> GraphNode:
+    """Return a node at ``loc``'s place (file, cell and line: a finding's place identity)."""
+    if loc is None or not loc.line:
+        return GraphNode(node_id, kind, label, None, group)
+    return GraphNode(node_id, kind, label, loc.line, group, loc.file, loc.execution_count)
 
 
 def _line(cells: CellMap, raw: object) -> int:

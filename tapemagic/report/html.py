@@ -101,8 +101,13 @@ def render_html(report: Report, *, title: str | None = None, place: Place | None
         out.append(f'<p class="tm-mode">Analysis mode: <code>{_e(report.mode)}</code></p>')
     svg = graph_svg(report)
     if svg is not None:
-        out.append(f'<div class="tm-graph">{_legend()}{ET.tostring(svg, encoding="unicode")}'
-                   "</div>")
+        # a drawing too wide to shrink scrolls; with no script it opens at its left end, where
+        # the weights and the first cuts are, so the hint points right, to the loss
+        wide = "tm-fit" not in svg.get("class", "")
+        hint = ('<div class="tm-scroll-hint">Wide graph: it opens on the weights and the first'
+                " cuts; scroll sideways for the rest \u2192</div>" if wide else "")
+        out.append(f'<div class="tm-graph">{_legend()}{hint}'
+                   f'{ET.tostring(svg, encoding="unicode")}</div>')
     out.extend(_card(f, report, where) for f in report.findings)
     rules = {f.id: f.rule for f in report.findings}
     out.extend(_call(call, rules, where) for call in report.gradient_calls)

@@ -221,13 +221,20 @@ class TapeInfo:
 
 @dataclass(frozen=True)
 class GraphNode:
-    """A node of the collapsed loss→weights graph; ids are stable across runs."""
+    """A node of the collapsed loss→weights graph; ids are stable across runs.
+
+    Its place is ``line`` of ``file`` (a script, or a cell's compiled file), and of the cell
+    ``In[execution_count]`` in a notebook: the same place identity as a finding's
+    :class:`Location`, so a front end matches nodes and findings by cell and line.
+    """
 
     id: str
     kind: NodeKind
     label: str
     line: int | None = None
     group: str | None = None
+    file: str | None = None
+    execution_count: int | None = None
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,13 @@
 
 TF-free. This module's single job is :func:`graph_svg`, used by the HTML report
 (:mod:`tapemagic.report.html`), which must read offline in any browser and in every notebook
-front end, on a machine without Graphviz. The layout is a small layered one, left to right as
-in the JupyterLab extension: a node's column is its longest distance from a node with no
-incoming edge, the order within a column follows the mean position of its predecessors (two
+front end, on a machine without Graphviz. The layout is a small layered one, top to bottom as
+the extension's side panel: a node's row counts back from the loss (its longest distance to a
+node with no outgoing edge), so the loss is always the last row and each weight sits just above
+the layer that reads it. The drawing is as wide as its widest row, so every cut and the
+weights it cuts are in the page's width and the page scrolls down, as a notebook does (a
+drawing too wide to shrink says so, with the arrow the way to scroll). The order within a row
+follows the mean position of its predecessors (two
 sweeps), and each edge is a cubic curve. Styles are the extension's
 (``labextension/src/model/graph.ts``): a cut that a finding names is red, dashed, labelled
 ``✂ CODE``; an edge severed by design (no finding names it) grey dashed; a zero gradient
@@ -23,9 +27,9 @@ from typing import TYPE_CHECKING
 from tapemagic.report.text import SCISSORS
 
 if TYPE_CHECKING:
-    from tapemagic.report.model import GraphEdge, Report
+    from tapemagic.report.model import GraphEdge, GraphNode, Report
 
-__all__ = ["EDGE_STYLE", "NODE_FILL", "edge_look", "graph_svg"]
+__all__ = ["EDGE_STYLE", "NODE_FILL", "edge_look", "graph_svg", "node_place"]
 
 #: Edge looks, as the extension draws them: (colour, dash pattern, width).
 EDGE_STYLE = {
@@ -39,9 +43,9 @@ NODE_FILL = {"loss": "#fde68a", "variable": "#dbeafe", "op": "#f3f4f6", "host": 
              "group": "#e0e7ff"}
 _MAX_LABEL = 48
 _CHAR, _LINE, _PAD = 6.6, 14.0, 8.0  # px per character and per text line; box padding
-_COL_GAP, _ROW_GAP, _MARGIN = 90.0, 18.0, 12.0
-_EDGE_CHAR, _COL_PAD = 6.0, 14.0  # px per character of a 10 px edge label; room at its ends
+_RANK_GAP, _ROW_GAP, _MARGIN = 34.0, 18.0, 12.0  # between rows, between boxes in a row
 _SVG = "http://www.w3.org/2000/svg"
+_MONO = "ui-monospace,SFMono-Regular,Menlo,Consolas,'DejaVu Sans Mono',monospace"
 _FIT_WIDTH = 1800.0
 
 
@@ -83,6 +87,21 @@ def _columns(ids: list[str], edges: list[tuple[str, str]]) -> dict[str, int]:
         ready.append(rest[0])
 
 
+def _columns_to_sink(ids: list[str], edges: list[tuple[str, str]]) -> dict[str, int]:
+    """Return each node's column counted back from the sinks: the loss ends every row."""
+    depth = _columns(ids, [(b, a) for a, b in edges])
+    last = max(depth.values(), default=0)
+    return {i: last - d for i, d in depth.items()}
+
+
+def node_place(node: GraphNode) -> str:
+    """Return the node's place as a finding's is named (``In[N] line L``), or ``""``."""
+    if not node.line:
+        return ""
+    count = node.execution_count
+    return f"In[{count}] line {node.line}" if count is not None else f"line {node.line}"
+
+
 def graph_svg(report: Report) -> ET.Element | None:
     """Return the report's graph as an ``<svg>`` element, or None when it has no node.
 
@@ -100,8 +119,8 @@ def graph_svg(report: Report) -> ET.Element | None:
     index = {n.id: n for n in nodes}
     ids = list(index)
     edges = [e for e in report.graph.edges if e.source in index and e.target in index]
-    column = _columns(ids, [(e.source, e.target) for e in edges])
-    labels = {n.id: [_short(n.label)] + ([f"line {n.line}"] if n.line else []) for n in nodes}
+    column = _columns_to_sink(ids, [(e.source, e.target) for e in edges])
+    labels = {n.id: [_short(n.label)] + ([node_place(n)] if n.line else []) for n in nodes}
     size = {i: (max(len(t) for t in labels[i]) * _CHAR + 2 * _PAD,
                 len(labels[i]) * _LINE + _PAD) for i in ids}
     cols: dict[int, list[str]] = defaultdict(list)
@@ -111,7 +130,7 @@ def graph_svg(report: Report) -> ET.Element | None:
     for e in edges:
         preds[e.target].append(e.source)
     rank = {i: float(k) for members in cols.values() for k, i in enumerate(members)}
-    for _ in range(2):  # order each column by its predecessors' mean position
+    for _ in range(2):  # order each row by its predecessors' mean position
         for c in sorted(cols):
             cols[c].sort(key=lambda i: (sum(rank[p] for p in preds[i]) / len(preds[i])
                                         if preds[i] else rank[i]))
@@ -120,25 +139,25 @@ def graph_svg(report: Report) -> ET.Element | None:
     rules = {f.id: f.rule for f in report.findings}
     looks = [edge_look(e, set(rules)) for e in edges]
     texts = [_short(_edge_text(e, look, rules)) for e, look in zip(edges, looks, strict=True)]
-    # the gap after a column fits the longest label of an edge to the next column, so that
-    # a cut's "✂ CODE label" sits between the boxes instead of under them
-    gaps: dict[int, float] = defaultdict(lambda: _COL_GAP)
+    # top to bottom, one row per column: the page scrolls down, as a notebook does, so every
+    # cut and its weights are in the drawing's width; a row with a cut's "✂ CODE label"
+    # leaves room for it above the next row
+    gaps: dict[int, float] = defaultdict(lambda: _RANK_GAP)
     for e, text in zip(edges, texts, strict=True):
-        if text and column[e.target] == column[e.source] + 1:
-            c = column[e.source]
-            gaps[c] = max(gaps[c], len(text) * _EDGE_CHAR + 2 * _COL_PAD)
-    widths = {c: max(size[i][0] for i in members) for c, members in cols.items()}
-    heights = {c: sum(size[i][1] for i in m) + _ROW_GAP * (len(m) - 1) for c, m in cols.items()}
-    total_h = max(heights.values())
+        if text:
+            gaps[column[e.source]] = _RANK_GAP + _LINE
+    widths = {c: sum(size[i][0] for i in m) + _ROW_GAP * (len(m) - 1) for c, m in cols.items()}
+    heights = {c: max(size[i][1] for i in members) for c, members in cols.items()}
+    total_w = max(widths.values())
     pos: dict[str, tuple[float, float]] = {}
-    x = _MARGIN
+    y = _MARGIN
     for c in sorted(cols):
-        y = _MARGIN + (total_h - heights[c]) / 2
+        x = _MARGIN + (total_w - widths[c]) / 2
         for i in cols[c]:
-            pos[i] = (x + (widths[c] - size[i][0]) / 2, y)
-            y += size[i][1] + _ROW_GAP
-        x += widths[c] + gaps[c]
-    width, height = x - gaps[max(cols)] + _MARGIN, total_h + 2 * _MARGIN
+            pos[i] = (x, y + (heights[c] - size[i][1]) / 2)
+            x += size[i][0] + _ROW_GAP
+        y += heights[c] + gaps[c]
+    width, height = total_w + 2 * _MARGIN, y - gaps[max(cols)] + _MARGIN
     # a drawing up to about 1.5x the page's width shrinks to fit; a wider one scrolls, so
     # that its 11 px labels stay readable
     fit = " tm-fit" if width <= _FIT_WIDTH else ""
@@ -162,7 +181,7 @@ def graph_svg(report: Report) -> ET.Element | None:
         else:
             _edge(svg, e, look, text, rules, pos, size)
     for n in nodes:
-        _node(svg, n.id, n.kind, labels[n.id], pos[n.id], size[n.id])
+        _node(svg, n, labels[n.id], pos[n.id], size[n.id])
     return svg
 
 
@@ -181,13 +200,13 @@ Box = dict[str, tuple[float, float]]
 
 def _ends(e: GraphEdge, pos: Box, size: Box) -> tuple[float, float, float, float]:
     (ax, ay), (bx, by) = pos[e.source], pos[e.target]
-    return ax + size[e.source][0], ay + size[e.source][1] / 2, bx, by + size[e.target][1] / 2
+    return ax + size[e.source][0] / 2, ay + size[e.source][1], bx + size[e.target][0] / 2, by
 
 
 def _curve(e: GraphEdge, pos: Box, size: Box) -> str:
     x1, y1, x2, y2 = _ends(e, pos, size)
-    bend = max(abs(x2 - x1) / 2, 30.0)
-    return (f"M {x1:.0f} {y1:.0f} C {x1 + bend:.0f} {y1:.0f} {x2 - bend:.0f} {y2:.0f} "
+    bend = max(abs(y2 - y1) / 2, 20.0)
+    return (f"M {x1:.0f} {y1:.0f} C {x1:.0f} {y1 + bend:.0f} {x2:.0f} {y2 - bend:.0f} "
             f"{x2:.0f} {y2:.0f}")
 
 
@@ -209,15 +228,19 @@ def _edge(svg: ET.Element, e: GraphEdge, look: str, text: str, rules: dict[str, 
     if text:
         x1, y1, x2, y2 = _ends(e, pos, size)
         label = ET.SubElement(group, "text", {
-            "x": f"{(x1 + x2) / 2:.0f}", "y": f"{(y1 + y2) / 2 - 4:.0f}",
-            "text-anchor": "middle", "font-size": "10", "fill": EDGE_STYLE[look][0],
+            "x": f"{x1 + 6:.0f}", "y": f"{y1 + _LINE:.0f}",
+            "text-anchor": "start", "font-size": "10", "fill": EDGE_STYLE[look][0],
             "stroke": "none"})
         label.text = text
 
 
-def _node(svg: ET.Element, node_id: str, kind: str, lines: list[str], at: tuple[float, float],
+def _node(svg: ET.Element, node: GraphNode, lines: list[str], at: tuple[float, float],
           box: tuple[float, float]) -> None:
-    group = ET.SubElement(svg, "g", {"class": f"tm-node tm-{kind}", "data-node": node_id})
+    kind = node.kind
+    group = ET.SubElement(svg, "g", {"class": f"tm-node tm-{kind}", "data-node": node.id})
+    # the full name and place on hover: a label longer than the box ends with an ellipsis
+    ET.SubElement(group, "title").text = " · ".join(
+        [" ".join(str(node.label).split()), *lines[1:]])
     shape = {"x": f"{at[0]:.1f}", "y": f"{at[1]:.1f}", "width": f"{box[0]:.1f}",
              "height": f"{box[1]:.1f}", "fill": NODE_FILL.get(kind, NODE_FILL["op"]),
              "stroke": "#4b5563", "stroke-width": "0.8",
@@ -229,7 +252,8 @@ def _node(svg: ET.Element, node_id: str, kind: str, lines: list[str], at: tuple[
         text = ET.SubElement(group, "text", {
             "x": f"{at[0] + box[0] / 2:.1f}", "y": f"{at[1] + _PAD / 2 + _LINE * (k + 0.8):.1f}",
             "text-anchor": "middle", "font-size": "11" if k == 0 else "9",
-            "fill": "#111827" if k == 0 else "#374151"})
+            # monospace: the box is sized at 0.6 em a character, so the label fits it
+            "font-family": _MONO, "fill": "#111827" if k == 0 else "#374151"})
         if k:
             text.set("class", "tm-sub")
         text.text = line

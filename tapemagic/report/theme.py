@@ -59,6 +59,8 @@ _RULES = """
 .tapemagic-report .tm-graph{overflow:auto;border:1px solid var(--tm-line);border-radius:4px;
  padding:4px;margin:8px 0}
 .tapemagic-report .tm-graph svg.tm-fit{max-width:100%;height:auto}
+.tapemagic-report .tm-scroll-hint{position:sticky;left:0;font-size:12px;color:var(--tm-muted);
+ margin:2px 0}
 .tapemagic-report .tm-legend{display:flex;flex-wrap:wrap;gap:12px;font-size:12px;
  color:var(--tm-muted);margin:4px 0}
 .tapemagic-report .tm-legend span{display:inline-flex;align-items:center;gap:4px}

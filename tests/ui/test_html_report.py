@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tapemagic.report.standalone import render_standalone
 from tests.samples import NASTY, nasty_report, seed000_report
+from tests.samples_quantised import CUT, quantised_report
 
 SEVERED_RED = "rgb(185, 28, 28)"  # --tm-red of the light palette (report/theme.py)
 
@@ -87,3 +88,36 @@ def test_report_strings_never_execute_or_become_markup(page, tmp_path: Path) -> 
     page.evaluate("""() => { const s = document.createElement('script');
         s.textContent = 'window.__ran = true'; document.body.append(s); }""")
     assert page.evaluate("() => window.__ran === true") is False
+
+
+def test_the_graph_opens_on_the_cuts_and_the_weights_they_cut(page, tmp_path: Path) -> None:
+    """Two cuts deep in a long chain: both, and both cut weights, are in view on open; the loss
+    ends the drawing; a long label fits its box (full name on hover)."""
+    report = quantised_report()
+    page.set_viewport_size({"width": 1200, "height": 900})
+    _open(page, tmp_path, [("In[3]", report)])
+    view = page.evaluate("""() => {
+        const g = document.querySelector('.tm-graph'), v = g.getBoundingClientRect();
+        const inside = el => { const r = el.getBoundingClientRect();
+            return r.left >= v.left && r.right <= v.left + g.clientWidth; };
+        const nodes = [...g.querySelectorAll('.tm-node')];
+        const node = id => nodes.find(n => n.dataset.node === id);
+        const bottom = el => el.getBoundingClientRect().bottom;
+        return {
+            cuts: [...g.querySelectorAll('.tm-edge.tm-severed')].map(inside),
+            weights: %s.map(id => inside(node(id))),
+            lossLast: nodes.every(n => bottom(n) <= bottom(node('loss:loss@14'))),
+            overflow: nodes.flatMap(n => [...n.querySelectorAll('text')].filter(
+                t => t.getComputedTextLength() > n.querySelector('rect').getBBox().width)
+                .map(t => t.textContent)),
+            titles: nodes.map(n => n.querySelector('title')?.textContent || ''),
+            hint: g.querySelector('.tm-scroll-hint')?.textContent ?? null,
+        }; }""" % [f"var:{v}" for v in CUT])
+    assert view["cuts"] == [True, True]
+    assert view["weights"] == [True, True]
+    assert view["lossLast"]
+    assert view["overflow"] == []
+    # the place as a finding's (cell and line), and the whole label on hover
+    assert any(t.startswith("quantized_dense_1 · w_q = tf.round(self.kernel * 127.0) / 127.0")
+               and t.endswith("In[2] line 14") for t in view["titles"])
+    assert view["hint"] is None  # all of it fits: no hint
