@@ -3,10 +3,14 @@
 Two instances of a custom layer whose `call` (cell In[2], line 14) rounds its kernel; the
 model is built and trained by `fit` in the report's own cell In[3], whose line 14 is the `fit`
 line. Six Keras layers sit between the two instances, so a left-to-right drawing is wider than
-a page and the second cut falls far from the first. Shared by the HTML and JupyterLab tests.
+a page and the second cut falls far from the first. Shared by the HTML and JupyterLab tests;
+the extension's unit tests read it as JSON (regenerate: python tests/samples_quantised.py).
 """
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 from tapemagic.report.model import (
     CellInfo,
@@ -91,3 +95,11 @@ def quantised_report() -> Report:
                   cell=CellInfo(MODEL_CELL, MODEL_FILE, 3, "model-cell"), tapes=(),
                   gradient_calls=(call,), findings=(finding,), graph=_graph(), dot="",
                   headline="2 of 7 weights get no gradient: 1 cause")
+
+
+QUANTISED_JSON = Path(__file__).with_name("samples") / "quantised_sample.json"
+
+if __name__ == "__main__":  # regenerate the fixture the lab extension's unit tests read
+    QUANTISED_JSON.write_text(json.dumps(quantised_report().to_json(), indent=1) + "\n",
+                              encoding="utf-8")
+    print(f"wrote {QUANTISED_JSON}")

@@ -169,3 +169,11 @@ def test_a_report_written_before_the_value_fields_still_validates_and_loads():
         del call["target_value"]
     validate_report(payload)
     assert model.Report.from_json(payload) == report
+
+
+def test_committed_quantised_fixture_is_current():
+    from tests.samples_quantised import QUANTISED_JSON, quantised_report
+
+    committed = json.loads(QUANTISED_JSON.read_text(encoding="utf-8"))
+    validate_report(committed)
+    assert committed == quantised_report().to_json(), "run: python tests/samples_quantised.py"

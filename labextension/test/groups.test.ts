@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { reportToDot } from '../src/model/graph';
-import { defaultExpanded, hiddenNodes, layerGroups } from '../src/model/groups';
-import { parseReport } from '../src/model/report';
+import { defaultExpanded, hiddenNodes, layerGroups, severedPath } from '../src/model/groups';
+import { fixPreview } from '../src/model/fixes';
+import { parseReport, samePlace } from '../src/model/report';
 import { MIME_TYPE, Report } from '../src/model/types';
 
 const SAMPLE = resolve(__dirname, '../../../tests/samples/seed000_sample.json');
@@ -83,4 +84,42 @@ test('a layer lists the findings on its own line only', () => {
   assert.deepEqual(groups[0].findings.map(f => f.id), ['f1']);
   report.findings[0].location!.execution_count = 3;
   assert.deepEqual(layerGroups(report)[0].findings, []);
+});
+
+const QUANTISED = resolve(__dirname, '../../../tests/samples/quantised_sample.json');
+
+/** Two quantised layers cut inside their own `call` (In[2] line 14); the model cell is In[3]. */
+function quantised(): Report {
+  const parsed = parseReport(JSON.parse(readFileSync(QUANTISED, 'utf8')));
+  assert.ok(parsed.ok);
+  return parsed.report;
+}
+
+test('only the layers between a cut weight and its cut are on a severed path', () => {
+  const groups = layerGroups(quantised());
+  const severed = groups.filter(g => g.severed).map(g => g.id);
+  assert.deepEqual(severed, ['layer:net/quantized_dense', 'layer:net/quantized_dense_1']);
+  // the healthy layers between and after, and the loss, are not
+  assert.ok(!severedPath(quantised()).has('loss:loss@14'));
+  assert.ok(!severed.includes('layer:net/head'));
+});
+
+test('a layer lists the finding cut inside it, though the finding is in another cell', () => {
+  const report = quantised();
+  const q = layerGroups(report).find(g => g.id === 'layer:net/quantized_dense')!;
+  assert.equal(q.place, 'In[2] line 14');
+  assert.deepEqual(q.findings.map(f => f.id), ['F1']);
+  // In[3] line 14 (the fit line) is another place than the finding's In[2] line 14
+  const loss = report.graph.nodes.find(n => n.kind === 'loss')!;
+  assert.equal(loss.line, report.findings[0].location!.line);
+  assert.ok(!samePlace(report, loss, report.findings[0]));
+  assert.ok(samePlace(report, q.node, report.findings[0]));
+});
+
+test('the fix preview shows the finding line before and after its edit', () => {
+  const report = quantised();
+  const preview = fixPreview(report, report.findings[0])!;
+  assert.equal(preview.first, 14);
+  assert.deepEqual(preview.before, ['        w_q = tf.round(self.kernel * 127.0) / 127.0']);
+  assert.equal(preview.after[0], `        w_q = ${report.findings[0].fix!.edits[0].text} / 127.0`);
 });

@@ -236,3 +236,63 @@ export function verifiedState(fix: Fix): 'yes' | 'changes' | 'no' | null {
   }
   return fix.keeps_value === false ? 'changes' : 'yes';
 }
+
+/** The lines `first..` as they are (`before`) and as a fix leaves them (`after`). */
+export interface FixPreview {
+  first: number;
+  before: string[];
+  after: string[];
+}
+
+/**
+ * The before/after of the lines the fix of `f` edits, as the HTML report shows it
+ * (`tapemagic/report/diff.py`): the edits applied to the text they were made for, the report's
+ * own cell when the finding is in it, else only the finding's own line. Null when the fix has
+ * no edits or a line they touch is not known, or the edits cannot be placed.
+ */
+export function fixPreview(report: Report, f: Finding): FixPreview | null {
+  const edits = f.fix?.edits ?? [];
+  const loc = f.location;
+  if (!edits.length || !loc) {
+    return null;
+  }
+  const cell = report.cell;
+  const own = cell.execution_count !== null && cell.execution_count !== undefined
+    ? (loc.execution_count ?? cell.execution_count) === cell.execution_count
+    : loc.file === cell.filename;
+  const known = new Map<number, string>();
+  if (own && cell.source) {
+    cell.source.split('\n').forEach((text, i) => known.set(i + 1, text));
+  } else if (loc.source_line) {
+    known.set(loc.line, loc.source_line.replace(/\n$/, ''));
+  }
+  const first = Math.min(...edits.map(e => e.line));
+  const last = Math.max(...edits.map(e => e.end_line));
+  const before: string[] = [];
+  for (let n = first; n <= last; n++) {
+    const text = known.get(n);
+    if (text === undefined) {
+      return null;
+    }
+    before.push(text);
+  }
+  const doc: DocLike = {
+    lines: last,
+    line: (n: number) => {
+      let from = 0;
+      for (let k = first; k < n; k++) {
+        from += before[k - first].length + 1;
+      }
+      return { from, text: n >= first ? before[n - first] : '' };
+    }
+  };
+  const changes = editsToChanges(doc, edits);
+  if (!changes) {
+    return null;
+  }
+  let text = before.join('\n');
+  for (const c of [...changes].sort((a, b) => b.from - a.from)) {
+    text = text.slice(0, c.from) + c.insert + text.slice(c.to);
+  }
+  return { first, before, after: text.split('\n') };
+}

@@ -6,6 +6,7 @@
  * only ever sees ids this module makes (`n0`, `e0`, …), never ids from the report.
  */
 import { hiddenNodes, layerGroups } from './groups';
+import { nodePlace } from './report';
 import { GraphEdge, GraphNode, Report } from './types';
 
 /** Edge styles; the legend and the DOT both read them, so they cannot disagree. */
@@ -44,6 +45,47 @@ export function firstCut(report: Report, order: readonly string[] = []): number 
     }
   }
   return cuts.length ? cuts[0][1] : -1;
+}
+
+/**
+ * What the graph must show when it opens: the cut edges findings name (by index in
+ * `report.graph.edges`) and the weights they cut (node indices), the finding shown first
+ * first. `first` is that finding's first cut edge and the cut weights behind it, for a view
+ * too small for all of it.
+ */
+export function cutFocus(report: Report, order: readonly string[] = []): { all: { edges: number[]; nodes: number[] }; first: { edges: number[]; nodes: number[] } } {
+  const edges = report.graph?.edges ?? [];
+  const nodes = report.graph?.nodes ?? [];
+  const ids = new Set(report.findings.map(f => f.id));
+  const byId = new Map(report.findings.map(f => [f.id, f]));
+  const named = [...order, ...report.findings.map(f => f.id)].filter((id, i, all) => all.indexOf(id) === i);
+  const part = (fid: string): { edges: number[]; nodes: number[] } => {
+    const cutVars = new Set(byId.get(fid)?.variables ?? []);
+    return {
+      edges: edges.map((e, i) => [e, i] as const).filter(([e]) => e.finding === fid && edgeLook(e, ids) !== 'connected').map(([, i]) => i),
+      nodes: nodes.map((n, i) => [n, i] as const).filter(([n]) => n.kind === 'variable' && cutVars.has(n.label)).map(([, i]) => i)
+    };
+  };
+  const parts = named.map(part).filter(p => p.edges.length || p.nodes.length);
+  const all = { edges: parts.flatMap(p => p.edges), nodes: [...new Set(parts.flatMap(p => p.nodes))] };
+  const head = parts[0];
+  if (!head?.edges.length) {
+    return { all, first: head ?? { edges: [], nodes: [] } };
+  }
+  // too little room for all of it: the first cut edge and the cut weights behind it
+  const cutEdge = edges[head.edges[0]];
+  const behind = new Set<string>([cutEdge.source]);
+  const todo = [cutEdge.source];
+  while (todo.length) {
+    const id = todo.pop()!;
+    for (const e of edges) {
+      if (e.target === id && !behind.has(e.source)) {
+        behind.add(e.source);
+        todo.push(e.source);
+      }
+    }
+  }
+  return { all, first: { edges: [head.edges[0]], nodes: head.nodes.filter(i => behind.has(nodes[i].id)) } };
 }
 
 /** Node styles by kind (shape, fill). */
@@ -135,7 +177,8 @@ export function reportToDot(report: Report, options: DotOptions = {}): DotResult
       return;
     }
     const st = NODE_STYLE[n.kind] ?? NODE_STYLE.op;
-    const lines = n.line ? [n.label, `line ${n.line}`] : [n.label];
+    const place = nodePlace(report, n);
+    const lines = place ? [n.label, place] : [n.label];
     const count = weightCount.get(n.id);
     if (count) {
       const text = options.weightsLabel ? options.weightsLabel(count) : `${count} weights`;

@@ -5,6 +5,7 @@
  * Pure. A `group` node is a Keras layer; the report carries no per-op detail inside a layer, so
  * "expanding" a layer shows its weights (and the findings on the layer's line), nothing more.
  */
+import { nodePlace, samePlace } from './report';
 import { Finding, GraphNode, Report } from './types';
 
 /** One Keras layer of the graph and what expanding it shows. */
@@ -13,13 +14,18 @@ export interface LayerGroup {
   readonly id: string;
   /** The layer's node. */
   readonly node: GraphNode;
+  /** Where the layer is (`In[N] line L`, `''` when unknown): named as a finding's place. */
+  readonly place: string;
   /** The weights (variable nodes) that feed only this layer. */
   readonly weights: GraphNode[];
   /** Labels of this layer's weights that a finding says get no gradient. */
   readonly cutWeights: string[];
-  /** True when a cut weight belongs to the layer or a severed or zero edge touches it. */
+  /**
+   * True when the layer is on a severed path: a weight of its own gets no gradient, or it lies
+   * between a cut weight and the cut a finding names (see {@link severedPath}).
+   */
   readonly severed: boolean;
-  /** Findings located on the layer's line in the report's own cell. */
+  /** Findings whose cut lies in the layer, or located at the layer's place (cell and line). */
   readonly findings: Finding[];
 }
 
@@ -29,7 +35,7 @@ export function layerGroups(report: Report): LayerGroup[] {
   const edges = report.graph?.edges ?? [];
   const byId = new Map(nodes.map(n => [n.id, n]));
   const cut = new Set(report.findings.flatMap(f => f.variables ?? []));
-  const own = report.cell.execution_count;
+  const onSeveredPath = severedPath(report);
   const targets = new Map<string, Set<string>>();
   for (const e of edges) {
     if (byId.get(e.source)?.kind === 'variable') {
@@ -46,15 +52,52 @@ export function layerGroups(report: Report): LayerGroup[] {
         return n.kind === 'variable' && t !== undefined && t.size === 1 && t.has(node.id);
       });
       const cutWeights = weights.map(w => w.label).filter(l => cut.has(l));
-      const touchesCut = edges.some(e => e.state !== 'connected' && (e.source === node.id || e.target === node.id));
-      const findings = report.findings.filter(f => {
-        const loc = f.location;
-        const count = loc?.execution_count;
-        return !!loc && node.line !== null && node.line !== undefined && loc.line === node.line &&
-          (count === null || count === undefined || count === own);
-      });
-      return { id: node.id, node, weights, cutWeights, severed: cutWeights.length > 0 || touchesCut, findings };
+      // the layer's own nodes: itself, and the lines of the user's code run inside it
+      const mine = new Set(nodes.filter(n => n.id === node.id || (n.kind === 'op' && !!node.group && n.group === node.group)).map(n => n.id));
+      const findings = report.findings.filter(
+        f => edges.some(e => e.finding === f.id && (mine.has(e.source) || mine.has(e.target))) || samePlace(report, node, f)
+      );
+      const severed = cutWeights.length > 0 || onSeveredPath.has(node.id);
+      return { id: node.id, node, place: nodePlace(report, node), weights, cutWeights, severed, findings };
     });
+}
+
+/**
+ * The nodes on a severed path: from a weight a finding says gets no gradient, forward, up to
+ * and including the node where a cut that finding names starts (a severed edge's source, a
+ * zero edge's target). Past the cut the gradient flows again: a healthy layer after it, and
+ * the loss, are not on a severed path.
+ */
+export function severedPath(report: Report): Set<string> {
+  const nodes = report.graph?.nodes ?? [];
+  const edges = report.graph?.edges ?? [];
+  const named = new Set(report.findings.map(f => f.id));
+  const cutVars = new Set(report.findings.flatMap(f => f.variables ?? []));
+  const isCut = (e: (typeof edges)[number]): boolean => !!e.finding && named.has(e.finding) && e.state !== 'connected';
+  const walk = (starts: string[], step: (id: string) => string[]): Set<string> => {
+    const seen = new Set<string>(starts);
+    const todo = [...starts];
+    while (todo.length) {
+      for (const next of step(todo.pop()!)) {
+        if (!seen.has(next)) {
+          seen.add(next);
+          todo.push(next);
+        }
+      }
+    }
+    return seen;
+  };
+  // forward from the cut weights, never across a cut
+  const ahead = walk(
+    nodes.filter(n => n.kind === 'variable' && cutVars.has(n.label)).map(n => n.id),
+    id => edges.filter(e => e.source === id && !isCut(e)).map(e => e.target)
+  );
+  // back from where each cut starts
+  const behind = walk(edges.filter(isCut).map(e => e.source), id => edges.filter(e => e.target === id).map(e => e.source));
+  const on = new Set([...ahead].filter(id => behind.has(id)));
+  // a zero edge's target holds the op that zeroed the gradient: the cut is in it
+  edges.filter(e => isCut(e) && e.state === 'zero' && on.has(e.source)).forEach(e => on.add(e.target));
+  return on;
 }
 
 /** The layers shown expanded at first: those on a severed path. */

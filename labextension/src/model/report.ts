@@ -9,7 +9,7 @@
  */
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import schema from '../_report.schema.json';
-import { Finding, Report, SCHEMA_ID, Severity } from './types';
+import { Finding, GraphNode, Report, SCHEMA_ID, Severity } from './types';
 
 /** The outcome of {@link parseReport}. */
 export type ParseResult =
@@ -101,12 +101,43 @@ export function sortedFindings(report: Report): Finding[] {
   );
 }
 
-/** `In[N] line L` (or `line L` when the cell number is unknown), as the cards show it. */
+/**
+ * The one way the front end names a place: `In[N] line L`, or `line L` when the cell number is
+ * unknown. Cards, graph nodes and the panel's layers all go through it.
+ */
+export function placeLabel(count: number | null | undefined, line: number): string {
+  return count === null || count === undefined ? `line ${line}` : `In[${count}] line ${line}`;
+}
+
+/** A finding's place as the cards show it (its own cell, else the report's). */
 export function locationLabel(report: Report, f: Finding): string {
   const loc = f.location;
   if (!loc) {
     return '';
   }
-  const count = loc.execution_count ?? report.cell.execution_count;
-  return count === null || count === undefined ? `line ${loc.line}` : `In[${count}] line ${loc.line}`;
+  return placeLabel(loc.execution_count ?? report.cell.execution_count, loc.line);
+}
+
+/** A graph node's place (`''` when it has none): the node's own cell, else the report's. */
+export function nodePlace(report: Report, n: GraphNode): string {
+  if (!n.line) {
+    return '';
+  }
+  return placeLabel(n.execution_count ?? (n.file ? null : report.cell.execution_count), n.line);
+}
+
+/**
+ * Is `f` at the place of node `n`? The same line of the same cell (or file): a node and a
+ * finding with the same line in two cells are at two places.
+ */
+export function samePlace(report: Report, n: GraphNode, f: Finding): boolean {
+  const loc = f.location;
+  if (!loc || !n.line || loc.line !== n.line) {
+    return false;
+  }
+  if (n.file && loc.file) {
+    return n.file === loc.file;
+  }
+  const own = report.cell.execution_count;
+  return (n.execution_count ?? own) === (loc.execution_count ?? own);
 }

@@ -48,3 +48,15 @@ export const APPLY_EVENT = 'jp-tapemagic-apply';
 export const CAN_APPLY_CLASS = 'jp-tapemagic-can-apply';
 /** The DOM event (bubbling) the output renderer sends once it drew a report. */
 export const RENDERED_EVENT = 'jp-tapemagic-rendered';
+/**
+ * The DOM event (bubbling) an output-area report's "Open the panel" button sends; the panel
+ * plugin answers it by showing the side panel.
+ */
+export const OPEN_PANEL_EVENT = 'jp-tapemagic-open-panel';
+/**
+ * Class on `document.body` where the side panel is hidden away with no tab in sight (Notebook
+ * 7's right sidebar, under View → Right Sidebar): output-area reports then point to it.
+ */
+export const POINT_TO_PANEL_CLASS = 'jp-tapemagic-point-to-panel';
+/** Class on `document.body` while the side panel is shown. */
+export const PANEL_SHOWN_CLASS = 'jp-tapemagic-panel-shown';

@@ -8,6 +8,7 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { LabIcon } from '@jupyterlab/ui-components';
 import { ReportTracker } from '../tracker';
 import { CommandIDs, ITapemagicReports } from '../tokens';
+import { OPEN_PANEL_EVENT, POINT_TO_PANEL_CLASS } from '../model/types';
 import { TapemagicPanel } from './panel';
 
 /** A scissors-on-a-tape icon for the sidebar tab. */
@@ -49,5 +50,12 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
       label: trans().__('Show tapemagic gradient reports'),
       execute: () => app.shell.activateById(panel.id)
     });
+    // Notebook 7 keeps its right sidebar closed, with no tab to see, under View → Right
+    // Sidebar: there a report with findings points to the panel and can open it
+    // (JupyterLab shows the panel's tab in its right sidebar all the time).
+    if (app.name === 'Jupyter Notebook') {
+      document.body.classList.add(POINT_TO_PANEL_CLASS);
+    }
+    document.addEventListener(OPEN_PANEL_EVENT, () => void app.commands.execute(CommandIDs.openPanel));
   }
 };

@@ -5,6 +5,7 @@
 import { trans } from '../i18n';
 import { Widget } from '@lumino/widgets';
 import { locationLabel } from '../model/report';
+import { PANEL_SHOWN_CLASS } from '../model/types';
 import { h, richText } from '../view/dom';
 import { reportView } from '../view/reportView';
 import { ICellReport, ITapemagicReports } from '../tokens';
@@ -24,6 +25,15 @@ export class TapemagicPanel extends Widget {
     this.node.setAttribute('aria-label', trans().__('tapemagic gradient reports'));
     reports.changed.connect(this.update, this);
     this.update();
+  }
+
+  /** Output-area reports stop pointing to the panel while it is shown. */
+  protected onAfterShow(): void {
+    document.body.classList.add(PANEL_SHOWN_CLASS);
+  }
+
+  protected onAfterHide(): void {
+    document.body.classList.remove(PANEL_SHOWN_CLASS);
   }
 
   /** Re-render the list and the selected report. */

@@ -12,7 +12,7 @@ import { h } from './dom';
 export function weightChips(vars: readonly string[]): HTMLElement {
   const chips = h('span', { class: 'jp-tapemagic-vars' });
   for (const v of vars) {
-    chips.append(h('code', { class: 'jp-tapemagic-var' }, v));
+    chips.append(h('code', { class: 'jp-tapemagic-var', attrs: { title: v } }, v));
   }
   return chips;
 }

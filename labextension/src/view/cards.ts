@@ -4,7 +4,7 @@
  */
 import { trans } from '../i18n';
 import { findRule, ruleDoc, ruleName } from '../model/catalog';
-import { canApply, FixState, verifiedState } from '../model/fixes';
+import { canApply, FixPreview, fixPreview, FixState, verifiedState } from '../model/fixes';
 import { locationLabel } from '../model/report';
 import { Finding, Fix, Report } from '../model/types';
 import { SharedParts } from '../model/shared';
@@ -120,6 +120,10 @@ export function findingCard(report: Report, f: Finding, options: CardOptions = {
         ? h('span', { class: 'jp-tapemagic-verification' }, f.fix.verification)
         : null
     );
+    const preview = fixPreview(report, f);
+    if (preview) {
+      fix.append(diffView(preview));
+    }
     card.append(fix);
   }
   const actions = h('div', { class: 'jp-tapemagic-card-actions' });
@@ -173,4 +177,38 @@ export function verifiedView(fix: Fix): HTMLElement | null {
     no: trans().__('not verified')
   }[state];
   return h('span', { class: `jp-tapemagic-verified jp-mod-${state}` }, text);
+}
+
+/**
+ * The edit a fix would make, next to its Apply button: the lines it removes (-) and adds (+),
+ * numbered; lines it leaves as they were at either end are shown once. Text nodes only.
+ */
+export function diffView(d: FixPreview): HTMLElement {
+  const { before, after } = d;
+  let head = 0;
+  while (head < Math.min(before.length, after.length) - 1 && before[head] === after[head]) {
+    head++;
+  }
+  let tail = 0;
+  while (tail < Math.min(before.length, after.length) - head - 1 && before[before.length - 1 - tail] === after[after.length - 1 - tail]) {
+    tail++;
+  }
+  const rows: Array<[string, number, string, string]> = [];
+  for (let k = 0; k < head; k++) {
+    rows.push(['', d.first + k, ' ', before[k]]);
+  }
+  for (let k = head; k < before.length - tail; k++) {
+    rows.push(['jp-mod-del', d.first + k, '-', before[k]]);
+  }
+  for (let k = head; k < after.length - tail; k++) {
+    rows.push(['jp-mod-add', d.first + k, '+', after[k]]);
+  }
+  for (let k = before.length - tail; k < before.length; k++) {
+    rows.push(['', d.first + k, ' ', before[k]]);
+  }
+  const pre = h('pre', { class: 'jp-tapemagic-diff', attrs: { 'aria-label': trans().__('The edit this fix makes') } });
+  for (const [cls, n, mark, text] of rows) {
+    pre.append(h('span', { class: cls }, h('span', { class: 'jp-tapemagic-lineno' }, String(n)), `${mark} ${text}`));
+  }
+  return pre;
 }

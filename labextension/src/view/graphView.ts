@@ -2,7 +2,8 @@
  * The loss→weights graph: legend + SVG laid out by Graphviz, optionally pannable and zoomable.
  */
 import { trans } from '../i18n';
-import { firstCut, hasGraph, reportToDot, EDGE_STYLE, NODE_STYLE } from '../model/graph';
+import { cutFocus, hasGraph, reportToDot, EDGE_STYLE, NODE_STYLE } from '../model/graph';
+import { nameNodes } from './labels';
 import { sortedFindings } from '../model/report';
 import { defaultExpanded, layerGroups } from '../model/groups';
 import { Finding, Report } from '../model/types';
@@ -93,9 +94,15 @@ export function renderGraph(report: Report, options: GraphOptions = {}): { node:
         next.appendChild(svg);
         canvas.replaceWith(next);
         canvas = next;
-        // The graph opens on the cut of the first finding shown (cards are in this order).
-        const cut = firstCut(report, sortedFindings(report).map(f => f.id));
-        const focus = cut >= 0 ? svg.querySelector(`[data-tm="e${cut}"]`) : null;
+        nameNodes(svg, report);
+        // The graph opens on the cuts and the weights they cut, the first finding shown (cards
+        // are in this order) first.
+        const want = cutFocus(report, sortedFindings(report).map(f => f.id));
+        const pick = (part: { edges: number[]; nodes: number[] }): Element[] =>
+          [...part.edges.map(i => `e${i}`), ...part.nodes.map(i => `n${i}`)]
+            .map(id => svg.querySelector(`[data-tm="${id}"]`))
+            .filter((el): el is Element => el !== null);
+        const focus = { all: pick(want.all), first: pick(want.first) };
         if (options.panZoom) {
           node.classList.add('jp-mod-panzoom');
           attachPanZoom(next, svg, focus);

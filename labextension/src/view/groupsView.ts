@@ -1,6 +1,7 @@
 /**
  * The side panel's list of Keras layers under the graph: one toggle per layer, expanded ones
- * show the layer's weights (cut or not) and the findings on the layer's line.
+ * show the layer's weights (cut or not) and the findings whose cut lies in the layer or at its
+ * place (cell and line). Only a layer on a severed path is tagged so.
  */
 import { trans } from '../i18n';
 import { LayerGroup } from '../model/groups';
@@ -39,7 +40,7 @@ function layerRow(g: LayerGroup, open: boolean, options: LayersOptions): HTMLEle
   const n = g.weights.length;
   const label = [
     `${open ? '▾' : '▸'} ${g.node.label}`,
-    g.node.line ? t.__('line %1', g.node.line) : '',
+    g.place,
     t._n('%1 weight', '%1 weights', n, n)
   ].filter(Boolean).join(' · ');
   const toggle = button('jp-tapemagic-layer-toggle', label, () => options.onToggle(g.id));
@@ -61,7 +62,7 @@ function layerRow(g: LayerGroup, open: boolean, options: LayersOptions): HTMLEle
       h(
         'li',
         { class: `jp-tapemagic-layer-weight${isCut ? ' jp-mod-cut' : ''}` },
-        h('code', { class: 'jp-tapemagic-var' }, w.label),
+        h('code', { class: 'jp-tapemagic-var', attrs: { title: w.label } }, w.label),
         ' ',
         h('span', { class: 'jp-tapemagic-muted' }, isCut ? t.__('no gradient') : t.__('gets a gradient'))
       )
@@ -73,7 +74,7 @@ function layerRow(g: LayerGroup, open: boolean, options: LayersOptions): HTMLEle
   row.append(weights);
   if (!g.findings.length) {
     row.append(
-      h('div', { class: 'jp-tapemagic-layer-findings jp-tapemagic-muted' }, g.node.line ? t.__('No finding on line %1.', g.node.line) : t.__('No finding on this layer.'))
+      h('div', { class: 'jp-tapemagic-layer-findings jp-tapemagic-muted' }, g.place ? t.__('No finding in this layer or at %1.', g.place) : t.__('No finding in this layer.'))
     );
     return row;
   }

@@ -1,10 +1,12 @@
 /**
  * Output-area graph size: fitted to the box, but never with text below a legible size. A graph
- * too wide for that scrolls sideways inside its box (`overflow: auto`) instead of shrinking.
+ * too wide for that scrolls sideways inside its box (`overflow: auto`) instead of shrinking,
+ * opened on its cuts, with a hint that points the way the rest lies.
  */
 import { trans } from '../i18n';
 import { legibleScale } from '../model/fit';
 import { h } from './dom';
+import { fitLabels, unionRect } from './labels';
 
 /** CSS px of an SVG length attribute (Graphviz writes `123pt`); NaN when unknown. */
 function lengthPx(value: string | null): number {
@@ -16,7 +18,7 @@ function lengthPx(value: string | null): number {
 }
 
 /** The smallest `font-size` of the SVG's text, in user units (0: no text). */
-function minFontSize(svg: SVGSVGElement): number {
+export function minFontSize(svg: SVGSVGElement): number {
   let min = Infinity;
   svg.querySelectorAll('text').forEach(t => {
     const size = parseFloat(t.getAttribute('font-size') ?? '14');
@@ -27,31 +29,74 @@ function minFontSize(svg: SVGSVGElement): number {
   return Number.isFinite(min) ? min : 0;
 }
 
+/** What a graph opens on: every cut findings name with its weights, or the first one's alone. */
+export interface Focus {
+  all: Element[];
+  first: Element[];
+}
+
 /**
- * Scroll `box` so that `target` (inside it) sits in its middle, along each axis where it is not
- * fully visible already; false while either has no size yet (not in the page).
+ * Scroll `box` so that the focus is in view: all of it when it fits the box, else the first
+ * finding's cut and weights (centred when they fit, else from their start); false while the
+ * box has no size yet (not in the page).
  */
-export function centreIn(box: HTMLElement, target: Element): boolean {
-  const r = target.getBoundingClientRect();
-  const b = box.getBoundingClientRect();
-  if (!(r.width || r.height) || !box.clientWidth) {
+export function revealIn(box: HTMLElement, focus: Focus): boolean {
+  if (!box.clientWidth) {
     return false;
   }
-  if (r.left < b.left || r.right > b.left + box.clientWidth) {
-    box.scrollLeft += r.left + r.width / 2 - (b.left + box.clientWidth / 2);
+  const b = box.getBoundingClientRect();
+  const all = unionRect(focus.all);
+  const r = all && all.right - all.left <= box.clientWidth && all.bottom - all.top <= box.clientHeight ? all : unionRect(focus.first) ?? all;
+  if (!r) {
+    return !focus.all.length;
   }
-  if (r.top < b.top || r.bottom > b.top + box.clientHeight) {
-    box.scrollTop += r.top + r.height / 2 - (b.top + box.clientHeight / 2);
-  }
+  const axis = (start: number, end: number, view: number, size: number): number => {
+    if (start >= view && end <= view + size) {
+      return 0;
+    }
+    return end - start <= size ? (start + end) / 2 - (view + size / 2) : start - view - 8;
+  };
+  box.scrollLeft += axis(r.left, r.right, b.left, box.clientWidth);
+  box.scrollTop += axis(r.top, r.bottom, b.top, box.clientHeight);
   return true;
 }
 
 /**
- * Size `svg` inside `canvas` (its scrolling box) by {@link legibleScale}, now and whenever the
- * box's width changes. The first time it has a size, the box scrolls to centre `focus` (the
- * cut), so a wide graph does not open with the scissors off to the right.
+ * Which way the rest of a scrolled graph lies: a hint that points there (both ways, one, or
+ * none when all of it is in view), kept up to date as the box scrolls.
  */
-export function sizeLegibly(canvas: HTMLElement, svg: SVGSVGElement, focus: Element | null = null): void {
+function scrollHint(canvas: HTMLElement): { node: HTMLElement; update: () => void } {
+  const node = h('div', { class: 'jp-tapemagic-scroll-hint' });
+  const update = (): void => {
+    const left = canvas.scrollLeft > 8;
+    const right = canvas.scrollLeft + canvas.clientWidth < canvas.scrollWidth - 1;
+    const more = left && right ? 'both' : left ? 'left' : right ? 'right' : '';
+    node.setAttribute('data-more', more);
+    node.textContent =
+      more === 'both'
+        ? trans().__('← Wide graph: more on both sides →')
+        : more === 'left'
+          ? trans().__('← Wide graph: more to the left')
+          : more === 'right'
+            ? trans().__('Wide graph: more to the right →')
+            : '';
+    if (!more) {
+      node.remove();
+    } else if (!node.isConnected) {
+      canvas.prepend(node);
+    }
+  };
+  canvas.addEventListener('scroll', update, { passive: true });
+  return { node, update };
+}
+
+/**
+ * Size `svg` inside `canvas` (its scrolling box) by {@link legibleScale}, now and whenever the
+ * box's width changes. The first time it has a size, labels are fitted to their boxes and the
+ * box scrolls to show `focus` (the cuts and the weights they cut), so a wide graph does not
+ * open with them off to one side; the hint says which way the rest is.
+ */
+export function sizeLegibly(canvas: HTMLElement, svg: SVGSVGElement, focus: Focus | null = null): void {
   const vb = svg.viewBox?.baseVal;
   const viewWidth = vb && vb.width > 0 ? vb.width : lengthPx(svg.getAttribute('width'));
   const viewHeight = vb && vb.height > 0 ? vb.height : lengthPx(svg.getAttribute('height'));
@@ -62,6 +107,8 @@ export function sizeLegibly(canvas: HTMLElement, svg: SVGSVGElement, focus: Elem
   const naturalScale = naturalPx > 0 ? naturalPx / viewWidth : 1;
   const minFont = minFontSize(svg);
   let lastWidth = -1;
+  let fitted = false;
+  const hint = scrollHint(canvas);
   const apply = (): void => {
     const style = getComputedStyle(canvas);
     const box = canvas.clientWidth - parseFloat(style.paddingLeft || '0') - parseFloat(style.paddingRight || '0');
@@ -69,22 +116,16 @@ export function sizeLegibly(canvas: HTMLElement, svg: SVGSVGElement, focus: Elem
       return;
     }
     lastWidth = box;
+    fitted = fitted || fitLabels(svg);
     const k = legibleScale({ viewWidth, naturalScale, minFontSize: minFont, boxWidth: box });
     svg.classList.add('jp-mod-legible');
     svg.style.width = `${viewWidth * k}px`;
     svg.style.height = `${viewHeight * k}px`;
-    const wide = viewWidth * k > box + 1;
-    if (wide && !hint.isConnected) {
-      canvas.prepend(hint);
-    } else if (!wide) {
-      hint.remove();
-    }
-    if (focus && centreIn(canvas, focus)) {
+    if (focus && revealIn(canvas, focus)) {
       focus = null; // once: after that the user scrolls
     }
+    hint.update();
   };
-  // Said once, above the graph (sticky, so it stays put while the box scrolls).
-  const hint = h('div', { class: 'jp-tapemagic-scroll-hint' }, trans().__('Wide graph: scroll sideways to see all of it →'));
   apply();
   const observer = new ResizeObserver(() => {
     if (!canvas.isConnected && lastWidth >= 0) {

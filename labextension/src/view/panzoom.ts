@@ -3,13 +3,16 @@
  */
 import { trans } from '../i18n';
 import { button, h } from './dom';
+import { MIN_TEXT_PX } from '../model/fit';
+import { fitLabels, unionRect } from './labels';
+import { Focus, minFontSize } from './legible';
 
 /**
  * Make `svg` pannable and zoomable inside `viewport`, fitted at first; returns a re-fit function.
- * When the first fit leaves `focus` (the cut) outside the viewport, the graph is panned to
- * centre it.
+ * When the first fit leaves `focus` (the cuts and the weights they cut) outside the viewport,
+ * the graph is panned to show it.
  */
-export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement, focus: Element | null = null): () => void {
+export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement, focus: Focus | null = null): () => void {
   let scale = 1;
   let x = 0;
   let y = 0;
@@ -23,7 +26,11 @@ export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement, focus: 
     scale = next;
     apply();
   };
-  /** Scale the graph down (never up) to the viewport's width, top-left aligned; pan for the rest. */
+  /**
+   * Scale the graph down (never up) to the viewport's width, top-left aligned, but never so far
+   * that its smallest text drops below {@link MIN_TEXT_PX} (a narrow side panel pans instead
+   * of showing an unreadable thumbnail); pan for the rest.
+   */
   const reset = (): boolean => {
     svg.style.transform = '';
     const box = svg.getBoundingClientRect();
@@ -31,7 +38,11 @@ export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement, focus: 
     if (!box.width || w <= 0) {
       return false;
     }
-    scale = Math.min(1, w / box.width);
+    fitLabels(svg);
+    const units = svg.viewBox?.baseVal?.width || box.width;
+    const font = minFontSize(svg) * (box.width / units);
+    const legible = font > 0 ? MIN_TEXT_PX / font : 0;
+    scale = Math.min(1, Math.max(w / box.width, legible));
     x = 6;
     y = 6;
     apply();
@@ -84,18 +95,26 @@ export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement, focus: 
   });
   tools.addEventListener('pointerdown', ev => ev.stopPropagation());
   viewport.appendChild(tools);
-  /**
-   * Pan so that `focus` is in the middle along each axis where it is not inside the viewport
-   * already (the fit keeps the whole width in view: a tall graph only moves up).
-   */
+  /** Pan so that the focus (the cuts and their weights, else the first cut's) is in view. */
   const centre = (): void => {
-    const r = focus?.getBoundingClientRect();
-    const v = viewport.getBoundingClientRect();
-    if (!r || !(r.width || r.height)) {
+    if (!focus) {
       return;
     }
-    const dx = r.left < v.left || r.right > v.right ? v.left + v.width / 2 - (r.left + r.width / 2) : 0;
-    const dy = r.top < v.top || r.bottom > v.bottom ? v.top + v.height / 2 - (r.top + r.height / 2) : 0;
+    const v = viewport.getBoundingClientRect();
+    const all = unionRect(focus.all);
+    const fits = all && all.right - all.left <= v.width && all.bottom - all.top <= v.height;
+    const r = fits ? all : unionRect(focus.first) ?? all;
+    if (!r) {
+      return;
+    }
+    const axis = (start: number, end: number, view: number, size: number): number => {
+      if (start >= view && end <= view + size) {
+        return 0;
+      }
+      return end - start <= size ? view + size / 2 - (start + end) / 2 : view + 8 - start;
+    };
+    const dx = axis(r.left, r.right, v.left, v.width);
+    const dy = axis(r.top, r.bottom, v.top, v.height);
     if (dx || dy) {
       x += dx;
       y += dy;

@@ -8,7 +8,8 @@ import { Finding, Report } from '../model/types';
 import { findingCard } from './cards';
 import { sharedParts } from '../model/shared';
 import { sharedSummary } from './affected';
-import { h, richText } from './dom';
+import { button, h, richText } from './dom';
+import { OPEN_PANEL_EVENT } from '../model/types';
 import { renderGraph } from './graphView';
 import { ApplyHandler, outcomeView } from './fixView';
 import { FixOutcome, FixState } from '../model/fixes';
@@ -52,9 +53,18 @@ export function reportView(report: Report, options: ReportViewOptions = {}): { n
   if (options.outcome) {
     node.querySelector('.jp-tapemagic-headline')?.after(outcomeView(options.outcome));
   }
+  if (count && !options.panel) {
+    // shown by the style sheet only where the panel has no tab in sight (Notebook 7)
+    const open = button('jp-tapemagic-open-panel', trans().__('Open it'), () =>
+      node.dispatchEvent(new Event(OPEN_PANEL_EVENT, { bubbles: true }))
+    );
+    node.append(
+      h('div', { class: 'jp-tapemagic-panel-pointer' }, trans().__('The gradcheck panel shows this graph large, with each layer: View → Right Sidebar. '), open)
+    );
+  }
   const graph = renderGraph(report, {
     panZoom: options.panel,
-    rankdir: options.panel ? 'TB' : 'LR',
+    rankdir: 'TB',
     groups: options.panel,
     onReveal: options.onReveal
   });
