@@ -183,7 +183,11 @@ def test_clean_report_has_no_red_edge(lab_server, lab_root, page, shot):
     assert "✂" not in (svg.text_content() or "")
     design = svg.locator(f"g[data-tm^='e'] path[stroke='{DESIGN_GREY}'][stroke-dasharray]")
     assert design.count() == 1
-    assert "no gradient by design" in clean.locator(".jp-tapemagic-legend").inner_text()
+    # a cell the notebook has not rendered yet has no inner text: scroll to it and wait
+    legend = clean.locator(".jp-tapemagic-legend")
+    legend.scroll_into_view_if_needed()
+    page.wait_for_function("el => el.innerText.includes('no gradient by design')",
+                           arg=legend.element_handle(), timeout=10_000)
     # the broken cell's report in the same notebook still draws its cut in red
     broken = page.locator(f"{CELLS} .jp-OutputArea-output .jp-tapemagic-report.jp-mod-error").first
     broken.locator("svg.jp-tapemagic-svg").wait_for(timeout=30_000)
@@ -227,7 +231,8 @@ CUT_BOX = """cell => {
     const r = cut.getBoundingClientRect(), c = canvas.getBoundingClientRect();
     const svg = canvas.querySelector('svg').getBoundingClientRect();
     return {cut: [r.left, r.right, r.top, r.bottom], view: [c.left, c.right, c.top, c.bottom],
-            svgWidth: svg.width, viewWidth: c.width, scrolled: canvas.scrollLeft};
+            svgWidth: svg.width, viewWidth: c.width, svgHeight: svg.height, viewHeight: c.height,
+            scrolled: canvas.scrollLeft + canvas.scrollTop};
 }"""
 
 # The same for the side panel, where the graph is panned (a transform), not scrolled.
@@ -272,11 +277,14 @@ def test_apply_and_rerun_live(lab_server, lab_root, page, shot):
     )
     cells = page.locator(CELLS)
 
-    # 1. The wide graph opens scrolled to its cut: the severed edge is inside the visible box.
+    # 1. The big graph (drawn top to bottom) opens scrolled to its cut: the severed edge is
+    #    inside the visible box.
     wide = cells.nth(2)
     wide.scroll_into_view_if_needed()
+    page.wait_for_function(f"cell => ({CUT_BOX})(cell).scrolled > 0", arg=wide.element_handle(),
+                           timeout=10_000)
     box = wide.evaluate(CUT_BOX)
-    assert box["svgWidth"] > 1.5 * box["viewWidth"], box  # really wider than its box
+    assert box["svgHeight"] > 1.5 * box["viewHeight"], box  # really larger than its box
     left, right, top, bottom = box["cut"]
     vleft, vright, vtop, vbottom = box["view"]
     assert vleft <= left and right <= vright and vtop <= top and bottom <= vbottom, box

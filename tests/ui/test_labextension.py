@@ -494,7 +494,7 @@ def test_go_to_line_and_layer_groups(lab_server, lab_root, page, shot):
     assert "sequential/amplitude/kernel" not in (panel.locator("svg.jp-tapemagic-svg").text_content() or "")
     weights = hidden.locator(".jp-tapemagic-layer-weight")
     assert weights.count() == 2 and "gets a gradient" in weights.first.inner_text()
-    assert "No finding on line 12" in hidden.inner_text()
+    assert "No finding in this layer or at In[3] line 12" in hidden.inner_text()
     # The list's toggle collapses it again.
     hidden.locator(".jp-tapemagic-layer-toggle").click()
     panel.locator(".jp-tapemagic-layer.jp-mod-expanded").wait_for(state="detached", timeout=10_000)
@@ -716,12 +716,13 @@ def test_output_area_readable(lab_server, lab_root, page, shot):
     # the graph is laid out when its box is on screen (the broken cell's report above is tall)
     report.locator(".jp-tapemagic-graph-canvas").scroll_into_view_if_needed()
 
-    # 1. The wide left-to-right graph keeps its text legible and scrolls inside its box.
+    # 1. The graph keeps its text legible and stays inside the output area (it scrolls inside
+    #    its box); a hint says which way the rest lies only when some of it is out of sight.
     box = _graph_box(report)
     assert box["text_px"] >= 9.9, box
-    assert box["scroll"] > box["client"] + 100, box
     assert box["right"] <= box["out"] + 1, box
-    assert report.locator(".jp-tapemagic-scroll-hint").count() == 1
+    hint = report.locator(".jp-tapemagic-scroll-hint")
+    assert hint.count() == (1 if box["scroll"] > box["client"] + 1 else 0), box
 
     # 2. The four findings share their weights and path: shown once, referred to in each card.
     summary = report.locator(".jp-tapemagic-shared")

@@ -166,11 +166,13 @@ export function reportToDot(report: Report, options: DotOptions = {}): DotResult
   const findingIds = new Set(ruleOf.keys());
   const idOf = new Map<string, string>();
   nodes.forEach((n, i) => idOf.set(n.id, `n${i}`));
+  // Courier: Graphviz sizes boxes at 0.6 em a character, as a monospace font draws them (the
+  // style sheet draws the text monospace), so labels fit their boxes in any browser
   const out: string[] = [
     'digraph tapemagic {',
-    `  graph [rankdir=${options.rankdir === 'TB' ? 'TB' : 'LR'}, bgcolor="transparent", fontname="Helvetica", fontsize=10, nodesep=0.25, ranksep=0.45];`,
-    '  node [style="filled,rounded", fontname="Helvetica", fontsize=10, penwidth=0.8, color="#4b5563", margin="0.1,0.04"];',
-    '  edge [fontname="Helvetica", fontsize=9, arrowsize=0.7];'
+    `  graph [rankdir=${options.rankdir === 'TB' ? 'TB' : 'LR'}, bgcolor="transparent", fontname="Courier", fontsize=10, nodesep=0.25, ranksep=0.45];`,
+    '  node [style="filled,rounded", fontname="Courier", fontsize=10, penwidth=0.8, color="#4b5563", margin="0.1,0.04"];',
+    '  edge [fontname="Courier", fontsize=9, arrowsize=0.7];'
   ];
   nodes.forEach((n, i) => {
     if (hidden.has(n.id)) {

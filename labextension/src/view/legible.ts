@@ -36,6 +36,23 @@ export interface Focus {
 }
 
 /**
+ * The part of the focus to show in a view of `width` × `height`: all of it when it fits, else
+ * the first cut with the weights behind it, else that cut alone (null: nothing has a size).
+ */
+export function pickFocus(focus: Focus, width: number, height: number): { left: number; top: number; right: number; bottom: number } | null {
+  const parts = [focus.all, focus.first, focus.first.filter(el => el.getAttribute('data-tm')?.startsWith('e'))];
+  let last = null;
+  for (const part of parts) {
+    const r = unionRect(part);
+    if (r && r.right - r.left <= width && r.bottom - r.top <= height) {
+      return r;
+    }
+    last = r ?? last;
+  }
+  return last;
+}
+
+/**
  * Scroll `box` so that the focus is in view: all of it when it fits the box, else the first
  * finding's cut and weights (centred when they fit, else from their start); false while the
  * box has no size yet (not in the page).
@@ -45,8 +62,7 @@ export function revealIn(box: HTMLElement, focus: Focus): boolean {
     return false;
   }
   const b = box.getBoundingClientRect();
-  const all = unionRect(focus.all);
-  const r = all && all.right - all.left <= box.clientWidth && all.bottom - all.top <= box.clientHeight ? all : unionRect(focus.first) ?? all;
+  const r = pickFocus(focus, box.clientWidth, box.clientHeight);
   if (!r) {
     return !focus.all.length;
   }
@@ -112,7 +128,7 @@ export function sizeLegibly(canvas: HTMLElement, svg: SVGSVGElement, focus: Focu
   const apply = (): void => {
     const style = getComputedStyle(canvas);
     const box = canvas.clientWidth - parseFloat(style.paddingLeft || '0') - parseFloat(style.paddingRight || '0');
-    if (box <= 0 || box === lastWidth) {
+    if (box <= 0 || (box === lastWidth && !focus)) {
       return;
     }
     lastWidth = box;
@@ -136,4 +152,17 @@ export function sizeLegibly(canvas: HTMLElement, svg: SVGSVGElement, focus: Focu
     requestAnimationFrame(apply);
   });
   observer.observe(canvas);
+  // A report drawn off screen (a cell the notebook has not rendered yet) cannot be measured:
+  // look again when it comes into view, until the focus has been shown once.
+  const seen = new IntersectionObserver(entries => {
+    if (!canvas.isConnected && lastWidth >= 0) {
+      seen.disconnect();
+    } else if (entries.some(e => e.isIntersecting)) {
+      requestAnimationFrame(apply);
+      if (!focus) {
+        seen.disconnect();
+      }
+    }
+  });
+  seen.observe(canvas);
 }

@@ -4,8 +4,8 @@
 import { trans } from '../i18n';
 import { button, h } from './dom';
 import { MIN_TEXT_PX } from '../model/fit';
-import { fitLabels, unionRect } from './labels';
-import { Focus, minFontSize } from './legible';
+import { fitLabels } from './labels';
+import { Focus, minFontSize, pickFocus } from './legible';
 
 /**
  * Make `svg` pannable and zoomable inside `viewport`, fitted at first; returns a re-fit function.
@@ -86,9 +86,9 @@ export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement, focus: 
     { class: 'jp-tapemagic-zoom' },
     button('jp-tapemagic-zoom-in', '+', () => zoom(1.25)),
     button('jp-tapemagic-zoom-out', '−', () => zoom(1 / 1.25)),
-    button('jp-tapemagic-zoom-reset', '⟲', () => void reset())
+    button('jp-tapemagic-zoom-reset', '⟲', () => void (reset() && centre()))
   );
-  const titles = [trans().__('Zoom in'), trans().__('Zoom out'), trans().__('Fit to width')];
+  const titles = [trans().__('Zoom in'), trans().__('Zoom out'), trans().__('Fit to width, back to the cut')];
   Array.from(tools.children).forEach((b, i) => {
     b.setAttribute('title', titles[i]);
     b.setAttribute('aria-label', titles[i]);
@@ -101,9 +101,7 @@ export function attachPanZoom(viewport: HTMLElement, svg: SVGSVGElement, focus: 
       return;
     }
     const v = viewport.getBoundingClientRect();
-    const all = unionRect(focus.all);
-    const fits = all && all.right - all.left <= v.width && all.bottom - all.top <= v.height;
-    const r = fits ? all : unionRect(focus.first) ?? all;
+    const r = pickFocus(focus, v.width, v.height);
     if (!r) {
       return;
     }
