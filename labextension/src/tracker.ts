@@ -7,12 +7,12 @@ import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { IOutputModel } from '@jupyterlab/rendermime';
 import { IDisposable } from '@lumino/disposable';
 import { Signal } from '@lumino/signaling';
-import { trans } from './i18n';
 import { parseReport } from './model/report';
 import { toEditorPosition } from './model/positions';
 import { FixOutcome, FixState } from './model/fixes';
-import { APPLY_EVENT, CAN_APPLY_CLASS, CAN_REVEAL_CLASS, Finding, MIME_TYPE, Report, RENDERED_EVENT, REVEAL_EVENT } from './model/types';
+import { Finding, MIME_TYPE, Report } from './model/types';
 import { FixLoop, IFixHost } from './fixloop';
+import { CardEvents } from './cardEvents';
 import { ICellReport, IPlacedFinding, ITapemagicReports } from './tokens';
 
 interface Seen {
@@ -21,11 +21,7 @@ interface Seen {
   seq: number;
 }
 
-/**
- * How long typing may pause before the tracker looks at the edited cells again. A keystroke
- * only marks its cell dirty; the reports, stale banners and fix buttons of the cells it can
- * affect are brought up to date once, after the burst.
- */
+/** How long typing pauses before the edited cells are looked at again (once per burst). */
 export const EDIT_SETTLE_MS = 150;
 
 /** The cells of one notebook edited since the last look, and its pending timer. */
@@ -40,7 +36,6 @@ interface Pending {
  */
 class PanelWatch {
   constructor(readonly panel: NotebookPanel, readonly tracker: ReportTracker) {}
-  /** A cell's outputs changed: a report may have arrived or gone. */
   onOutputs(): void {
     this.tracker.rescanNow(this.panel);
   }
@@ -48,7 +43,6 @@ class PanelWatch {
   onContent(cell: ICellModel): void {
     this.tracker.cellEdited(this.panel, cell.id);
   }
-  /** Cells were added, removed or moved. */
   onCells(): void {
     this.tracker.hookCells(this);
     this.tracker.rescanNow(this.panel);
@@ -58,16 +52,11 @@ class PanelWatch {
 /** The implementation of {@link ITapemagicReports}; `dispose()` undoes everything it hooked. */
 export class ReportTracker implements IFixHost, IDisposable {
   /** Follow the notebooks of `notebooks`. */
-  constructor(private readonly app: JupyterFrontEnd, private readonly notebooks: INotebookTracker) {
+  constructor(private readonly app: JupyterFrontEnd, readonly notebooks: INotebookTracker) {
     notebooks.widgetAdded.connect(this._onAdded, this);
     notebooks.forEach(panel => this._watch(panel));
     notebooks.currentChanged.connect(this._onCurrent, this);
-    // The output-area cards' "Go to line" buttons (the renderer cannot reach the notebook).
-    this._listen(REVEAL_EVENT, ev => this._onRevealEvent(ev as CustomEvent));
-    // Their "Apply" buttons, and a freshly drawn report (its buttons and outcome line).
-    this._listen(APPLY_EVENT, ev => this._onApplyEvent(ev as CustomEvent));
-    this._listen(RENDERED_EVENT, ev => this._onRendered(ev));
-    document.body.classList.add(CAN_REVEAL_CLASS, CAN_APPLY_CLASS);
+    this._cards = new CardEvents(this);
   }
 
   get isDisposed(): boolean {
@@ -80,11 +69,7 @@ export class ReportTracker implements IFixHost, IDisposable {
       return;
     }
     this._disposed = true;
-    for (const [type, fn] of this._listeners) {
-      document.removeEventListener(type, fn);
-    }
-    this._listeners = [];
-    document.body.classList.remove(CAN_REVEAL_CLASS, CAN_APPLY_CLASS);
+    this._cards.dispose();
     for (const pending of this._pending.values()) {
       clearTimeout(pending.timer);
     }
@@ -176,52 +161,9 @@ export class ReportTracker implements IFixHost, IDisposable {
     this._changed.emit();
   }
 
-  /** The output-area card an event came from: its report entry and finding. */
-  private _locate(ev: CustomEvent): IPlacedFinding | null {
-    const target = ev.target as Element | null;
-    const findingId = (ev.detail as { findingId?: unknown } | null)?.findingId;
-    const panel = this.notebooks.find(p => !!target && p.node.contains(target));
-    const cell = panel?.content.widgets.find(c => !!target && c.node.contains(target));
-    if (!panel || !cell || typeof findingId !== 'string') {
-      return null;
-    }
-    ev.stopPropagation();
-    for (const entry of this.reports(panel)) {
-      const finding = entry.report.findings.find(f => f.id === findingId);
-      if (entry.cellId === cell.model.id && finding) {
-        return { entry, finding };
-      }
-    }
-    return null;
-  }
-
-  /** Answer a card's "Go to line": find its notebook, cell and report from where it sits. */
-  private _onRevealEvent(ev: CustomEvent): void {
-    const hit = this._locate(ev);
-    if (hit) {
-      void this.reveal(hit.entry, hit.finding);
-    }
-  }
-
-  /** Answer a card's "Apply" / "Apply and re-run"; `detail.done` gets the outcome text. */
-  private _onApplyEvent(ev: CustomEvent): void {
-    const detail = ev.detail as { rerun?: unknown; done?: unknown } | null;
-    const done = typeof detail?.done === 'function' ? (detail.done as (why: string) => void) : () => undefined;
-    const hit = this._locate(ev);
-    if (!hit) {
-      done(trans().__('This report is not in an open notebook.'));
-      return;
-    }
-    this.applyFix(hit.entry, hit.finding, detail?.rerun === true).then(done, err => done(String(err)));
-  }
-
-  /** A report was drawn in an output area: sync its fix buttons and outcome line. */
-  private _onRendered(ev: Event): void {
-    const target = ev.target as Element | null;
-    const panel = this.notebooks.find(p => !!target && p.node.contains(target));
-    if (panel) {
-      this._markOutputs(panel, this._byPanel.get(panel) ?? []);
-    }
+  /** Bring a notebook's rendered reports up to date (a report was just drawn in it). */
+  syncOutputs(panel: NotebookPanel): void {
+    this._markOutputs(panel, this._byPanel.get(panel) ?? []);
   }
 
   /** The model id of the cell a finding should be shown in. */
@@ -249,11 +191,6 @@ export class ReportTracker implements IFixHost, IDisposable {
       return '';
     }
     return entry.cellId;
-  }
-
-  private _listen(type: string, fn: (ev: Event) => void): void {
-    document.addEventListener(type, fn);
-    this._listeners.push([type, fn]);
   }
 
   private _onAdded(_: INotebookTracker, panel: NotebookPanel): void {
@@ -451,7 +388,7 @@ export class ReportTracker implements IFixHost, IDisposable {
   private _madeOn = new Map<number, string>();
   private _watches = new Map<NotebookPanel, PanelWatch>();
   private _pending = new Map<NotebookPanel, Pending>();
-  private _listeners: Array<[string, (ev: Event) => void]> = [];
+  private _cards: CardEvents;
   private _disposed = false;
   /** Reports of a cell with `seq` up to this value were marked stale explicitly. */
   private _staleUpTo = new Map<string, number>();
