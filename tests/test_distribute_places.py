@@ -123,9 +123,10 @@ def _check(tmp_path: Path, name: str, source: str) -> tuple[Report, Path]:
 
 
 def _files(node: Any) -> list[str]:
-    """Return every ``file`` of a location anywhere in a report's JSON."""
+    """Return every ``file`` of a place anywhere in a report's JSON (graph nodes' too)."""
     if isinstance(node, dict):
-        found = [str(node["file"])] if "file" in node and "line" in node else []
+        # a graph node with no place (a weight) has file None
+        found = [str(node["file"])] if node.get("file") is not None and "line" in node else []
         return found + [f for value in node.values() for f in _files(value)]
     if isinstance(node, list):
         return [f for value in node for f in _files(value)]
