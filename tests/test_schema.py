@@ -35,7 +35,9 @@ DEFINITIONS = {
 
 
 #: Fields added after the schema was published: not required (older reports lack them).
-ADDED_LATER = {model.Fix: {"keeps_value"}, model.GradientCall: {"target_value"}}
+ADDED_LATER = {model.Fix: {"keeps_value"}, model.GradientCall: {"target_value"},
+               model.Location: {"cell", "where"}, model.ChainStep: {"cell", "where"},
+               model.GraphNode: {"execution_count", "cell", "where"}}
 
 
 def _definition(name: str) -> dict:

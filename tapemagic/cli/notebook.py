@@ -137,6 +137,7 @@ def collect(nb: Any, path: str) -> list[Unit]:
     from tapemagic.cli.kernel import OUTPUT_TAG, has_own_check
     from tapemagic.report.mime import MIME_TYPE
     from tapemagic.report.model import Report
+    from tapemagic.report.places import numbered
 
     counts = {cell.get("execution_count"): number
               for number, cell in enumerate(nb.cells, start=1)
@@ -150,7 +151,8 @@ def collect(nb: Any, path: str) -> list[Unit]:
                  if MIME_TYPE in o.get("data", {})
                  and bool(o.get("metadata", {}).get(OUTPUT_TAG)) != own]
         if found:
-            report = Report.from_json(_plain(found[-1]["data"][MIME_TYPE]))
+            # the kernel knows a cell's In[N]; the run knows its place in the file too
+            report = numbered(Report.from_json(_plain(found[-1]["data"][MIME_TYPE])), counts)
             units.append(Unit(report, path, number, counts))
     return units
 

@@ -9,6 +9,7 @@ same cell gives the same ids on every run.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from tapemagic.graph.provenance import ProvenanceGraph
 from tapemagic.graph.verdicts import CallAnalysis
@@ -35,7 +36,7 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
         call = analysis.call
         loss_id = f"loss:{call.target_label}@{_line(cells, call.loc)}"
         nodes.setdefault(loss_id, GraphNode(loss_id, "loss", call.target_label,
-                                            _line(cells, call.loc) or None))
+                                            **_place(cells, call.loc)))
         targets = set(call.targets)
         anc = backward(graph, targets, lambda e: True)
         # Tensors whose outgoing edges were drawn already (from an earlier source's walk):
@@ -112,7 +113,7 @@ def _probable_host(graph: ProvenanceGraph, cells: CellMap, node: int, var_id: st
     path = shortest_path(graph, node, set(graph.trace.tensors), set(event.sources))
     line = _line(cells, event.loc)
     host = f"host:{line}:{event.api}"
-    nodes.setdefault(host, GraphNode(host, "host", f"{event.api} (line {line})", line or None))
+    nodes.setdefault(host, GraphNode(host, "host", event.api, **_place(cells, event.loc)))
     previous = var_id
     for serial in path[1:]:
         current = _node_of(graph, cells, serial, nodes)
@@ -168,8 +169,8 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int,
         event = graph.events[link.event]
         line = _line(cells, event.loc)
         node_id = f"host:{line}:{event.api}"
-        label = f"{event.api} (line {line})"
-        nodes.setdefault(node_id, GraphNode(node_id, "host", label, line or None))
+        nodes.setdefault(node_id, GraphNode(node_id, "host", event.api,
+                                            **_place(cells, event.loc)))
         return node_id
     op = graph.ops.get(record.producer[0])
     if op is None:
@@ -180,12 +181,13 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int,
         # ops a Keras layer ran for the user: one node per layer. Ops the user's own code ran
         # inside a Keras scope (a custom loss under compile_loss) stay one node per line.
         node_id = f"layer:{op.layer}"
-        nodes.setdefault(node_id, GraphNode(node_id, "group", op.layer, line or None, op.layer))
+        nodes.setdefault(node_id, GraphNode(node_id, "group", op.layer, group=op.layer,
+                                            **_place(cells, op.layer_loc or op.loc)))
         return node_id
     where = f"In[{loc.execution_count}]" if loc and loc.execution_count else (
         loc.file.rsplit("/", 1)[-1] if loc else "?")
     snippet = (loc.source_line.strip() if loc else "")[:48]
-    label = f"line {line}: {snippet}" if loc else op.op_type
+    label = snippet or op.op_type  # the place is the node's `where`, shown under its label
     if op.layer:
         # the user's own code inside a Keras layer (a custom layer's call, a custom loss under
         # compile_loss): one node per layer instance and line, so two layers that share one
@@ -195,7 +197,8 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int,
         label = f"{op.layer.rsplit('/', 1)[-1]} · {label}"
     else:
         node_id = f"line:{where}:{line}"
-    nodes.setdefault(node_id, GraphNode(node_id, "op", label, line or None, op.layer or None))
+    nodes.setdefault(node_id, GraphNode(node_id, "op", label, group=op.layer or None,
+                                        **_place(cells, op.layer_loc or op.loc)))
     return node_id
 
 
@@ -203,6 +206,14 @@ def _line(cells: CellMap, raw: object) -> int:
     """Return the 1-based line of ``raw`` in its cell, or 0 when unknown (None in the report)."""
     loc = cells.location(raw)  # type: ignore[arg-type]
     return loc.line if loc else 0
+
+
+def _place(cells: CellMap, raw: object) -> dict[str, Any]:
+    """Return a node's ``line``, ``execution_count`` and ``where`` (as every output names it)."""
+    loc = cells.location(raw)  # type: ignore[arg-type]
+    if loc is None:
+        return {}
+    return {"line": loc.line, "execution_count": loc.execution_count, "where": loc.where}
 
 
 def _kind_rank(kind: str) -> int:

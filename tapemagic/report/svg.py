@@ -101,7 +101,7 @@ def graph_svg(report: Report) -> ET.Element | None:
     ids = list(index)
     edges = [e for e in report.graph.edges if e.source in index and e.target in index]
     column = _columns(ids, [(e.source, e.target) for e in edges])
-    labels = {n.id: [_short(n.label)] + ([f"line {n.line}"] if n.line else []) for n in nodes}
+    labels = {n.id: [_short(n.label)] + ([n.where] if n.where else []) for n in nodes}
     size = {i: (max(len(t) for t in labels[i]) * _CHAR + 2 * _PAD,
                 len(labels[i]) * _LINE + _PAD) for i in ids}
     cols: dict[int, list[str]] = defaultdict(list)
