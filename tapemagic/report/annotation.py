@@ -43,8 +43,11 @@ class Place:
 
     @property
     def where(self) -> str:
-        """Return the place inside the file as every output names it (``cell 5 (In[4]), line
-        14``; ``train.py:14`` for a plain file): :func:`tapemagic.report.places.place`."""
+        """Return the place inside the file as every output names it.
+
+        ``cell 5 (In[4]), line 14``; ``train.py:14`` for a plain file
+        (:func:`tapemagic.report.places.place`).
+        """
         if self.cell is not None:
             return name_place(self.line, self.count, self.cell)
         return name_place(self.line, file=self.path)
