@@ -111,7 +111,7 @@ def test_renderer_panel_diagnostics(lab_server, page, notebooks, shot):
     cards = report.locator(".jp-tapemagic-card")
     assert cards.count() == len(payload["findings"])
     first = report.locator(".jp-tapemagic-card[data-finding='f1']")
-    assert "In[5] line 6" in first.inner_text()
+    assert "In[5], line 6" in first.inner_text()  # the location's `where`, as Python names it
     assert "p = y_pred.numpy()" in first.locator(".jp-tapemagic-source").inner_text()
     assert "sequential/h/kernel" in first.inner_text()
     assert "unsafe" in first.locator(".jp-tapemagic-fix").inner_text()

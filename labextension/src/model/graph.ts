@@ -135,7 +135,9 @@ export function reportToDot(report: Report, options: DotOptions = {}): DotResult
       return;
     }
     const st = NODE_STYLE[n.kind] ?? NODE_STYLE.op;
-    const lines = n.line ? [n.label, `line ${n.line}`] : [n.label];
+    // the node's place as every output names it (`In[4], line 14`), Python's `where`
+    const place = n.where || (n.line ? `line ${n.line}` : '');
+    const lines = place ? [n.label, place] : [n.label];
     const count = weightCount.get(n.id);
     if (count) {
       const text = options.weightsLabel ? options.weightsLabel(count) : `${count} weights`;

@@ -101,12 +101,19 @@ export function sortedFindings(report: Report): Finding[] {
   );
 }
 
-/** `In[N] line L` (or `line L` when the cell number is unknown), as the cards show it. */
+/**
+ * Where a finding is, as every tapemagic output names it (`In[4], line 14`): the location's
+ * `where`, which Python writes (`tapemagic/report/places.py`); older reports fall back to
+ * `In[N], line L`.
+ */
 export function locationLabel(report: Report, f: Finding): string {
   const loc = f.location;
   if (!loc) {
     return '';
   }
+  if (loc.where) {
+    return loc.where;
+  }
   const count = loc.execution_count ?? report.cell.execution_count;
-  return count === null || count === undefined ? `line ${loc.line}` : `In[${count}] line ${loc.line}`;
+  return count === null || count === undefined ? `line ${loc.line}` : `In[${count}], line ${loc.line}`;
 }
