@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import os
 import sys
 import warnings
@@ -78,6 +79,7 @@ def gradcheck(
     runner: Runner | None = None,
     skip_empty: bool = False,
     picture_when: Callable[[Report], bool] | None = None,
+    preview: Callable[[Report], None] | None = None,
 ) -> Iterator[Check]:
     """Trace the block and explain every gradient that comes back None or zero.
 
@@ -117,6 +119,10 @@ def gradcheck(
         Build the report's collapsed graph and DOT only when this returns True for the report
         (without them); None: always. Auto mode passes :func:`tapemagic.auto.has_cut`: a report
         it does not show needs no picture.
+    preview : callable, optional
+        Called once with the report so far when a Keras ``fit``'s checked steps were analysed
+        and ``fit`` trains on (``%%gradcheck`` shows it then, and replaces it with the final
+        report when the cell ends). Not called when no ``fit`` runs. Its errors are warnings.
 
     Yields
     ------
@@ -165,7 +171,8 @@ def gradcheck(
             raise ImportError(
                 "tapemagic needs TensorFlow 2.16-2.21: pip install 'tapemagic[cpu]' "
                 f"(or tensorflow / tensorflow-cpu) ({error})") from error
-        return TraceSession(force_eager=eager, max_steps=steps)
+        return TraceSession(force_eager=eager, max_steps=steps, on_analysed=None if (
+            preview is None) else functools.partial(_preview, preview, cells, cell))
 
     # Started when the block imports TensorFlow (at once when it is imported already): the
     # code's own environment settings before its import still count, as without tapemagic.
@@ -192,6 +199,18 @@ def gradcheck(
         count = sum(f.severity == "error" for f in result.report.findings)
         raise GradcheckError(f"gradcheck: {count} error finding(s): {result.report.headline}",
                              result.report)
+
+
+def _preview(show: Callable[[Report], None], cells: CellMap | None, cell: CellInfo | None,
+             trace: Trace) -> None:
+    """Build the report of the trace so far and hand it to the door (errors are warnings)."""
+    from tapemagic.engine import build_report
+
+    try:
+        show(build_report(trace, cells or CellMap(), cell or CellInfo("", "<gradcheck>")))
+    except Exception as failure:  # noqa: BLE001 - the user's code goes on regardless
+        warnings.warn(f"tapemagic could not show its report early: {type(failure).__name__}: "
+                      f"{failure}", RuntimeWarning, stacklevel=2)
 
 
 def _main_script(force_eager: bool, steps: int) -> Runner | str:

@@ -311,7 +311,7 @@ def cut_weights(report: Report) -> int:
 def _notebook_cells() -> CellMap | None:
     """Map IPython's compiled cell files to their ``In[N]`` (None outside IPython).
 
-    The report then places a cut at ``In[N] line L``, as ``%%gradcheck`` does, instead of at
+    The report then places a cut at ``In[N], line L``, as ``%%gradcheck`` does, instead of at
     the cell's temporary file name.
     """
     ipython = sys.modules.get("IPython")

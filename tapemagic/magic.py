@@ -27,6 +27,7 @@ from IPython.display import display
 
 from tapemagic.api import FORCE_EAGER_DEFAULT
 from tapemagic.locations import CellMap, leading_blank_lines
+from tapemagic.preview import Preview, stop_hint
 from tapemagic.report.model import CellInfo
 
 _DEFAULT = " (the default)"
@@ -194,6 +195,8 @@ class GradcheckMagics(Magics):
                          else getattr(shell, "ast_node_interactivity", "last_expr"))
         check = None
         runner = None
+        # the report as soon as a fit's checked steps are analysed, replaced when the cell ends
+        preview = None if args.json else Preview(stop_hint(shell))
         if args.verify_fixes:
             from tapemagic.verify.notebook import HistoryRunner, history_cells
 
@@ -201,15 +204,16 @@ class GradcheckMagics(Magics):
                                    args.steps)
         try:
             with gradcheck(force_eager=args.force_eager, max_steps=args.steps, cells=cells,
-                           cell=info, verify_fixes=args.verify_fixes, runner=runner) as check:
+                           cell=info, verify_fixes=args.verify_fixes, runner=runner,
+                           preview=preview.show if preview is not None else None) as check:
                 await shell.run_ast_nodes(tree.body, filename, interactivity=interactivity,
                                           compiler=shell.compile, result=result)
                 check.error = result.error_before_exec or result.error_in_exec
         except BaseException:  # an interrupt between the cell's statements, or tapemagic's own
             if check is not None:
-                self._show(check, args)  # a crash is when the report is needed most
+                self._show(check, args, preview)  # a crash is when the report is needed most
             raise
-        self._show(check, args)
+        self._show(check, args, preview)
         failed = result.error_before_exec or result.error_in_exec
         if failed is not None:
             outer = getattr(shell.displayhook, "exec_result", None)
@@ -268,7 +272,7 @@ class GradcheckMagics(Magics):
         cells.add(filename, count, self.current_cell_id)
         return cells
 
-    def _show(self, check: Any, args: Any) -> None:
+    def _show(self, check: Any, args: Any, preview: Preview | None = None) -> None:
         report = check.report
         if report is None:
             return
@@ -278,6 +282,8 @@ class GradcheckMagics(Magics):
         if args.json:
             print(json.dumps(report.to_json(), indent=1, ensure_ascii=False))
             return
+        if preview is not None and preview.final(report):
+            return  # in the early report's place
         from tapemagic.report.mime import mimebundle
 
         display(mimebundle(report), raw=True)

@@ -18,7 +18,7 @@ _EAGER_ARRAYS = (
 
 
 def where_label(raw: RawLocation | None, cells: CellMap) -> str:
-    """Return the user-facing label of ``raw`` (``In[3] line 4``, ``file.py:12``), else ``?``."""
+    """Return the user-facing label of ``raw`` (``In[3], line 4``, ``file.py:12``), else ``?``."""
     loc = cells.location(raw)
     return loc.label if loc else "?"
 

@@ -93,12 +93,15 @@ def backticked(names: tuple[str, ...]) -> str:
 def seed000_graph() -> Graph:
     nodes = [GraphNode(f"var:{n}", "variable", n, None, n.rsplit("/", 1)[0]) for n, _ in WEIGHTS]
     nodes += [
-        GraphNode("grp:sequential/h", "group", "sequential/h (Dense)", 14, "sequential"),
-        GraphNode("grp:sequential/out", "group", "sequential/out (Dense)", 14, "sequential"),
-        GraphNode("host:L6", "host", ".numpy()", 6),
-        GraphNode("host:L7", "host", "np.subtract/np.square/np.add/np.sqrt/np.real", 7),
-        GraphNode("op:L10:Mean", "op", "Mean", 10),
-        GraphNode("loss", "loss", "loss", 15),
+        GraphNode("grp:sequential/h", "group", "sequential/h (Dense)", 14, "sequential",
+                  execution_count=5),
+        GraphNode("grp:sequential/out", "group", "sequential/out (Dense)", 14, "sequential",
+                  execution_count=5),
+        GraphNode("host:L6", "host", ".numpy()", 6, execution_count=5),
+        GraphNode("host:L7", "host", "np.subtract/np.square/np.add/np.sqrt/np.real", 7,
+                  execution_count=5),
+        GraphNode("op:L10:Mean", "op", "Mean", 10, execution_count=5),
+        GraphNode("loss", "loss", "loss", 15, execution_count=5),
     ]
     edges = [
         GraphEdge("var:sequential/h/kernel", "grp:sequential/h", "connected"),
@@ -119,12 +122,12 @@ def seed000_report() -> Report:
     listed = backticked(names)
     chain = (
         ChainStep("sequential/h/kernel"),
-        ChainStep("MatMul/BiasAdd/Relu", 14),
-        ChainStep("MatMul/BiasAdd", 14),
-        ChainStep(".numpy()", 6, cut=True),
-        ChainStep("np.subtract/np.square/np.add/np.sqrt/np.real", 7),
-        ChainStep("tf.constant/Mean", 10),
-        ChainStep("loss", 15),
+        ChainStep("MatMul/BiasAdd/Relu", 14, execution_count=5),
+        ChainStep("MatMul/BiasAdd", 14, execution_count=5),
+        ChainStep(".numpy()", 6, cut=True, execution_count=5),
+        ChainStep("np.subtract/np.square/np.add/np.sqrt/np.real", 7, execution_count=5),
+        ChainStep("tf.constant/Mean", 10, execution_count=5),
+        ChainStep("loss", 15, execution_count=5),
     )
     findings = (
         _finding(

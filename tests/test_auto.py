@@ -125,7 +125,7 @@ def test_a_cell_after_blank_lines_is_reported_at_the_editors_lines(auto, run_cel
     (finding,) = report.findings
     assert finding.location.line == 5
     assert finding.location.source_line == body.splitlines()[4]
-    assert finding.location.label == f"In[{run.count}] line 5"
+    assert finding.location.label == f"In[{run.count}], line 5"
     assert report.gradient_calls[0].location.line == 6
     assert {step.line for step in finding.chain if step.line is not None} == {5}
     assert finding.fix is not None

@@ -82,7 +82,10 @@ def test_github_level_follows_severity(severity: str, level: str) -> None:
 
 def test_github_notebook_cell_names_the_file_and_the_cell() -> None:
     line = command(Annotation(Place("nb.ipynb", 7, 12, cell=4), "TM301", "x", "error", "m"))
-    assert line == "::error file=nb.ipynb,title=TM301 x::cell 4:7:13: m"
+    assert line == "::error file=nb.ipynb,title=TM301 x::cell 4, line 7: m"
+    line = command(Annotation(Place("nb.ipynb", 7, 12, cell=4, count=3), "TM301", "x", "error",
+                              "m"))
+    assert line == "::error file=nb.ipynb,title=TM301 x::cell 4 (In[3]), line 7: m"
 
 
 def test_hostile_report_strings_stay_one_command_each() -> None:

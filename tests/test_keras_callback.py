@@ -378,7 +378,7 @@ def test_in_a_notebook_cell_the_cut_is_placed_at_its_cell(run_cell: Any) -> None
                   callbacks=[check])
         """))
     assert run.error is None, run.error
-    assert f"In[{run.count}] line 4" in run.stderr, run.stderr
+    assert f"In[{run.count}], line 4" in run.stderr, run.stderr
     assert "TM401" in run.stderr
     # the run_cell fixture checks afterwards that no patch is left behind
 

@@ -151,7 +151,7 @@ def test_report_names_the_cell_by_its_execution_count(run_cell, shell) -> None:
     assert finding.location is not None
     assert finding.location.execution_count == traced.count
     assert finding.location.line == 4  # line 1 is %%gradcheck
-    assert finding.location.label == f"In[{traced.count}] line 4"
+    assert finding.location.label == f"In[{traced.count}], line 4"
 
 
 def test_strict_raises_after_showing_the_report(run_cell) -> None:

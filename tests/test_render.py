@@ -27,19 +27,20 @@ def test_text_anatomy_of_seed000():
     text = render_text(seed000_report())
     lines = text.splitlines()
     assert lines[0] == "tapemagic: no gradient reaches 4 of 4 weights (3 findings)"
-    assert "gradient call g1: tape.gradient(loss) at In[5] line 16 (tape t1)" in lines
+    assert "gradient call g1: tape.gradient(loss) at In[5], line 16 (tape t1)" in lines
     for weight in ("sequential/h/kernel", "sequential/out/bias"):
         row = next(line for line in lines if line.strip().startswith(weight))
         assert row.split()[1:4] == ["none", "severed", "TM301,"]
     start = lines.index(next(line for line in lines if line.startswith("TM301 host-round-trip: ")))
     block = lines[start : lines.index("", start)]
-    assert block[1] == "    at: In[5] line 6, in custom_loss()"
+    assert block[1] == "    at: In[5], line 6, in custom_loss()"
     assert block[2] == "      |     p = y_pred.numpy()"
     assert block[3] == "      |         " + "^" * len("y_pred.numpy()")
     assert "    api: .numpy()" in block
     path = next(line for line in block if line.startswith("    path: "))
     assert path.startswith("    path: sequential/h/kernel -> ")
-    assert "-> \u2702 .numpy() (L6) ->" in path and path.endswith("-> loss (L15)")
+    assert "-> \u2702 .numpy() at In[5], line 6 ->" in path
+    assert path.endswith("-> loss at In[5], line 15")
     assert (
         block[-3].startswith("    fix: Keep the computation in TensorFlow")
         and "(unsafe)" in block[-3]
@@ -63,8 +64,8 @@ def test_long_chain_keeps_first_cuts_and_tail():
     chain = [ChainStep(f"op{i}", i + 1, cut=(i == 9)) for i in range(20)]
     out = format_chain(chain)
     parts = out.split(" -> ")
-    assert parts[0] == "op0 (L1)" and parts[-1] == "op19 (L20)"
-    assert "\u2702 op9 (L10)" in parts
+    assert parts[0] == "op0 at line 1" and parts[-1] == "op19 at line 20"
+    assert "\u2702 op9 at line 10" in parts
     omitted = [int(m) for m in re.findall(r"\.\.\. \((\d+) omitted\)", out)]
     shown = [p for p in parts if not p.startswith("...")]
     assert len(shown) + sum(omitted) == 20 and len(omitted) == 2
@@ -72,8 +73,11 @@ def test_long_chain_keeps_first_cuts_and_tail():
 
 
 def test_chain_step_from_another_cell_names_it():
-    steps = [ChainStep("w"), ChainStep("my_loss", 3, execution_count=2), ChainStep("loss", 9)]
-    assert format_chain(steps, cell_ec=5) == "w -> my_loss (In[2] L3) -> loss (L9)"
+    steps = [ChainStep("w"), ChainStep("my_loss", 3, execution_count=2),
+             ChainStep("loss", 9, execution_count=5)]
+    # every step names its cell, the report's own too: one place, one name
+    assert format_chain(steps, cell_ec=5) == (
+        "w -> my_loss at In[2], line 3 -> loss at In[5], line 9")
 
 
 def test_text_exception_fallback_fix_and_unknown_rule():
@@ -146,7 +150,7 @@ def test_dot_styles_seed000():
     assert source == report.dot == build_dot(seed000_graph(), report.findings)
     assert source.startswith("digraph tapemagic {")
     assert len(re.findall(r"^\tn\d+ \[", source, re.M)) == len(report.graph.nodes)
-    assert re.search(r'^\tn9 \[label="loss\\nline 15".*shape=doubleoctagon', source, re.M)
+    assert re.search(r'^\tn9 \[label="loss\\nIn\[5\], line 15".*shape=doubleoctagon', source, re.M)
     assert 'n0 [label="sequential/h/kernel" shape=box]' in source
     assert "shape=note" in source and "shape=ellipse" in source
     severed = [line for line in source.splitlines() if "style=dashed" in line]
@@ -170,10 +174,11 @@ def test_dot_zero_edges_unknown_ids_and_empty_graph():
     assert build_dot(Graph()) == ""
 
 
-def test_dot_does_not_repeat_a_line_the_label_names():
-    graph = Graph((GraphNode("h", "host", ".numpy() (line 5)", 5), GraphNode("m", "op", "Mul", 5)))
+def test_dot_names_a_node_place_as_every_output_does():
+    graph = Graph((GraphNode("h", "host", ".numpy()", 5, execution_count=3),
+                   GraphNode("m", "op", "Mul", 5)))
     source = build_dot(graph)
-    assert 'label=".numpy() (line 5)"' in source and 'label="Mul\\nline 5"' in source
+    assert 'label=".numpy()\\nIn[3], line 5"' in source and 'label="Mul\\nline 5"' in source
 
 
 def test_dot_survives_nasty_ids_and_labels():

@@ -73,7 +73,7 @@ def test_mime_html_is_the_full_report():
     assert markup.count('<details class="tm-explain"><summary>Explain</summary>') == 3
     assert '<pre class="tm-source"><span class="tm-lineno">6</span>    p = y_pred.numpy()' \
         in markup
-    assert "path:</span> sequential/h/kernel -&gt; MatMul/BiasAdd/Relu (L14)" in markup
+    assert "path:</span> sequential/h/kernel -&gt; MatMul/BiasAdd/Relu at In[5], line 14" in markup
     # the fix as a before/after of the line it changes, not as coordinates
     assert ('<span class="tm-del"><span class="tm-lineno">6</span>-     p = y_pred.numpy()'
             '</span><span class="tm-add"><span class="tm-lineno">6</span>+     p = y_pred'

@@ -113,10 +113,18 @@ def test_findings_are_printed_cell_by_cell_at_the_cause(broken: Done) -> None:
     assert broken.returncode == 1, broken.stderr
     out = broken.stdout
     # the cut found while cell 5 ran is in cell 4 (line 2, column 36), where loss_fn lives
-    assert "== train.ipynb:cell 5 (In[4]) ==\ntrain.ipynb:cell 4:2:36: TM301 " in out
+    assert "== train.ipynb, cell 5 (In[4]) ==\ntrain.ipynb, cell 4 (In[3]), line 2: TM301 " \
+        in out
+    rows = {row["cell"]: row["report"] for row in
+            json.loads((broken.folder / "reports.json").read_text())}
+    location = rows[5]["findings"][0]["location"]
+    assert (location["cell"], location["line"], location["col"]) == (4, 2, 35)
+    assert location["where"] == "cell 4 (In[3]), line 2"
     # the %%gradcheck cell is checked once, by its own magic (line 1 is the magic line)
-    assert "train.ipynb:cell 6:3:" in out and out.count("== train.ipynb:cell 6 ") == 1
-    assert "train.ipynb:cell 8:2:" in out  # the cell that raised still has its report
+    assert "train.ipynb, cell 6 (In[5]), line 3: " in out
+    assert out.count("== train.ipynb, cell 6 ") == 1
+    # the cell that raised still has its report
+    assert "train.ipynb, cell 8 (In[7]), line 2: " in out
     assert "cell 2 " not in out and "cell 3 " not in out  # no gradient there: nothing shown
     assert "ValueError: boom at the end" in broken.stderr
 
@@ -125,7 +133,7 @@ def test_findings_are_printed_cell_by_cell_at_the_cause(broken: Done) -> None:
 def test_github_annotations_name_the_notebook_and_the_cell(broken: Done) -> None:
     lines = [line for line in broken.stdout.splitlines() if line.startswith("::")]
     assert lines and all(line.startswith("::error file=train.ipynb,title=TM") for line in lines)
-    assert any("::cell 4:2:36: " in line for line in lines)
+    assert any("::cell 4 (In[3]), line 2: " in line for line in lines)
 
 
 @pytest.mark.slow
@@ -175,7 +183,7 @@ def test_executed_notebook_keeps_sources_outputs_and_carries_the_reports(broken:
 def test_html_report_of_a_notebook_names_its_cells(broken: Done) -> None:
     page = (broken.folder / "report.html").read_text(encoding="utf-8")
     assert page.count('<section class="tm-report"') == 4
-    assert "train.ipynb:cell 4:2:36" in page
+    assert "cell 4 (In[3]), line 2" in page
     assert "<script" not in page.lower()
 
 
@@ -197,9 +205,9 @@ def test_a_cut_in_a_timed_cell_is_at_the_cells_own_line(magics: Done) -> None:
     out = magics.stdout
     column = ROUND_TRIP.index("pred.numpy()") + 1  # 1-based, as `tapemagic lint` prints it
     # line 1 of the cell is %%time: the round trip is the cell's line 5, the body's line 4
-    assert f"== timed.ipynb:cell 3 (In[2]) ==\ntimed.ipynb:cell 3:5:{column}: TM301 " in out
-    assert f"    at: In[2] line 5\n      | {ROUND_TRIP}\n" in out  # the excerpt
-    assert "gradient call grad1: tape.gradient(loss) at In[2] line 6 " in out
+    assert "== timed.ipynb, cell 3 (In[2]) ==\ntimed.ipynb, cell 3 (In[2]), line 5: TM301 " in out
+    assert f"    at: cell 3 (In[2]), line 5\n      | {ROUND_TRIP}\n" in out  # the excerpt
+    assert "gradient call grad1: tape.gradient(loss) at cell 3 (In[2]), line 6 " in out
     assert "<timed exec>" not in out
     nb = nbformat.read(magics.folder / "executed.ipynb", as_version=4)
     timed = "".join(o.get("text", "") for o in nb.cells[2].outputs)
@@ -215,7 +223,7 @@ def test_a_cut_in_a_timed_cell_is_at_the_cells_own_line(magics: Done) -> None:
 @pytest.mark.slow
 def test_a_captured_cell_shows_its_report_and_captures_only_its_own(magics: Done) -> None:
     # %%capture runs its body as a cell of its own (run_cell): still this cell's check, lines
-    assert "timed.ipynb:cell 4:4:" in magics.stdout and "TM201" in magics.stdout
+    assert "timed.ipynb, cell 4 (In[3]), line 4: TM201" in magics.stdout
     nb = nbformat.read(magics.folder / "executed.ipynb", as_version=4)
     assert [o.metadata.get(OUTPUT_TAG) for o in nb.cells[3].outputs] == [True]
     assert nb.cells[4].outputs[0].text == "'captured\\n' 0\n"  # as without the check

@@ -36,7 +36,8 @@ DEFINITIONS = {
 
 #: Fields added after the schema was published: not required (older reports lack them).
 ADDED_LATER = {model.Fix: {"keeps_value"}, model.GradientCall: {"target_value"},
-               model.GraphNode: {"file", "execution_count"}}
+               model.Location: {"cell", "where"}, model.ChainStep: {"cell", "where"},
+               model.GraphNode: {"file", "execution_count", "cell", "where"}}
 
 
 def _definition(name: str) -> dict:

@@ -107,7 +107,7 @@ test('only the layers between a cut weight and its cut are on a severed path', (
 test('a layer lists the finding cut inside it, though the finding is in another cell', () => {
   const report = quantised();
   const q = layerGroups(report).find(g => g.id === 'layer:net/quantized_dense')!;
-  assert.equal(q.place, 'In[2] line 14');
+  assert.equal(q.place, 'In[2], line 14');
   assert.deepEqual(q.findings.map(f => f.id), ['F1']);
   // In[3] line 14 (the fit line) is another place than the finding's In[2] line 14
   const loss = report.graph.nodes.find(n => n.kind === 'loss')!;

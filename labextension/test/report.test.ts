@@ -12,7 +12,7 @@ test('the shared sample payload parses', () => {
   assert.ok(r.ok);
   assert.equal(r.report.findings.length, 3);
   assert.deepEqual(sortedFindings(r.report).map(f => f.rule), ['TM301', 'TM101', 'TM303']);
-  assert.equal(locationLabel(r.report, r.report.findings[0]), 'In[5] line 6');
+  assert.equal(locationLabel(r.report, r.report.findings[0]), 'In[5], line 6');
 });
 
 test('a future schema is refused with its name', () => {
@@ -75,4 +75,18 @@ test('every demo notebook report validates', () => {
     }
   }
   assert.ok(seen >= 3);
+});
+
+test('a place is named as Python names it, and the same way in a report older than `where`', () => {
+  const older = sample();
+  delete older.findings[0].location.where;
+  delete older.findings[0].location.cell;
+  const r = parseReport(older);
+  assert.ok(r.ok);
+  assert.equal(locationLabel(r.report, r.report.findings[0]), 'In[5], line 6');
+  const run = sample();
+  run.findings[0].location.where = 'cell 7 (In[5]), line 6'; // as `run NOTEBOOK` names it
+  const numbered = parseReport(run);
+  assert.ok(numbered.ok);
+  assert.equal(locationLabel(numbered.report, numbered.report.findings[0]), 'cell 7 (In[5]), line 6');
 });

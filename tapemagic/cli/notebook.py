@@ -6,9 +6,10 @@ request (no ``In[N]``, no history) loads tapemagic in the kernel and installs
 :mod:`tapemagic.cli.kernel`'s hooks, so each cell runs as ``%%gradcheck`` runs it and displays
 its report. Then, as nbclient does, a cell that raises (and is not tagged
 ``raises-exception``) stops the run; the reports up to it, that cell's included, are written.
-Positions: ``notebook.ipynb:cell N:line:col``, N counting every cell from 1 (markdown too) and
-the line the cell's own, as ``tapemagic lint`` prints them. Exit status: as for scripts
-(:data:`tapemagic.cli.EXIT_STATUS`); a cell that raised is the script that raised (1).
+Positions: ``notebook.ipynb, cell N (In[K]), line L``, N counting every cell from 1 (markdown
+too), K the cell's execution count and L the cell's own line (:mod:`tapemagic.report.places`).
+Exit status: as for scripts (:data:`tapemagic.cli.EXIT_STATUS`); a cell that raised is the
+script that raised (1).
 """
 
 from __future__ import annotations
@@ -137,6 +138,7 @@ def collect(nb: Any, path: str) -> list[Unit]:
     from tapemagic.cli.kernel import OUTPUT_TAG, has_own_check
     from tapemagic.report.mime import MIME_TYPE
     from tapemagic.report.model import Report
+    from tapemagic.report.places import numbered
 
     counts = {cell.get("execution_count"): number
               for number, cell in enumerate(nb.cells, start=1)
@@ -150,7 +152,8 @@ def collect(nb: Any, path: str) -> list[Unit]:
                  if MIME_TYPE in o.get("data", {})
                  and bool(o.get("metadata", {}).get(OUTPUT_TAG)) != own]
         if found:
-            report = Report.from_json(_plain(found[-1]["data"][MIME_TYPE]))
+            # the kernel knows a cell's In[N]; the run knows its place in the file too
+            report = numbered(Report.from_json(_plain(found[-1]["data"][MIME_TYPE])), counts)
             units.append(Unit(report, path, number, counts))
     return units
 

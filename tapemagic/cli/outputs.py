@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from tapemagic.report.annotation import Annotation, Place, from_finding, script_place
 from tapemagic.report.model import Location, Report
+from tapemagic.report.places import place
 
 __all__ = ["Outputs", "Unit"]
 
@@ -42,11 +43,11 @@ class Unit:
         count = location.execution_count
         if count is not None and count in self.cells:
             return Place(self.path, location.line, location.col, location.end_line,
-                         location.end_col, cell=self.cells[count])
+                         location.end_col, cell=self.cells[count], count=count)
         return script_place(location, self.path)
 
     def label(self, location: Location | None) -> str:
-        """Return ``path:line:col`` (``path:cell N:line:col``) of ``location``."""
+        """Return where ``location`` is: ``nb.ipynb, cell 5 (In[4]), line 14``, ``train.py:14``."""
         return self.place(location).label
 
     def annotations(self) -> list[Annotation]:
@@ -103,11 +104,13 @@ class Outputs:
             from tapemagic.report.standalone import render_standalone
 
             _write(self.html_path, render_standalone(
-                [(_title(u, notebook), u.report, u.label) for u in show], source))
+                [(_title(u, notebook), u.report) for u in show], source))
 
 
 def _title(unit: Unit, notebook: bool) -> str:
-    return f"{unit.path}:cell {unit.cell}" if notebook else unit.path
+    if not notebook:
+        return unit.path
+    return f"{unit.path}, {place(None, unit.report.cell.execution_count, unit.cell)}"
 
 
 def _text(unit: Unit, notebook: bool) -> str:
@@ -117,7 +120,7 @@ def _text(unit: Unit, notebook: bool) -> str:
     body = render_text(unit.report)
     if not notebook:
         return body
-    lines = [f"== {_title(unit, notebook)} (In[{unit.report.cell.execution_count}]) =="]
+    lines = [f"== {_title(unit, notebook)} =="]
     lines += [f"{a.place.label}: {a.code} {a.message}" for a in unit.annotations()]
     return "\n".join(lines) + "\n\n" + body
 

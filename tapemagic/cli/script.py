@@ -16,6 +16,7 @@ import tokenize
 import traceback
 
 from tapemagic.cli.outputs import Outputs, Unit
+from tapemagic.report.model import Report
 
 __all__ = ["print_traceback", "run_script"]
 
@@ -50,7 +51,7 @@ def run_script(script: str, script_args: list[str], outputs: Outputs, steps: int
         runner = ScriptRunner(path, script_args, force_eager, steps) if verify_fixes else None
         with contextlib.redirect_stdout(outputs.program_stdout), gradcheck(
                 force_eager=force_eager, max_steps=steps, cells=CellMap(), cell=cell,
-                verify_fixes=verify_fixes, runner=runner) as check:
+                verify_fixes=verify_fixes, runner=runner, preview=early_summary) as check:
             runpy.run_path(path, run_name="__main__")
     except SystemExit as exit_:
         failed = exit_.code not in (0, None)
@@ -79,6 +80,24 @@ def run_script(script: str, script_args: list[str], outputs: Outputs, steps: int
         print(f"tapemagic: the script ran unchecked: {unchecked}", file=sys.stderr)
         return 3
     return 1 if failed or report.has_errors else 0
+
+
+def early_summary(report: Report) -> None:
+    """Print the report so far to stderr, when a fit's checked steps are analysed.
+
+    A short summary (headline, one line per finding), not the report itself: a terminal
+    cannot replace text, so the full report is written once, when the script ends. Only on a
+    cut (a warning or error finding): a correct fit has nothing to stop for, and its stderr
+    stays the script's own.
+    """
+    if not any(f.severity in ("warning", "error") for f in report.findings):
+        return
+    lines = [f"tapemagic: the checked train steps were analysed: {report.headline}"]
+    lines += [f"  {f.location.where + ': ' if f.location else ''}{f.rule} {f.message}"
+              for f in report.findings]
+    lines.append("tapemagic: training continues; press Ctrl-C to stop, the full report is "
+                 "written when the script ends")
+    print("\n".join(lines), file=sys.stderr, flush=True)
 
 
 def print_traceback(error: BaseException) -> None:

@@ -203,7 +203,8 @@ def _placed(node_id: str, kind: NodeKind, label: str, loc: Location | None,
     """Return a node at ``loc``'s place (file, cell and line: a finding's place identity)."""
     if loc is None or not loc.line:
         return GraphNode(node_id, kind, label, None, group)
-    return GraphNode(node_id, kind, label, loc.line, group, loc.file, loc.execution_count)
+    return GraphNode(node_id, kind, label, loc.line, group, loc.file, loc.execution_count,
+                     loc.cell, loc.where)
 
 
 def _line(cells: CellMap, raw: object) -> int:

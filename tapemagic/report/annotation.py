@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from tapemagic.report.model import Finding, Location
+from tapemagic.report.places import place as name_place
+from tapemagic.report.places import shown_path
 
 __all__ = ["Annotation", "Place", "from_finding", "from_hint", "script_place"]
 
@@ -27,7 +29,8 @@ class Place:
     ``path`` is the file as the user named it (relative to the working directory when it is
     under it); ``cell`` is the 1-based notebook cell number (every cell counted, markdown
     too), None for a plain file. ``line``/``end_line`` are 1-based (the cell's own lines for a
-    notebook), ``col``/``end_col`` 0-based; any of them may be None when unknown.
+    notebook), ``col``/``end_col`` 0-based; any of them may be None when unknown. ``count``
+    is the cell's ``In[N]`` when a run knows it (a lint hint has none).
     """
 
     path: str
@@ -36,18 +39,23 @@ class Place:
     end_line: int | None = None
     end_col: int | None = None
     cell: int | None = None
+    count: int | None = None
+
+    @property
+    def where(self) -> str:
+        """Return the place inside the file as every output names it.
+
+        ``cell 5 (In[4]), line 14``; ``train.py:14`` for a plain file
+        (:func:`tapemagic.report.places.place`).
+        """
+        if self.cell is not None:
+            return name_place(self.line, self.count, self.cell)
+        return name_place(self.line, file=self.path)
 
     @property
     def label(self) -> str:
-        """Return ruff's ``path:line:col`` (``path:cell N:line:col``), 1-based column."""
-        parts = [self.path]
-        if self.cell is not None:
-            parts.append(f"cell {self.cell}")
-        if self.line is not None:
-            parts.append(str(self.line))
-            if self.col is not None:
-                parts.append(str(self.col + 1))
-        return ":".join(parts)
+        """Return the file and the place: ``nb.ipynb, cell 5 (In[4]), line 14``, ``train.py:14``."""
+        return f"{self.path}, {self.where}" if self.cell is not None else self.where
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +72,7 @@ class Annotation:
 
 def relative(path: str) -> str:
     """Return ``path`` relative to the working directory when it lies under it, else as is."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:  # another drive (Windows)
-        return path
-    return path if rel.startswith(os.pardir) else rel
+    return shown_path(os.path.abspath(path)) if os.path.isabs(path) else path
 
 
 def script_place(location: Location | None, default: str) -> Place:

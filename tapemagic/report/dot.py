@@ -127,8 +127,8 @@ def build_dot(graph: Graph, findings: Sequence[Finding] = ()) -> str:
 
 def _add_node(dot: graphviz.Digraph, name: str, node: GraphNode) -> None:
     label = node.label
-    if node.line is not None and f"line {node.line}" not in label:  # engine labels may say it
-        label = f"{label}\nline {node.line}"
+    if node.where:  # the place, named as every output names it
+        label = f"{label}\n{node.where}"
     attrs = {"shape": _SHAPES.get(node.kind, "ellipse")}
     if node.kind == "loss":
         attrs.update(style="filled", fillcolor="lightyellow")

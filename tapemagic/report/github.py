@@ -8,7 +8,8 @@ findings and for lint hints (they fail ``tapemagic lint``), ``notice`` for info 
 Escaping follows the workflow-command format: in the message ``%``, CR and LF become ``%25``,
 ``%0D`` and ``%0A``; in a property value ``:`` and ``,`` also become ``%3A`` and ``%2C``.
 A notebook cell has no line of the ``.ipynb`` file, so its annotation names the file alone and
-the message starts with ``cell N:line:col:``.
+the message starts with the place, named as every output names it (``cell 5 (In[4]), line
+14:``, :mod:`tapemagic.report.places`).
 """
 
 from __future__ import annotations
@@ -38,10 +39,7 @@ def command(annotation: Annotation) -> str:
     props = [("file", place.path)]
     message = annotation.message
     if place.cell is not None:
-        where = f"cell {place.cell}"
-        if place.line is not None:
-            where += f":{place.line}" + (f":{place.col + 1}" if place.col is not None else "")
-        message = f"{where}: {message}"
+        message = f"{place.where}: {message}"
     elif place.line is not None:
         props.append(("line", str(place.line)))
         if place.col is not None:

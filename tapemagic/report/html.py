@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Place", "code_spans", "render_html"]
 
-#: Turns a location into the label the reader knows (``train.ipynb:cell 4:7``).
+#: Turns a location into the label the reader knows (default: its ``where``, ``In[3], line 7``).
 Place = Callable[["Location | None"], str]
 _APPLICABILITY = {"safe": "safe fix", "unsafe": "unsafe fix: review before applying",
                   "display-only": "suggestion only"}

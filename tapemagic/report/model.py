@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 # The display MIME type is the bundle's (report/mime.py); named here too for older imports.
 from tapemagic.report.mime import MIME_TYPE as MIME_TYPE
+from tapemagic.report.places import Named
 
 SCHEMA_ID = "tapemagic.report/1"
 
@@ -44,14 +45,17 @@ CAUSES: tuple[str, ...] = (
 
 
 @dataclass(frozen=True)
-class Location:
+class Location(Named):
     """A place in user code.
 
     ``line``/``end_line`` are 1-based and relative to the cell as the editor shows it (line 1 of a
     ``%%gradcheck`` cell is the magic line); in a script they are the file's lines. ``col`` and
     ``end_col`` are 0-based character offsets on ``line`` and ``end_line`` (None when unknown).
     ``execution_count`` names the cell (``In[N]``) when the code lives in a notebook cell;
-    ``file`` is the script path or the cell's compiled filename.
+    ``file`` is the script path or the cell's compiled filename. ``cell`` is the cell's
+    1-based position in its notebook file, set only by a door that knows it (``run
+    NOTEBOOK``); ``where`` names the place as every output shows it
+    (:func:`tapemagic.report.places.place`), made from the other fields when not given.
     """
 
     file: str
@@ -63,13 +67,13 @@ class Location:
     function: str | None = None
     execution_count: int | None = None
     cell_id: str | None = None
+    cell: int | None = None
+    where: str = ""
 
     @property
     def label(self) -> str:
-        """Return ``In[N] line L`` for a cell, ``file:L`` for a script."""
-        if self.execution_count is not None:
-            return f"In[{self.execution_count}] line {self.line}"
-        return f"{self.file}:{self.line}"
+        """Return :attr:`where`: ``In[N], line L`` for a cell, ``train.py:L`` for a script."""
+        return self.where
 
 
 @dataclass(frozen=True)
@@ -122,13 +126,20 @@ class Fix:
 
 
 @dataclass(frozen=True)
-class ChainStep:
-    """One step of the path weight → … → loss, as the user would name it."""
+class ChainStep(Named):
+    """One step of the path weight → … → loss, as the user would name it.
+
+    ``where`` names the step's place as every output shows it (the location's ``where``; made
+    from ``line``, ``execution_count`` and ``cell`` when not given), ``""`` for a weight or
+    the loss; ``cell`` as in :class:`Location`.
+    """
 
     label: str
     line: int | None = None
     cut: bool = False
     execution_count: int | None = None
+    cell: int | None = None
+    where: str = ""
 
 
 @dataclass(frozen=True)
@@ -220,12 +231,13 @@ class TapeInfo:
 
 
 @dataclass(frozen=True)
-class GraphNode:
+class GraphNode(Named):
     """A node of the collapsed loss→weights graph; ids are stable across runs.
 
     Its place is ``line`` of ``file`` (a script, or a cell's compiled file), and of the cell
     ``In[execution_count]`` in a notebook: the same place identity as a finding's
-    :class:`Location`, so a front end matches nodes and findings by cell and line.
+    :class:`Location`, so a front end matches nodes and findings by cell and line. ``where``
+    names the place as every output shows it (as :class:`ChainStep`'s).
     """
 
     id: str
@@ -235,6 +247,8 @@ class GraphNode:
     group: str | None = None
     file: str | None = None
     execution_count: int | None = None
+    cell: int | None = None
+    where: str = ""
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ severity) and whose ``results`` are the annotations, each pointing at its rule b
 and ``ruleIndex``. Levels: error → ``error``, warning and lint hints → ``warning``, info →
 ``note``. Positions use SARIF's 1-based lines and columns; a notebook cell, which SARIF
 regions cannot name, is given as the notebook file with the cell and its line in the result's
-``properties`` (``cell``, ``cellLine``, ``cellColumn``) and at the start of the message.
+``properties`` (``cell``, ``cellLine``, ``cellColumn``) and at the start of the message
+(named as every output names a place: ``cell 5 (In[4]), line 14:``).
 Plain dicts (no SARIF library: the format is small and the log is checked against the official
 2.1.0 schema in the tests).
 """
@@ -59,14 +60,11 @@ def _result(annotation: Annotation, index: dict[str, int]) -> dict[str, Any]:
     location: dict[str, Any] = {"artifactLocation": {"uri": _uri(place.path)}}
     if place.cell is not None:
         properties["cell"] = place.cell
-        where = f"cell {place.cell}"
         if place.line is not None:
             properties["cellLine"] = place.line
-            where += f":{place.line}"
             if place.col is not None:
                 properties["cellColumn"] = place.col + 1
-                where += f":{place.col + 1}"
-        message = f"{where}: {message}"
+        message = f"{place.where}: {message}"
     elif place.line is not None and place.line >= 1:
         region: dict[str, Any] = {"startLine": place.line}
         if place.col is not None:

@@ -47,7 +47,7 @@ def render_standalone(items: Sequence[tuple[str, Report] | tuple[str, Report, Pl
     ----------
     items : sequence of (title, report) or (title, report, place)
         One section each, in order; ``place`` turns a finding's location into the label the
-        user knows (``notebook.ipynb:cell 4:7``); without it, the location's own label.
+        user knows; without it, the location's own ``where`` (``cell 4 (In[3]), line 7``).
     source : str
         The script or notebook that was run, for the page title.
 

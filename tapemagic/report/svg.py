@@ -29,7 +29,7 @@ from tapemagic.report.text import SCISSORS
 if TYPE_CHECKING:
     from tapemagic.report.model import GraphEdge, GraphNode, Report
 
-__all__ = ["EDGE_STYLE", "NODE_FILL", "edge_look", "graph_svg", "node_place"]
+__all__ = ["EDGE_STYLE", "NODE_FILL", "edge_look", "graph_svg"]
 
 #: Edge looks, as the extension draws them: (colour, dash pattern, width).
 EDGE_STYLE = {
@@ -94,14 +94,6 @@ def _columns_to_sink(ids: list[str], edges: list[tuple[str, str]]) -> dict[str, 
     return {i: last - d for i, d in depth.items()}
 
 
-def node_place(node: GraphNode) -> str:
-    """Return the node's place as a finding's is named (``In[N] line L``), or ``""``."""
-    if not node.line:
-        return ""
-    count = node.execution_count
-    return f"In[{count}] line {node.line}" if count is not None else f"line {node.line}"
-
-
 def graph_svg(report: Report) -> ET.Element | None:
     """Return the report's graph as an ``<svg>`` element, or None when it has no node.
 
@@ -120,7 +112,7 @@ def graph_svg(report: Report) -> ET.Element | None:
     ids = list(index)
     edges = [e for e in report.graph.edges if e.source in index and e.target in index]
     column = _columns_to_sink(ids, [(e.source, e.target) for e in edges])
-    labels = {n.id: [_short(n.label)] + ([node_place(n)] if n.line else []) for n in nodes}
+    labels = {n.id: [_short(n.label)] + ([n.where] if n.where else []) for n in nodes}
     size = {i: (max(len(t) for t in labels[i]) * _CHAR + 2 * _PAD,
                 len(labels[i]) * _LINE + _PAD) for i in ids}
     cols: dict[int, list[str]] = defaultdict(list)

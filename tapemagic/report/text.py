@@ -73,7 +73,7 @@ def render_text(report: Report) -> str:
         out.extend(_call_block(call, rules))
     for finding in report.findings:
         out.append("")
-        out.extend(_finding_block(finding, report.cell.execution_count))
+        out.extend(_finding_block(finding))
     if report.exception is not None:
         out.append("")
         out.extend(_error_block("exception", report.exception))
@@ -137,7 +137,7 @@ def _call_block(call: GradientCall, rules: dict[str, str]) -> list[str]:
     return lines
 
 
-def _finding_block(f: Finding, cell_ec: int | None) -> list[str]:
+def _finding_block(f: Finding) -> list[str]:
     lines = [f"{f.rule} {f.name}: {f.message}"]
     facts: list[str] = []
     if f.location is not None:
@@ -151,7 +151,7 @@ def _finding_block(f: Finding, cell_ec: int | None) -> list[str]:
     if not f.primary:
         facts.append("order: secondary (the next cut on this path once the first one is fixed)")
     if f.chain:
-        facts.append(f"path: {format_chain(f.chain, cell_ec)}")
+        facts.append(f"path: {format_chain(f.chain)}")
     facts.extend(fix_lines(f))
     facts.append(f"see: %gradcheck --explain {f.rule}")
     lines.extend(_INDENT + fact for fact in facts)
@@ -182,22 +182,19 @@ def _names(names: Sequence[str]) -> str:
     return shown
 
 
-def _step(step: ChainStep, cell_ec: int | None) -> str:
+def _step(step: ChainStep) -> str:
     text = f"{SCISSORS} {step.label}" if step.cut else step.label
-    if step.line is not None:
-        if step.execution_count is not None and step.execution_count != cell_ec:
-            text += f" (In[{step.execution_count}] L{step.line})"
-        else:
-            text += f" (L{step.line})"
-    return text
+    return f"{text} at {step.where}" if step.where else text
 
 
 def format_chain(chain: Sequence[ChainStep], cell_ec: int | None = None) -> str:
     """Return ``weight -> ... -> ✂ cut -> ... -> loss`` for a finding's chain.
 
     A chain longer than :data:`MAX_CHAIN` keeps its first step, every cut and its last steps;
-    each run of dropped steps becomes ``... (N omitted)``. A step from another cell than
-    ``cell_ec`` names that cell (``In[3] L2``).
+    each run of dropped steps becomes ``... (N omitted)``. Each step with a place names it as
+    every output does (``tf.round (Round) at In[3], line 2``, :mod:`tapemagic.report.places`),
+    in the report's own cell too: one place, one name. ``cell_ec`` is accepted for older
+    callers and not used.
 
     Raises
     ------
@@ -218,7 +215,7 @@ def format_chain(chain: Sequence[ChainStep], cell_ec: int | None = None) -> str:
         if omitted:
             parts.append(f"... ({omitted} omitted)")
             omitted = 0
-        parts.append(_step(step, cell_ec))
+        parts.append(_step(step))
     return " -> ".join(parts)
 
 

@@ -11,6 +11,7 @@ from tapemagic.graph.verdicts import SourceAnalysis
 from tapemagic.graph.walks import shortest_path
 from tapemagic.optypes import write_api
 from tapemagic.report.model import ChainStep
+from tapemagic.report.places import place
 from tapemagic.rules.base import Match
 from tapemagic.rules.context import RuleContext
 from tapemagic.trace import HostEvent, RawLocation
@@ -36,15 +37,17 @@ def chain_for(ctx: RuleContext, match: Match) -> list[ChainStep]:
 def host_step(ctx: RuleContext, event: HostEvent, cut: bool) -> ChainStep:
     """Return the chain step of a host event."""
     loc = ctx.index.location(event.loc)
-    return ChainStep(event.api, loc.line if loc else None, cut,
-                     loc.execution_count if loc else None)
+    if loc is None:
+        return ChainStep(event.api, None, cut)
+    return ChainStep(event.api, loc.line, cut, loc.execution_count, where=loc.where)
 
 
 def link_steps(ctx: RuleContext, raw: RawLocation | None) -> list[ChainStep]:
     """Return the NumPy calls made on the value converted at ``raw``, as chain steps."""
     loc = ctx.index.location(raw)
     count = loc.execution_count if loc else None
-    return [ChainStep(link.label, link.line, False, count)
+    return [ChainStep(link.label, link.line, False, count,
+                      where=place(link.line, count, None, loc.file if loc else None))
             for link in ctx.index.numpy_chain(raw)]
 
 
@@ -94,8 +97,8 @@ def _chain(ctx: RuleContext, source: SourceAnalysis, path: list[int],
         if step_key == previous_key and not cut:
             continue
         previous_key, layer = step_key, in_layer
-        steps.append(ChainStep(label, loc.line if loc else None, cut,
-                               loc.execution_count if loc else None))
+        steps.append(ChainStep(label, cut=cut) if loc is None else ChainStep(
+            label, loc.line, cut, loc.execution_count, where=loc.where))
         if edge.kind == "host" and numpy_after_host:
             steps += link_steps(ctx, graph.events[edge.ref].loc)
     steps.append(ChainStep("loss"))

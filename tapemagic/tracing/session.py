@@ -65,11 +65,17 @@ class TraceSession:
         traces them (``op_callbacks`` with a ``graph`` argument), each call tied to its trace.
     max_steps : int
         How many runs of each gradient call site (and each Keras train step) to analyse.
+    on_analysed : callable, optional
+        Called once, with a view of the trace so far (:func:`tapemagic.tracing.preview.
+        snapshot`), when a Keras ``fit``'s checked steps were analysed and their values read,
+        while ``fit`` trains on: a door shows the report then. Its errors are warnings.
     """
 
-    def __init__(self, force_eager: bool = False, max_steps: int = 1) -> None:
+    def __init__(self, force_eager: bool = False, max_steps: int = 1,
+                 on_analysed: Callable[[Trace], None] | None = None) -> None:
         self.force_eager = force_eager
         self.max_steps = max_steps
+        self.on_analysed = on_analysed
         self.recorder = Recorder()
         self.recorder.trace.forced_eager = force_eager
         self.recorder.graphs.enabled = not force_eager
@@ -99,6 +105,7 @@ class TraceSession:
             host.install()
             stack.callback(host.remove)
             tapes = TapeHooks(rec, self.max_steps, self._fit_analysed)
+            tapes.on_detached = self._detached
             tapes.install()
             stack.callback(tapes.remove)
             # a traced step can keep a stale source list (with --eager too: fit resumes graph
@@ -187,6 +194,21 @@ class TraceSession:
         if restore is not None and not self.recorder.trace.fit_resumed_graph:
             restore()
             self.recorder.trace.fit_resumed_graph = True
+
+    def _detached(self) -> None:
+        """Every site was analysed and its values read: once, for a fit, hand over a view."""
+        hook = self.on_analysed
+        if hook is None or self.nested or not any(
+                call.keras_fit for call in self.recorder.trace.gradient_calls):
+            return
+        self.on_analysed = None
+        from tapemagic.tracing.preview import snapshot
+
+        try:
+            hook(snapshot(self.recorder))
+        except Exception as error:  # noqa: BLE001 - the user's training goes on regardless
+            warnings.warn(f"tapemagic could not show its report early: "
+                          f"{type(error).__name__}: {error}", RuntimeWarning, stacklevel=2)
 
     @staticmethod
     def _patch_attr(stack: contextlib.ExitStack, owner: Any, name: str, value: Any) -> None:

@@ -44,6 +44,8 @@ class TapeHooks:
         self.rec = recorder
         self.max_steps = max_steps
         self.on_fit_analysed = on_fit_analysed
+        #: called after the recorder detached (every site analysed, its values read)
+        self.on_detached: Callable[[], None] | None = None
         self._saved: list[tuple[str, Any]] = []
         self._tapes: weakref.WeakKeyDictionary[Any, TapeRecord] = weakref.WeakKeyDictionary()
         self.book = SiteBook(max_steps)  # which runs of each call site are analysed
@@ -380,6 +382,8 @@ class TapeHooks:
                 and not graphs.probes.armed
                 and all(n >= self.max_steps for n in self._site_done.values())):
             self.rec.detach()
+            if self.on_detached is not None:
+                self.on_detached()
 
     def _check_later_run(self, tape: Any, method: Method, result: Any,
                          sources: Any = None) -> None:

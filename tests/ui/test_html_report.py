@@ -119,5 +119,5 @@ def test_the_graph_opens_on_the_cuts_and_the_weights_they_cut(page, tmp_path: Pa
     assert view["overflow"] == []
     # the place as a finding's (cell and line), and the whole label on hover
     assert any(t.startswith("quantized_dense_1 · w_q = tf.round(self.kernel * 127.0) / 127.0")
-               and t.endswith("In[2] line 14") for t in view["titles"])
+               and t.endswith("In[2], line 14") for t in view["titles"])
     assert view["hint"] is None  # all of it fits: no hint

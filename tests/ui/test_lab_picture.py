@@ -93,7 +93,7 @@ def test_quantised_report_in_lab(lab_server, lab_root, page, shot):
     view = _view(page, ".jp-OutputArea-output .jp-tapemagic-graph-canvas")
     _assert_opens_on_the_cuts(view)
     assert any(t.startswith("quantized_dense_1 · w_q = tf.round(self.kernel * 127.0) / 127.0")
-               and t.endswith("In[2] line 14") for t in view["titles"]), view["titles"]
+               and t.endswith("In[2], line 14") for t in view["titles"]), view["titles"]
     shot(page, "q_output")
 
     # 2. The card shows the edit its fix makes, before and after, next to "Apply (unsafe)".
@@ -115,7 +115,7 @@ def test_quantised_report_in_lab(lab_server, lab_root, page, shot):
         "layer:net/quantized_dense", "layer:net/quantized_dense_1"]
     assert panel.locator(".jp-tapemagic-layer-cut").count() == 2
     q1 = panel.locator(".jp-tapemagic-layer[data-group='layer:net/quantized_dense']")
-    assert "In[2] line 14" in q1.locator(".jp-tapemagic-layer-toggle").inner_text()
+    assert "In[2], line 14" in q1.locator(".jp-tapemagic-layer-toggle").inner_text()
     assert q1.locator(".jp-tapemagic-layer-finding[data-finding='F1']").count() == 1
     assert "No finding" not in q1.inner_text()
 

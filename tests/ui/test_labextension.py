@@ -111,7 +111,7 @@ def test_renderer_panel_diagnostics(lab_server, page, notebooks, shot):
     cards = report.locator(".jp-tapemagic-card")
     assert cards.count() == len(payload["findings"])
     first = report.locator(".jp-tapemagic-card[data-finding='f1']")
-    assert "In[5] line 6" in first.inner_text()
+    assert "In[5], line 6" in first.inner_text()  # the location's `where`, as Python names it
     assert "p = y_pred.numpy()" in first.locator(".jp-tapemagic-source").inner_text()
     assert "sequential/h/kernel" in first.inner_text()
     assert "unsafe" in first.locator(".jp-tapemagic-fix").inner_text()
@@ -494,7 +494,7 @@ def test_go_to_line_and_layer_groups(lab_server, lab_root, page, shot):
     assert "sequential/amplitude/kernel" not in (panel.locator("svg.jp-tapemagic-svg").text_content() or "")
     weights = hidden.locator(".jp-tapemagic-layer-weight")
     assert weights.count() == 2 and "gets a gradient" in weights.first.inner_text()
-    assert "No finding in this layer or at In[3] line 12" in hidden.inner_text()
+    assert "No finding in this layer or at In[3], line 12" in hidden.inner_text()
     # The list's toggle collapses it again.
     hidden.locator(".jp-tapemagic-layer-toggle").click()
     panel.locator(".jp-tapemagic-layer.jp-mod-expanded").wait_for(state="detached", timeout=10_000)

@@ -102,24 +102,33 @@ export function sortedFindings(report: Report): Finding[] {
 }
 
 /**
- * The one way the front end names a place: `In[N] line L`, or `line L` when the cell number is
+ * The one way the front end names a place: `In[N], line L`, or `line L` when the cell number is
  * unknown. Cards, graph nodes and the panel's layers all go through it.
  */
 export function placeLabel(count: number | null | undefined, line: number): string {
-  return count === null || count === undefined ? `line ${line}` : `In[${count}] line ${line}`;
+  return count === null || count === undefined ? `line ${line}` : `In[${count}], line ${line}`;
 }
 
-/** A finding's place as the cards show it (its own cell, else the report's). */
+/**
+ * A finding's place as every tapemagic output names it: the location's `where`, which Python
+ * writes (`tapemagic/report/places.py`); older reports fall back to its own cell, else the report's.
+ */
 export function locationLabel(report: Report, f: Finding): string {
   const loc = f.location;
   if (!loc) {
     return '';
+  }
+  if (loc.where) {
+    return loc.where;
   }
   return placeLabel(loc.execution_count ?? report.cell.execution_count, loc.line);
 }
 
 /** A graph node's place (`''` when it has none): the node's own cell, else the report's. */
 export function nodePlace(report: Report, n: GraphNode): string {
+  if (n.where) {
+    return n.where;
+  }
   if (!n.line) {
     return '';
   }
