@@ -207,7 +207,7 @@ def _place_cell(shell: Any, info: Any) -> None:
     transformed = getattr(info, "transformed_cell", None)
     if not isinstance(transformed, str) or not getattr(info, "store_history", False):
         return  # a cell run from code (``%%capture``'s body): magic_bodies places it
-    from tapemagic.tracing.magic_bodies import shift_cell, shifted_cells
+    from tapemagic.magic_bodies import shift_cell, shifted_cells
 
     blank = leading_blank_lines(raw)
     if not blank and not shifted_cells():

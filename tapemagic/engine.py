@@ -183,7 +183,7 @@ def _exception(error: BaseException, cells: CellMap, trace: Trace) -> ErrorInfo:
     host round-trip on a symbolic tensor) is placed at that round-trip, as its finding is;
     otherwise generated frames are skipped.
     """
-    from tapemagic.tracing import frames  # stdlib only; tracing/__init__ imports nothing
+    from tapemagic import frames
 
     raw = None
     tb = error.__traceback__

@@ -18,7 +18,7 @@ def test_only_tracing_imports_tensorflow() -> None:
         "import tapemagic, tapemagic.magic, tapemagic.engine, tapemagic.diagnosis\n"
         "import tapemagic.graph.analysis, tapemagic.graph.collapse, tapemagic.fixes\n"
         "import tapemagic.report.html, tapemagic.report.text, tapemagic.__main__\n"
-        "import tapemagic.tracing.frames\n"
+        "import tapemagic.frames\n"
         "assert 'tensorflow' not in sys.modules, 'a TF-free module imported TensorFlow'\n"
         "assert 'keras' not in sys.modules\n"
     )

@@ -14,8 +14,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from tapemagic import frames
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, keras_state, py_bodies
+from tapemagic.tracing import keras_state, py_bodies
 from tapemagic.tracing.operators import OPERATORS, is_operator_call
 from tapemagic.tracing.recorder import Recorder
 

@@ -20,10 +20,10 @@ from typing import Any
 
 import tensorflow as tf
 
-from tapemagic import heap
+from tapemagic import frames, heap
 from tapemagic.trace import Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, keras_state, naming, seeding, symbolic, witness
+from tapemagic.tracing import keras_state, naming, seeding, symbolic, witness
 from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.imports import after_import
 from tapemagic.tracing.initializers import InitializerHooks
