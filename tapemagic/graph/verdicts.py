@@ -28,13 +28,25 @@ class Cause:
 
 @dataclass
 class SourceAnalysis:
-    """What became of one source of one gradient call."""
+    """What became of one source of one gradient call.
+
+    ``result`` and ``norm`` are the gradient as the analysis reads it: the recorded
+    ``source.result``/``source.norm`` (what TensorFlow returned), except where a traced graph
+    hands back zeros the record could not see (a py_function body that left TensorFlow, every
+    path cut inside a loop body). The record itself stays as it was recorded.
+    """
 
     source: SourceRecord
     node: int | None
     verdict: str
     causes: list[Cause] = field(default_factory=list)
     path: list[int] = field(default_factory=list)  # tensor serials, source side first
+    result: str = ""
+    norm: float | None = None
+
+    def __post_init__(self) -> None:
+        if not self.result:
+            self.result, self.norm = self.source.result, self.source.norm
 
 
 @dataclass
