@@ -6,6 +6,7 @@ TF-free. Made by ``graph/analysis.py``; read by the rules, the diagnosis and the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from tapemagic.graph.provenance import Edge
 from tapemagic.trace import GradientCallRecord, SourceRecord, TapeRecord
@@ -41,12 +42,11 @@ class SourceAnalysis:
     verdict: str
     causes: list[Cause] = field(default_factory=list)
     path: list[int] = field(default_factory=list)  # tensor serials, source side first
-    result: str = ""
-    norm: float | None = None
+    result: Literal["ok", "none", "zero", "error"] = field(init=False)
+    norm: float | None = field(init=False)
 
     def __post_init__(self) -> None:
-        if not self.result:
-            self.result, self.norm = self.source.result, self.source.norm
+        self.result, self.norm = self.source.result, self.source.norm
 
 
 @dataclass
