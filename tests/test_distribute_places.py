@@ -16,13 +16,12 @@ import os
 import socket
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
+from checked import run_program
 
-import tapemagic
 from tapemagic.report.model import Report
 
 pytestmark = pytest.mark.tf
@@ -114,12 +113,8 @@ def _free_ports(count: int) -> list[int]:
 
 
 def _check(tmp_path: Path, name: str, source: str) -> tuple[Report, Path]:
-    path = tmp_path / f"{name}.py"
-    path.write_text(textwrap.dedent(source))
-    with tapemagic.gradcheck() as result:
-        exec(compile(path.read_text(), str(path), "exec"), {"__name__": "__main__"})  # noqa: S102
-    assert result.report is not None
-    return result.report, path
+    done = run_program(tmp_path, source, name=f"{name}.py")
+    return done.report, done.path
 
 
 def _files(node: Any) -> list[str]:
