@@ -126,6 +126,8 @@ class TraceSession:
                 self._patch_attr(stack, frames, "remap_generated", tfp.autograph_origin)
             # the magic's own frames stay out of the "defined at" stacks of the user's ops
             stack.callback(tfp.hide_from_op_tracebacks(_own_files()))
+            # and out of the "in user code:" frames of an error raised in a traced step
+            stack.callback(tfp.hide_from_filtered_tracebacks(_own_root()))
             watcher = tfp.VariableWatcher()
             stack.enter_context(watcher)
             if self.force_eager:
@@ -268,6 +270,13 @@ def _snapshot(rec: Recorder, first_call: int) -> Trace:
 
 
 @functools.lru_cache(maxsize=1)
+def _own_root() -> str:
+    """Return the tapemagic package's folder, with a trailing separator."""
+    import os
+
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
+
+
 def _own_files() -> frozenset[str]:
     """Return the source files of the tapemagic package (as code objects name them)."""
     import os
