@@ -8,6 +8,7 @@ own options) keeps a one-line adapter over :func:`run_program`, not a copy of it
 
 from __future__ import annotations
 
+import linecache
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -28,14 +29,28 @@ class Checked(tuple):  # type: ignore[type-arg]
 
     def line(self, needle: str) -> int:
         """Return the first line of the program that contains ``needle``."""
-        lines = self.path.read_text().splitlines()
-        return next(n for n, text in enumerate(lines, 1) if needle in text)
+        return line_of(self.path, needle)
 
 
-def run_program(folder: Path, source: str, *, catch: type[BaseException] | tuple[
+def line_of(path: Path, needle: str) -> int:
+    """Return the first line of the file ``path`` that contains ``needle``."""
+    lines = path.read_text().splitlines()
+    return next(n for n, text in enumerate(lines, 1) if needle in text)
+
+
+def loud(report: Any) -> list[tuple[str, int]]:
+    """Return (rule, line) of each warning or error finding of ``report``."""
+    return [(f.rule, f.location.line if f.location else 0) for f in report.findings
+            if f.severity in ("error", "warning")]
+
+
+def run_program(folder: Path | None, source: str, *, catch: type[BaseException] | tuple[
         type[BaseException], ...] = (), caught_inside: bool = False, name: str = "program.py",
         prefix: str = "", namespace: dict[str, Any] | None = None, **options: Any) -> Checked:
     """Run ``prefix + dedent(source)`` under ``tapemagic.gradcheck(**options)`` as ``folder/name``.
+
+    With ``folder`` None, ``name`` is a pseudo-file (``<cell>``): the source is put in
+    ``linecache`` under it, as IPython does for a cell, and no file is written.
 
     An exception of a type in ``catch`` that the program raises is let go: by default it leaves
     the block (the check sees it, as the user's code raised it); with ``caught_inside`` it is
@@ -47,8 +62,11 @@ def run_program(folder: Path, source: str, *, catch: type[BaseException] | tuple
     from tapemagic.report.validate import validate_report
 
     source = prefix + textwrap.dedent(source)
-    path = folder / name
-    path.write_text(source)
+    path = Path(name) if folder is None else folder / name
+    if folder is None:
+        linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+    else:
+        path.write_text(source)
     marked = [i for i, line in enumerate(source.splitlines(), 1)
               if line.rstrip().endswith("# <-")]
     namespace = {} if namespace is None else namespace

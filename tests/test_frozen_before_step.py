@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from checked import run_program
+from checked import line_of, loud, run_program
 
 pytestmark = pytest.mark.tf
 
@@ -62,13 +62,10 @@ def _run(tmp_path: Path, *parts: str, force_eager: bool = False) -> tuple[Any, d
 
 
 def _line(tmp_path: Path, needle: str) -> int:
-    lines = (tmp_path / "cell.py").read_text().splitlines()
-    return next(i for i, text in enumerate(lines, start=1) if needle in text)
+    return line_of(tmp_path / "cell.py", needle)
 
 
-def _loud(report: Any) -> list[tuple[str, int]]:
-    return [(f.rule, f.location.line if f.location else 0) for f in report.findings
-            if f.severity in ("error", "warning")]
+_loud = loud
 
 
 @pytest.mark.parametrize("force_eager", [False, True], ids=["graph", "eager"])

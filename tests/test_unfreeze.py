@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from checked import run_program
+from checked import line_of, loud, run_program
 
 import tapemagic
 
@@ -75,13 +75,10 @@ def _run(tmp_path: Path, body: str, force_eager: bool = False) -> tuple[Any, dic
 
 
 def _line(tmp_path: Path, needle: str) -> int:
-    lines = (tmp_path / "cell.py").read_text().splitlines()
-    return next(i for i, text in enumerate(lines, start=1) if needle in text)
+    return line_of(tmp_path / "cell.py", needle)
 
 
-def _loud(report: Any) -> list[tuple[str, int]]:
-    return [(f.rule, f.location.line if f.location else 0) for f in report.findings
-            if f.severity in ("error", "warning")]
+_loud = loud
 
 
 def test_callback_unfreeze_in_fit_is_reported_at_the_assignment(tmp_path: Path) -> None:
