@@ -79,42 +79,34 @@ PROGRAMS = {
             return tape.gradient(loss, [table])
         step(tf.constant([0, 7]))
         """,
-    # raised in fit's train step: while tracing, and when the graph runs
-    "fit_traced": """
-        import keras
-        class Model(keras.Model):
-            def train_step(self, data):
-                x, y = data
-                with tf.GradientTape() as tape:
-                    pred = self(x, training=True)
-                    if pred.shape[-1] != 2:
-                        raise ValueError("the head must have 2 outputs")
-                    loss = tf.reduce_mean(tf.square(pred - y))
-                grads = tape.gradient(loss, self.trainable_variables)
-                self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
-                return {"loss": loss}
-        inputs = keras.Input((4,))
-        model = Model(inputs, keras.layers.Dense(1)(inputs))
-        model.compile(optimizer="sgd")
-        model.fit(np.ones((8, 4)), np.ones((8, 1)), epochs=1, verbose=0)
-        """,
-    "fit_run": """
-        import keras
-        class Model(keras.Model):
-            def train_step(self, data):
-                x, y = data
-                with tf.GradientTape() as tape:
-                    pred = self(x, training=True)
-                    loss = tf.reduce_mean(tf.square(pred - tf.reshape(y, (-1, 3))))
-                grads = tape.gradient(loss, self.trainable_variables)
-                self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
-                return {"loss": loss}
-        inputs = keras.Input((4,))
-        model = Model(inputs, keras.layers.Dense(1)(inputs))
-        model.compile(optimizer="sgd")
-        model.fit(np.ones((8, 4)), np.ones((8, 1)), epochs=1, verbose=0)
-        """,
 }
+
+
+# raised in fit's train step: while tracing, and when the graph runs
+FIT = """
+    import keras
+    class Model(keras.Model):
+        def train_step(self, data):
+            x, y = data
+            with tf.GradientTape() as tape:
+                pred = self(x, training=True)
+                LOSS
+            grads = tape.gradient(loss, self.trainable_variables)
+            self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+            return {"loss": loss}
+    inputs = keras.Input((4,))
+    model = Model(inputs, keras.layers.Dense(1)(inputs))
+    model.compile(optimizer="sgd")
+    model.fit(np.ones((8, 4)), np.ones((8, 1)), epochs=1, verbose=0)
+    """
+FIT_LOSSES = {
+    "fit_traced": ["if pred.shape[-1] != 2:",
+                   "    raise ValueError('the head must have 2 outputs')",
+                   "loss = tf.reduce_mean(tf.square(pred - y))"],
+    "fit_run": ["loss = tf.reduce_mean(tf.square(pred - tf.reshape(y, (-1, 3))))"],
+}
+PROGRAMS.update({name: FIT.replace("LOSS", ("\n" + " " * 16).join(lines))
+                 for name, lines in FIT_LOSSES.items()})
 
 
 def _error_text(path: Path, checked: bool) -> str:
