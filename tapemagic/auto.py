@@ -20,7 +20,6 @@ or ``ipython_kernel_config.py``)::
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from IPython.core.error import UsageError
@@ -28,7 +27,8 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from traitlets import Bool
 from traitlets.config import Configurable
 
-from tapemagic.locations import CellMap, leading_blank_lines
+from tapemagic.cell_runner import CellRunner, cell_magic, compiled_cells
+from tapemagic.locations import leading_blank_lines
 from tapemagic.report.model import CellInfo, Report
 
 
@@ -62,20 +62,19 @@ class Gradcheck(Configurable):  # type: ignore[misc]  # traitlets is untyped
         super().__init__(parent=shell, **kwargs)
         self.shell = shell
         self.magics = magics
-        # (the cell's ExecutionInfo, the open context manager, its Check, its CellMap)
-        self._open: tuple[Any, Any, Any, CellMap] | None = None
-        #: the ExecutionInfo of the cell now running (checked or not), while auto mode is on
-        self._running: Any = None
         #: the report of the last checked cell that ran a gradient call (no graph or DOT
         #: when it showed nothing: auto mode builds the picture only for a report with a cut)
         self.last_report: Report | None = None
+        self.runner = CellRunner(shell, options=_options, refused=_refused, show=self._show,
+                                 cell_ids=lambda: magics.cell_ids,
+                                 current_id=lambda: magics.current_cell_id)
         shell.events.register("pre_run_cell", self.pre_run_cell)
         shell.events.register("post_run_cell", self.post_run_cell)
 
     def close(self) -> None:
         """Close an open check and remove the event hooks (``%unload_ext tapemagic``)."""
-        self._finish(None)
-        self._running = None
+        self.runner.finish(None)
+        self.runner.running = None
         for event, hook in (("pre_run_cell", self.pre_run_cell),
                             ("post_run_cell", self.post_run_cell)):
             try:
@@ -104,60 +103,14 @@ class Gradcheck(Configurable):  # type: ignore[misc]  # traitlets is untyped
     def pre_run_cell(self, info: Any) -> None:
         """Open a check around the cell about to run (auto mode on, not a cell magic)."""
         _place_cell(self.shell, info)
-        if not self.auto or self._running is not None:  # off, or a cell run from inside a cell
-            return
-        # remembered for a cell that runs plain too: `%%capture` runs its body with run_cell,
-        # and that body is the cell's, not a cell to check (its report would be captured)
-        self._running = info
-        raw = getattr(info, "raw_cell", "") or ""
-        if _starts_with_cell_magic(raw):
-            return
-        from tapemagic.api import gradcheck as check_block
-        from tapemagic.tracing.lazy import tensorflow_available
-
-        if not tensorflow_available():
-            return
-        cells = CellMap()
-        # a report is shown only with a cut: the picture (collapsed graph, DOT) only then
-        block = check_block(cells=cells, cell=CellInfo(raw, "<cell>"), skip_empty=True,
-                            picture_when=has_cut)
-        try:
-            check = block.__enter__()
-        except Exception as error:  # noqa: BLE001 - the cell runs plain; say why, once a cell
-            import sys
-
-            print(f"gradcheck: this cell is not checked: {type(error).__name__}: {error}",
-                  file=sys.stderr)
-            return
-        self._open = (info, block, check, cells)
+        if self.auto:  # off: nothing (the cell that turns it on is not checked either)
+            self.runner.pre(info)
 
     def post_run_cell(self, result: Any) -> None:
         """Close the cell's check (every patch undone) and show its report when it has a cut."""
-        if result is not None and getattr(result, "info", None) is not self._running:
-            return  # the end of a cell run from inside the cell (or of `%gradcheck on`)
-        self._running = None
-        self._finish(result)
+        self.runner.post(result)
 
-    def _finish(self, result: Any) -> None:
-        if self._open is None:
-            return
-        info, block, check, cells = self._open
-        self._open = None
-        if result is not None:
-            # as %%gradcheck does: IPython showed the cell's exception; the report names it
-            check.error = result.error_before_exec or result.error_in_exec
-            self._fill(cells, result.execution_count)
-        block.__exit__(None, None, None)  # every patch undone; the report built (or skipped)
-        report: Report | None = check.report
-        if report is None or result is None:
-            return
-        raw = getattr(info, "raw_cell", "") or ""
-        filename = next((name for name, number in _filename_map(self.shell).items()
-                         if number == result.execution_count), "<cell>")
-        report = dataclasses.replace(report, cell=CellInfo(
-            raw, filename, execution_count=result.execution_count,
-            cell_id=getattr(info, "cell_id", None) or self.magics.current_cell_id))
-        check.report = report
+    def _show(self, report: Report, info: Any) -> None:
         self.last_report = report  # not in the user's namespace: the cell's names stay its own
         if has_cut(report):
             from IPython.display import display
@@ -168,12 +121,26 @@ class Gradcheck(Configurable):  # type: ignore[misc]  # traitlets is untyped
         elif self.verbose and report.gradient_calls:
             print(f"gradcheck: {report.headline}")
 
-    def _fill(self, cells: CellMap, count: int | None) -> None:
-        for name, number in _filename_map(self.shell).items():
-            cell_id = self.magics.cell_ids.get(number)
-            if number == count and cell_id is None:
-                cell_id = self.magics.current_cell_id
-            cells.add(name, number, cell_id)
+
+def _options(raw: str) -> dict[str, Any] | None:
+    """Return the check options of a cell in auto mode; None for a cell magic or no TensorFlow.
+
+    A cell magic's cell (``%%time``, ``%%bash``, ``%%gradcheck`` with its own options) runs
+    plain: no second check. The cell's report is shown only with a cut, so the picture
+    (collapsed graph, DOT) is built only then.
+    """
+    from tapemagic.tracing.lazy import tensorflow_available
+
+    if cell_magic(raw) is not None or not tensorflow_available():
+        return None
+    return {"cell": CellInfo(raw, "<cell>"), "skip_empty": True, "picture_when": has_cut}
+
+
+def _refused(error: Exception) -> None:
+    import sys
+
+    print(f"gradcheck: this cell is not checked: {type(error).__name__}: {error}",
+          file=sys.stderr)
 
 
 def has_cut(report: Report) -> bool:
@@ -207,7 +174,7 @@ def _place_cell(shell: Any, info: Any) -> None:
     transformed = getattr(info, "transformed_cell", None)
     if not isinstance(transformed, str) or not getattr(info, "store_history", False):
         return  # a cell run from code (``%%capture``'s body): magic_bodies places it
-    from tapemagic.tracing.magic_bodies import shift_cell, shifted_cells
+    from tapemagic.magic_bodies import shift_cell, shifted_cells
 
     blank = leading_blank_lines(raw)
     if not blank and not shifted_cells():
@@ -220,21 +187,8 @@ def _place_cell(shell: Any, info: Any) -> None:
         names = {str(shell.compile.get_code_name(raw, transformed, n)) for n in (count - 1, count)}
     except Exception:  # noqa: BLE001 - another compiler: the compiled lines stay
         return
-    earlier = getattr(shell.compile, "_filename_map", {})
+    earlier = compiled_cells(shell)
     lines = transformed.splitlines(keepends=True) if blank else []
     for name in names:
         if len(names) == 1 or name not in earlier:
             shift_cell(name, blank, lines)
-
-
-def _starts_with_cell_magic(raw: str) -> bool:
-    """Return True when IPython runs ``raw`` as a cell magic (``%%name`` on its first line)."""
-    for line in raw.splitlines():
-        if line.strip():
-            return line.startswith("%%")
-    return False
-
-
-def _filename_map(shell: Any) -> dict[str, int]:
-    found: dict[str, int] = getattr(shell.compile, "_filename_map", {})
-    return found

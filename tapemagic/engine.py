@@ -101,7 +101,7 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
             _handled_note(a, line, names, cells) for a, line, names in handled) + tuple(
             _derived_note(a, inner, names, cells) for a, inner, names in derived) + tuple(
             _first_step_note(a, names, scales, cells) for a, names, scales in first),
-        headline=_headline(calls, findings, _regressed(trace)),
+        headline=_headline(calls, findings, _regressed(analyses)),
     )
     if picture_when is not None and not picture_when(report):
         return report
@@ -147,7 +147,7 @@ def _call(analysis: CallAnalysis, cells: CellMap, diagnoser: Diagnoser,
         keys = diagnoser.source_findings.get((call.id, index), [])
         fids = tuple(dict.fromkeys(ids[k] for k in keys if k in ids))
         s = source.source
-        sources.append(SourceResult(s.name, s.kind, s.dtype, s.shape, s.trainable, s.result,
+        sources.append(SourceResult(s.name, s.kind, s.dtype, s.shape, s.trainable, source.result,
                                     source.verdict, fids))  # type: ignore[arg-type]
     error = None
     if call.error_type:
@@ -183,7 +183,7 @@ def _exception(error: BaseException, cells: CellMap, trace: Trace) -> ErrorInfo:
     host round-trip on a symbolic tensor) is placed at that round-trip, as its finding is;
     otherwise generated frames are skipped.
     """
-    from tapemagic.tracing import frames  # stdlib only; tracing/__init__ imports nothing
+    from tapemagic import frames
 
     raw = None
     tb = error.__traceback__
@@ -217,14 +217,43 @@ def _exception(error: BaseException, cells: CellMap, trace: Trace) -> ErrorInfo:
     return ErrorInfo(type(error).__name__, message, means, cells.location(raw))
 
 
-def _regressed(trace: Trace) -> list[str]:
+def _regressed(analyses: list[CallAnalysis]) -> list[str]:
     """Names of sources that a later, unanalysed run of a call site got no gradient for."""
     names: list[str] = []
-    for call in trace.gradient_calls:
-        for _run, results in call.regressions:
-            names += [s.name for s, r in zip(call.sources, results, strict=False)
-                      if r != "ok" and s.result == "ok" and s.name not in names]
+    for analysis in analyses:
+        for _run, results in analysis.call.regressions:
+            names += [s.source.name for s, r in zip(analysis.sources, results, strict=False)
+                      if r != "ok" and s.result == "ok" and s.source.name not in names]
     return names
+
+
+def _weight_verdicts(calls: tuple[GradientCall, ...]) -> dict[tuple[str, int], str]:
+    """Return each weight's verdict over the calls: the first that is not "connected".
+
+    A weight is counted once over the calls; two sources of one call that share a name (two
+    unnamed tf.Variables are both "Variable") are two weights.
+    """
+    verdicts: dict[tuple[str, int], str] = {}
+    for call in calls:
+        seen: dict[str, int] = {}
+        for s in call.sources:
+            key = (s.variable, seen.get(s.variable, 0))
+            seen[s.variable] = key[1] + 1
+            if verdicts.get(key, "connected") == "connected":
+                verdicts[key] = s.verdict
+    return verdicts
+
+
+def _raised(calls: tuple[GradientCall, ...]) -> list[str]:
+    """Return the headline's part naming the first gradient call that raised (or none)."""
+    errors = [c for c in calls if c.error is not None]
+    if not errors:
+        return []
+    first = errors[0]
+    where = f" at {first.location.label}" if first.location else ""
+    what = "The fit train step" if first.keras_fit else f"The {first.method} call"
+    return [f"{what}{where} raised {first.error.type}"  # type: ignore[union-attr]
+            + (f" ({len(errors)} calls raised)" if len(errors) > 1 else "")]
 
 
 def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
@@ -238,16 +267,7 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
         if any(f.severity == "error" for f in findings):
             return "No gradient call ran: the code stopped before one (see the findings)"
         return "No gradient call ran: nothing to check"
-    # a weight is counted once over the calls; two sources of one call that share a name (two
-    # unnamed tf.Variables are both "Variable") are two weights
-    verdicts: dict[tuple[str, int], str] = {}
-    for call in calls:
-        seen: dict[str, int] = {}
-        for s in call.sources:
-            key = (s.variable, seen.get(s.variable, 0))
-            seen[s.variable] = key[1] + 1
-            if verdicts.get(key, "connected") == "connected":
-                verdicts[key] = s.verdict
+    verdicts = _weight_verdicts(calls)
     total = len(verdicts)
     bad = {v for (v, _), verdict in verdicts.items() if verdict != "connected"}
     missing = sum(v in ("severed", "unexplained") for v in verdicts.values())
@@ -260,14 +280,7 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
     causes = sum(1 for f in relevant if f.primary)
     behind = len(relevant) - causes
     noun = "weight" if total == 1 else "weights"
-    parts = []
-    errors = [c for c in calls if c.error is not None]
-    if errors:
-        first = errors[0]
-        where = f" at {first.location.label}" if first.location else ""
-        what = "The fit train step" if first.keras_fit else f"The {first.method} call"
-        parts.append(f"{what}{where} raised {first.error.type}"  # type: ignore[union-attr]
-                     + (f" ({len(errors)} calls raised)" if len(errors) > 1 else ""))
+    parts = _raised(calls)
     if total == 0:
         parts.append("No weights were passed to the gradient call: nothing gets a gradient")
     if missing:

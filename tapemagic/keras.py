@@ -318,10 +318,9 @@ def _notebook_cells() -> CellMap | None:
     shell = ipython.get_ipython() if ipython is not None else None
     if shell is None:
         return None
-    cells = CellMap()
-    for name, number in getattr(getattr(shell, "compile", None), "_filename_map", {}).items():
-        cells.add(name, number, None)
-    return cells
+    from tapemagic.cell_runner import cell_map
+
+    return cell_map(shell, {}, None, None)
 
 
 def _steps_per_call(model: Any) -> int:

@@ -5,7 +5,7 @@ already equal the editor's (line 1 is the magic line). Earlier cells are found t
 IPython's ``CachingCompiler._filename_map`` (filename → execution count); their lines are the
 cell's own. Anything else (a script, the user's module) keeps its file and line. The body of
 another cell magic (``%%time`` compiles it as ``<timed exec>``, lines counted from the body) is
-moved to its cell's file and lines by ``tracing/magic_bodies.py``, which places the body's text
+moved to its cell's file and lines by ``magic_bodies.py``, which places the body's text
 there with :func:`place_lines`: every reader of the user's source reads :func:`source_lines`.
 
 One :class:`SourceIndex` serves one report: it reads each file's text once (from ``linecache``,

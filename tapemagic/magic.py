@@ -26,7 +26,8 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from IPython.display import display
 
 from tapemagic.api import FORCE_EAGER_DEFAULT
-from tapemagic.locations import CellMap, leading_blank_lines
+from tapemagic.cell_runner import cell_magic, cell_map, compiled_cells
+from tapemagic.locations import leading_blank_lines
 from tapemagic.preview import Preview, stop_hint
 from tapemagic.report.model import CellInfo
 
@@ -42,7 +43,7 @@ def lines_above_gradcheck(raw: str) -> int:
     line is the editor's line ``lines + 1`` and its body starts one line lower.
     """
     above = leading_blank_lines(raw)
-    return above if above and raw.splitlines()[above].startswith("%%gradcheck") else 0
+    return above if above and cell_magic(raw) == "gradcheck" else 0
 
 
 @magics_class
@@ -185,7 +186,8 @@ class GradcheckMagics(Magics):
         except (OverflowError, SyntaxError, ValueError, TypeError, MemoryError) as error:
             return self._syntax_error(error, filename)
         tree = shell.transform_ast(tree)  # the user's ast_transformers, as run_cell applies them
-        cells = self._cell_map(filename, count)
+        cells = cell_map(shell, self.cell_ids, None, None)  # the earlier cells, by their ids
+        cells.add(filename, count, self.current_cell_id)
         info = CellInfo(source="%%gradcheck" + (f" {args.output}" if args.output else "")
                         + "\n" + cell, filename=filename, execution_count=count,
                         cell_id=self.current_cell_id)
@@ -264,14 +266,6 @@ class GradcheckMagics(Magics):
                   f"{type(self).__name__!r}].run_async")
         return [f"await {magics}({line!r}, {body!r})\n"]
 
-    def _cell_map(self, filename: str, count: int) -> CellMap:
-        cells = CellMap()
-        shell: Any = self.shell
-        for name, number in getattr(shell.compile, "_filename_map", {}).items():
-            cells.add(name, number, self.cell_ids.get(number))
-        cells.add(filename, count, self.current_cell_id)
-        return cells
-
     def _show(self, check: Any, args: Any, preview: Preview | None = None) -> None:
         report = check.report
         if report is None:
@@ -318,7 +312,7 @@ def _cell_number(shell: Any) -> int:
     """
     import sys
 
-    known = getattr(shell.compile, "_filename_map", {})
+    known = compiled_cells(shell)
     frame = sys._getframe(1)
     while frame is not None:
         number = known.get(frame.f_code.co_filename)

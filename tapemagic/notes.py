@@ -27,7 +27,7 @@ def run_notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> lis
     """Return the notes on ``trace`` and its analysed gradient calls, in the report's order."""
     notes: list[str] = []
     if mode_of(trace) == "graph":
-        notes.extend(_graph_notes(trace, cells))
+        notes.extend(_graph_notes(trace, analyses, cells))
     elif trace.function_calls:
         notes.append(
             "tf.function and Keras fit ran eagerly for this analysis (--eager: "
@@ -74,9 +74,10 @@ def run_notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> lis
             else:
                 notes.append(f"The {call.method} call at {where} ran {call.calls} times; "
                              f"{first} analysed (--steps).")
-    for call in trace.gradient_calls:
+    for analysis in analyses:  # one per gradient call, in call order
+        call = analysis.call
         for run, results in call.regressions[:3]:
-            lost = [s.name for s, r in zip(call.sources, results, strict=False)
+            lost = [s.source.name for s, r in zip(analysis.sources, results, strict=False)
                     if r != "ok" and s.result == "ok"]
             notes.append(f"Run {run} of the {call.method} call at {where_label(call.loc, cells)} "
                          f"returned {'zeros' if 'zero' in results else 'None'} for "
@@ -121,13 +122,13 @@ def mode_of(trace: Trace) -> str:
     return "graph" if trace.function_calls or trace.graph_names else "eager"
 
 
-def _graph_notes(trace: Trace, cells: CellMap) -> list[str]:
+def _graph_notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> list[str]:
     """Say how graph-mode functions were analysed, and what a trace cannot know."""
     notes = ["tf.function and Keras fit ran as graphs, as written; they were analysed from "
              "their traces (the ops TensorFlow reported while tracing them, once per trace)."]
-    if any(c.in_function and c.reached and any(s.result == "ok" and s.norm is None
-                                                 for s in c.sources)
-           for c in trace.gradient_calls):
+    if any(a.call.in_function and a.call.reached and any(s.result == "ok" and s.norm is None
+                                                         for s in a.sources)
+           for a in analyses):
         # a traced gradient whose value no probe and no returned output showed (a step under
         # tf.distribute, a step that never ran after its trace)
         notes.append("Gradients computed inside a tf.function are symbolic when it is traced: "

@@ -13,11 +13,11 @@ test modules stay TF-free.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
 import tempfile
-import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +27,13 @@ import pytest
 
 #: The temp folder of the processes a test run starts (kernels, CLI runs), and what it replaced
 CHILD_TEMP = pytest.StashKey[tuple[str, str | None]]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--update-golden``: rewrite the golden files of tests/test_golden.py from the renderers."""
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite tests/golden/*.txt and *.html from the renderers' output "
+                          "(or set TAPEMAGIC_UPDATE_GOLDEN=1)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -275,8 +282,9 @@ def every_cause_has_a_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(diagnosis.Diagnoser, "__init__", checked)
 
 
-#: ``run_checked(source, *, catch=(), name="program.py", **gradcheck_options)``
-RunChecked = Callable[..., tuple[Any, list[int]]]
+#: ``run_checked(source, *, catch=(), caught_inside=False, name="program.py", prefix="",
+#: namespace=None, **gradcheck_options)``: see ``checked.run_program``
+RunChecked = Callable[..., Any]
 
 
 @pytest.fixture
@@ -286,27 +294,9 @@ def run_checked(tmp_path: Path) -> RunChecked:
     The source is dedented; the options go to ``gradcheck``. An exception of a type in
     ``catch`` that the program raises is let go (the check sees it, as the user's code raised
     it; the report describes it). Returns the report, validated against the schema, and the
-    lines that end in ``# <-`` (where a test expects a finding).
+    lines that end in ``# <-`` (where a test expects a finding), as a ``checked.Checked`` that
+    also holds the check, the program's namespace and its file.
     """
-    import tapemagic
-    from tapemagic.report.validate import validate_report
+    from checked import run_program
 
-    def run(source: str, *, catch: type[BaseException] | tuple[type[BaseException], ...] = (),
-            name: str = "program.py", **options: Any) -> tuple[Any, list[int]]:
-        source = textwrap.dedent(source)
-        path = tmp_path / name
-        path.write_text(source)
-        marked = [i for i, line in enumerate(source.splitlines(), 1)
-                  if line.rstrip().endswith("# <-")]
-        namespace: dict[str, object] = {"__name__": "__main__"}
-        check = None
-        try:
-            with tapemagic.gradcheck(**options) as check:
-                exec(compile(source, str(path), "exec"), namespace)  # noqa: S102
-        except catch:
-            pass  # the program's own error, as the user's code raised it
-        assert check is not None and check.report is not None
-        validate_report(check.report.to_json())
-        return check.report, marked
-
-    return run
+    return functools.partial(run_program, tmp_path)

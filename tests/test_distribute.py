@@ -9,18 +9,12 @@ both that the cut is found at its line and that correct code stays silent.
 
 from __future__ import annotations
 
-import json
-import os
-import socket
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tapemagic.report.validate import validate_report
+from cli_runs import finish_run, line_in, loud_findings, run_two_workers, start_run
 
 pytestmark = pytest.mark.tf
 
@@ -130,32 +124,6 @@ for xb, yb in ds:
 """
 
 
-def _line(source: str, text: str) -> int:
-    return next(i for i, line in enumerate(source.splitlines(), 1) if text in line)
-
-
-def _run(tmp_path: Path, name: str, source: str, *options: str,
-         env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    script = tmp_path / f"{name}.py"
-    script.write_text(source)
-    command = [sys.executable, "-m", "tapemagic", "run", *options,
-               "--json", str(tmp_path / f"{name}.json"), str(script)]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", **(env or {})})
-
-
-def _report(tmp_path: Path, name: str, process: subprocess.Popen[str]) -> tuple[int, dict, str]:
-    out, _ = process.communicate(timeout=300)
-    report = json.loads((tmp_path / f"{name}.json").read_text())
-    validate_report(report)
-    return process.returncode, report, out
-
-
-def _errors(report: dict[str, Any]) -> list[tuple[str, int, tuple[str, ...]]]:
-    return [(f["rule"], f["location"]["line"], tuple(f["variables"]))
-            for f in report["findings"] if f["severity"] != "info"]
-
-
 def _verdicts(report: dict[str, Any], prefix: str) -> set[str]:
     return {s["verdict"] for call in report["gradient_calls"] for s in call["sources"]
             if s["variable"].startswith(prefix)}
@@ -165,9 +133,9 @@ def _verdicts(report: dict[str, Any], prefix: str) -> set[str]:
 def mirrored(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, dict, str]]:
     """Both modes of the two-CPU program, run side by side."""
     tmp = tmp_path_factory.mktemp("mirrored")
-    running = {"graph": _run(tmp, "graph", MIRRORED), "eager": _run(tmp, "eager", MIRRORED,
-                                                                    "--eager")}
-    return {mode: _report(tmp, mode, process) for mode, process in running.items()}
+    running = {"graph": start_run(tmp, "graph", MIRRORED),
+               "eager": start_run(tmp, "eager", MIRRORED, "--eager")}
+    return {mode: finish_run(tmp, mode, process) for mode, process in running.items()}
 
 
 @pytest.mark.slow
@@ -176,10 +144,10 @@ def test_mirrored_custom_step_and_fit_are_checked(mirrored: dict, mode: str) -> 
     status, report, out = mirrored[mode]
     assert status == 1, out  # the script raised (Keras' "No gradients provided"), as plain
     assert "No gradients provided for any variable" in report["exception"]["message"]
-    errors = _errors(report)
+    errors = loud_findings(report)
     weights = ("m/d1/kernel", "m/d1/bias", "m/d2/kernel", "m/d2/bias")
-    assert ("TM201", _line(MIRRORED, "tf.round(model(xb))"), weights) in errors, errors
-    assert ("TM201", _line(MIRRORED, "tf.argmax(y_pred"), ("fitted/f1/kernel",
+    assert ("TM201", line_in(MIRRORED, "tf.round(model(xb))"), weights) in errors, errors
+    assert ("TM201", line_in(MIRRORED, "tf.argmax(y_pred"), ("fitted/f1/kernel",
                                                           "fitted/f1/bias")) in errors, errors
     assert len(errors) == 2, errors  # nothing for the correct step
     assert _verdicts(report, "good/") == {"connected"}
@@ -188,44 +156,28 @@ def test_mirrored_custom_step_and_fit_are_checked(mirrored: dict, mode: str) -> 
 
 @pytest.mark.slow
 def test_tape_around_strategy_run_and_integer_source(tmp_path: Path) -> None:
-    status, report, out = _report(tmp_path, "cross", _run(tmp_path, "cross", CROSS_REPLICA))
+    status, report, out = finish_run(tmp_path, "cross", start_run(tmp_path, "cross", CROSS_REPLICA))
     assert status == 1, out
     tm103 = [f for f in report["findings"] if f["rule"] == "TM103"]
-    assert [f["location"]["line"] for f in tm103] == [_line(CROSS_REPLICA, "with tf.GradientTape")]
+    assert [f["location"]["line"] for f in tm103] == [line_in(CROSS_REPLICA,
+                                                              "with tf.GradientTape")]
     assert "strategy.run" in tm103[0]["message"] and "replica" in tm103[0]["message"]
     assert tm103[0]["variables"] == ["cross/c1/kernel", "cross/c1/bias"]
-    assert ("TM202", _line(CROSS_REPLICA, "step_count = tf.Variable"),
-            ("step_count",)) in _errors(report)
-    assert len(_errors(report)) == 2, _errors(report)
+    assert ("TM202", line_in(CROSS_REPLICA, "step_count = tf.Variable"),
+            ("step_count",)) in loud_findings(report)
+    assert len(loud_findings(report)) == 2, loud_findings(report)
     assert _verdicts(report, "w") == {"connected"}
-
-
-def _free_ports(count: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(count)]
-    for s in sockets:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in sockets]
-    for s in sockets:
-        s.close()
-    return ports
 
 
 @pytest.mark.slow
 def test_multi_worker_each_worker_finds_the_cut(tmp_path: Path) -> None:
-    cluster = {"worker": [f"127.0.0.1:{port}" for port in _free_ports(2)]}
-    workers = [
-        _run(tmp_path, f"worker{index}", MULTI_WORKER, env={"TF_CONFIG": json.dumps(
-            {"cluster": cluster, "task": {"type": "worker", "index": index}})})
-        for index in range(2)
-    ]
-    results = [_report(tmp_path, f"worker{index}", process)
-               for index, process in enumerate(workers)]
-    line = _line(MULTI_WORKER, "tf.argmax(model(xb)")
+    results = run_two_workers(tmp_path, MULTI_WORKER)
+    line = line_in(MULTI_WORKER, "tf.argmax(model(xb)")
     for status, report, out in results:
         assert status == 1, out  # an error finding: the documented exit status
-        assert _errors(report) == [("TM201", line, ("mw/d1/kernel", "mw/d1/bias"))], out
+        assert loud_findings(report) == [("TM201", line, ("mw/d1/kernel", "mw/d1/bias"))], out
     chief, other = (r[1] for r in results)
-    assert _errors(chief) == _errors(other)
+    assert loud_findings(chief) == loud_findings(other)
     assert chief["headline"] == other["headline"]
 
 

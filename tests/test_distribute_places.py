@@ -12,17 +12,13 @@ user's file and line, in every worker of a ``MultiWorkerMirroredStrategy`` too.
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
+from checked import run_program
+from cli_runs import finish_run, line_in, loud_findings, run_two_workers, start_run
 
-import tapemagic
 from tapemagic.report.model import Report
 
 pytestmark = pytest.mark.tf
@@ -78,48 +74,9 @@ model.fit(np.ones((4, 3), "float32"), np.ones((4, 2), "float32"), epochs=1, verb
 """
 
 
-def _line(source: str, text: str) -> int:
-    return next(i for i, line in enumerate(source.splitlines(), 1) if text in line)
-
-
-def _start(tmp_path: Path, name: str, source: str,
-           env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    """Start ``python -m tapemagic run --json`` on ``source`` (a fresh process)."""
-    script = tmp_path / f"{name}.py"
-    script.write_text(source)
-    command = [sys.executable, "-m", "tapemagic", "run", "--json", str(tmp_path / f"{name}.json"),
-               str(script)]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", **(env or {})})
-
-
-def _finish(tmp_path: Path, name: str, process: subprocess.Popen[str]) -> tuple[int, dict, str]:
-    out, _ = process.communicate(timeout=600)
-    return process.returncode, json.loads((tmp_path / f"{name}.json").read_text()), out
-
-
-def _errors(report: dict[str, Any]) -> list[tuple[str, int, tuple[str, ...]]]:
-    return [(f["rule"], f["location"]["line"], tuple(f["variables"]))
-            for f in report["findings"] if f["severity"] != "info"]
-
-
-def _free_ports(count: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(count)]
-    for s in sockets:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in sockets]
-    for s in sockets:
-        s.close()
-    return ports
-
-
 def _check(tmp_path: Path, name: str, source: str) -> tuple[Report, Path]:
-    path = tmp_path / f"{name}.py"
-    path.write_text(textwrap.dedent(source))
-    with tapemagic.gradcheck() as result:
-        exec(compile(path.read_text(), str(path), "exec"), {"__name__": "__main__"})  # noqa: S102
-    assert result.report is not None
-    return result.report, path
+    done = run_program(tmp_path, source, name=f"{name}.py")
+    return done.report, done.path
 
 
 def _files(node: Any) -> list[str]:
@@ -150,11 +107,11 @@ def test_no_location_is_in_generated_code(tmp_path: Path) -> None:
     _assert_user_places(report.to_json(), path)
     found = [(f.rule, f.location.line, tuple(f.variables))
              for f in report.findings if f.location is not None]
-    assert found == [("TM201", _line(REPLICA_INSIDE, "tf.round(model(xb))"),
+    assert found == [("TM201", line_in(REPLICA_INSIDE, "tf.round(model(xb))"),
                       ("inside/r1/kernel", "inside/r1/bias"))]
     call = report.gradient_calls[0]
     assert call.location is not None
-    assert call.location.line == _line(REPLICA_INSIDE, "return tape.gradient")
+    assert call.location.line == line_in(REPLICA_INSIDE, "return tape.gradient")
 
 
 TWO_REPLICAS = """\
@@ -169,29 +126,23 @@ MULTI_WORKER_INSIDE = REPLICA_INSIDE.replace(
 
 
 @pytest.mark.slow
-def test_two_replicas_note_names_the_users_line(tmp_path: Path) -> None:
-    status, report, out = _finish(tmp_path, "two", _start(tmp_path, "two", TWO_REPLICAS))
+def test_two_replicas_note_names_the_usersline_in(tmp_path: Path) -> None:
+    status, report, out = finish_run(tmp_path, "two", start_run(tmp_path, "two", TWO_REPLICAS))
     assert status == 1, out
     _assert_user_places(report, tmp_path / "two.py")
-    line = _line(TWO_REPLICAS, "return tape.gradient")
+    line = line_in(TWO_REPLICAS, "return tape.gradient")
     assert any(f"two.py:{line} ran on each of 2 replicas" in note
                for note in report["notes"]), report["notes"]
-    assert _errors(report) == [("TM201", _line(TWO_REPLICAS, "tf.round(model(xb))"),
+    assert loud_findings(report) == [("TM201", line_in(TWO_REPLICAS, "tf.round(model(xb))"),
                                 ("inside/r1/kernel", "inside/r1/bias"))]
 
 
 @pytest.mark.slow
 def test_multi_worker_replica_function_inside_the_step(tmp_path: Path) -> None:
-    cluster = {"worker": [f"127.0.0.1:{port}" for port in _free_ports(2)]}
-    workers = [
-        _start(tmp_path, f"worker{index}", MULTI_WORKER_INSIDE, env={"TF_CONFIG": json.dumps(
-            {"cluster": cluster, "task": {"type": "worker", "index": index}})})
-        for index in range(2)
-    ]
-    results = [_finish(tmp_path, f"worker{index}", process)
-               for index, process in enumerate(workers)]
-    line = _line(MULTI_WORKER_INSIDE, "tf.round(model(xb))")
+    results = run_two_workers(tmp_path, MULTI_WORKER_INSIDE)
+    line = line_in(MULTI_WORKER_INSIDE, "tf.round(model(xb))")
     for index, (status, report, out) in enumerate(results):
         assert status == 1, out
-        assert _errors(report) == [("TM201", line, ("inside/r1/kernel", "inside/r1/bias"))], out
+        assert loud_findings(report) == [
+            ("TM201", line, ("inside/r1/kernel", "inside/r1/bias"))], out
         _assert_user_places(report, tmp_path / f"worker{index}.py")

@@ -16,9 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-import tapemagic
-from tapemagic.report.validate import validate_report
+from checked import line_of, loud, run_program
 
 pytestmark = pytest.mark.tf
 
@@ -56,26 +54,18 @@ moved = not np.allclose(start, kernel.numpy())
 
 
 def _run(tmp_path: Path, *parts: str, force_eager: bool = False) -> tuple[Any, dict[str, Any]]:
-    path = tmp_path / "cell.py"
-    path.write_text(SETUP + "".join(textwrap.dedent(part) for part in parts))
-    namespace: dict[str, Any] = {"__name__": "__main__"}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # Keras: "no trainable weights"
-        with tapemagic.gradcheck(force_eager=force_eager) as check:
-            exec(compile(path.read_text(), str(path), "exec"), namespace)  # noqa: S102
-    report = check.report
-    validate_report(report.to_json())
-    return report, namespace
+        done = run_program(tmp_path, "".join(textwrap.dedent(part) for part in parts),
+                           name="cell.py", prefix=SETUP, force_eager=force_eager)
+    return done.report, done.namespace
 
 
 def _line(tmp_path: Path, needle: str) -> int:
-    lines = (tmp_path / "cell.py").read_text().splitlines()
-    return next(i for i, text in enumerate(lines, start=1) if needle in text)
+    return line_of(tmp_path / "cell.py", needle)
 
 
-def _loud(report: Any) -> list[tuple[str, int]]:
-    return [(f.rule, f.location.line if f.location else 0) for f in report.findings
-            if f.severity in ("error", "warning")]
+_loud = loud
 
 
 @pytest.mark.parametrize("force_eager", [False, True], ids=["graph", "eager"])

@@ -111,3 +111,24 @@ def test_correct_loops_stay_silent(tmp_path: Path, cell: str) -> None:
     assert _serious(result) == []
     assert all(s.verdict == "connected" for c in result.report.gradient_calls
                for s in c.sources)
+
+
+def test_the_analysis_leaves_the_recorded_results_as_recorded(tmp_path: Path) -> None:
+    """The zeros while_v2 hands back for a cut loop body are the analysis' reading only."""
+    from tapemagic.graph.analysis import analyse
+    from tapemagic.graph.provenance import ProvenanceGraph
+    from tapemagic.tracing.session import TraceSession
+
+    # traced, never run: no probe and no output shows the gradient's value
+    never_run = WHILE_CUT.replace("\n    train_step()", "\n    train_step.get_concrete_function()")
+    path = _write(tmp_path, never_run)
+    session = TraceSession(force_eager=False)
+    with session:
+        exec(compile(path.read_text(), str(path), "exec"), {"__name__": "__main__"})  # noqa: S102
+    assert session.trace is not None
+    records = [s for call in session.trace.gradient_calls for s in call.sources]
+    recorded = [(s.result, s.norm) for s in records]
+    analyses = analyse(ProvenanceGraph(session.trace))
+    assert [(s.result, s.norm) for s in records] == recorded
+    assert {s.result for a in analyses for s in a.sources} == {"zero"}
+    assert {r for r, _ in recorded} == {"ok"}  # a traced gradient whose value nothing saw

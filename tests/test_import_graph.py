@@ -138,3 +138,31 @@ def test_find_cycle_finds_one():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert find_cycle(graph) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+# What ``tapemagic/tracing/`` may import from outside itself (ARCHITECTURE.md): the Trace data,
+# the source index and the TF-free frame walk beside it, the op tables and the heap switch.
+TRACING_MAY_IMPORT = frozenset({"tapemagic.trace", "tapemagic.locations", "tapemagic.frames",
+                                "tapemagic.magic_bodies", "tapemagic.autograph",
+                                "tapemagic.optypes", "tapemagic.heap"})
+# Who may reach into ``tracing/`` past ``tracing/lazy.py``: the function door that starts the
+# session (``api``) and the fix re-run's child process, which seeds TensorFlow.
+INTO_TRACING = frozenset({"tapemagic.api", "tapemagic.verify.replay"})
+
+
+def test_tracing_imports_only_its_own_and_the_tf_free_base():
+    graph, _ = import_graph()
+    wrong = sorted(f"{m} -> {t}" for m, targets in graph.items()
+                   if m.startswith("tapemagic.tracing") for t in targets
+                   if not t.startswith("tapemagic.tracing") and t not in TRACING_MAY_IMPORT)
+    assert not wrong, wrong
+
+
+def test_the_doors_reach_tracing_only_through_lazy():
+    """``tracing/lazy.py`` is the doors' one way into ``tracing/`` (TensorFlow stays behind it)."""
+    graph, _ = import_graph()
+    wrong = sorted(f"{m} -> {t}" for m, targets in graph.items()
+                   if not m.startswith("tapemagic.tracing") and m not in INTO_TRACING
+                   for t in targets
+                   if t.startswith("tapemagic.tracing") and t != "tapemagic.tracing.lazy")
+    assert not wrong, wrong

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from checked import run_program
 
-import tapemagic
 from tapemagic.report.model import Report
 
 pytestmark = pytest.mark.tf
@@ -66,13 +66,8 @@ for _ in range(3):
 
 def run(tmp_path: Path, source: str, eager: bool = False) -> tuple[Report, dict[str, Any],
                                                                       Path]:
-    path = tmp_path / "prog.py"
-    path.write_text(textwrap.dedent(source))
-    namespace: dict[str, Any] = {"__name__": "__main__"}
-    with tapemagic.gradcheck(force_eager=eager) as check:
-        exec(compile(path.read_text(), str(path), "exec"), namespace)  # noqa: S102
-    assert check.report is not None
-    return check.report, namespace, path
+    done = run_program(tmp_path, source, name="prog.py", force_eager=eager)
+    return done.report, done.namespace, done.path
 
 
 def dead_line(path: Path) -> int:

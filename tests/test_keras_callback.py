@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from keras_models import branch_model
 
 import tapemagic
 from tapemagic.report.validate import validate_report
@@ -43,28 +44,6 @@ def _dense_model() -> Any:
                              keras.layers.Dense(1, name="b")])
 
 
-def _branch_model(cut: bool) -> Any:
-    """A model whose branch ``a`` reaches the output through argmax (``cut``) or directly."""
-    import keras
-    import tensorflow as tf
-
-    class Branches(keras.Model):
-        def __init__(self) -> None:
-            super().__init__()
-            self.a = keras.layers.Dense(3, name="a")
-            self.b = keras.layers.Dense(1, name="b")
-            self.c = keras.layers.Dense(1, name="c")
-
-        def call(self, x: Any) -> Any:
-            h = self.a(x)
-            if cut:
-                h = tf.cast(tf.argmax(h, axis=1), tf.float32)[:, None]
-            return self.b(x) + self.c(h)
-
-    keras.utils.set_random_seed(0)
-    return Branches()
-
-
 def _verdicts(report: Any) -> set[str]:
     return {s.verdict for c in report.gradient_calls for s in c.sources}
 
@@ -83,7 +62,7 @@ def test_correct_fit_is_silent_and_detaches_after_the_checked_step(
     import keras
 
     x, y = _data()
-    model = _branch_model(cut=False)
+    model = branch_model(cut=False)
     model.compile(optimizer="sgd", loss="mse", jit_compile=jit_compile)
     check = tapemagic.keras.GradientCheck(on_cut="raise")
     later: list[tuple[int, list[str], bool]] = []
@@ -116,7 +95,7 @@ def test_a_cut_is_reported_on_stderr_and_in_json_and_training_goes_on(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         patch_state: Callable[[], list[str]]) -> None:
     x, y = _data()
-    model = _branch_model(cut=True)
+    model = branch_model(cut=True)
     model.compile(optimizer="sgd", loss="mse")
     path = tmp_path / "report.json"
     check = tapemagic.keras.GradientCheck(json_path=path)
@@ -139,7 +118,7 @@ def test_a_cut_is_reported_on_stderr_and_in_json_and_training_goes_on(
 def test_on_cut_raise_raises_gradcheck_error_with_the_report(
         capsys: pytest.CaptureFixture[str], patch_state: Callable[[], list[str]]) -> None:
     x, y = _data()
-    model = _branch_model(cut=True)
+    model = branch_model(cut=True)
     model.compile(optimizer="sgd", loss="mse")
     with pytest.warns(UserWarning, match="Gradients do not exist"), \
             pytest.raises(tapemagic.GradcheckError, match="in the first train step:") as raised:
@@ -154,7 +133,7 @@ def test_on_cut_raise_raises_gradcheck_error_with_the_report(
 def test_a_fit_shorter_than_steps_is_reported_when_it_ends(
         patch_state: Callable[[], list[str]]) -> None:
     x, y = _data()
-    model = _branch_model(cut=True)
+    model = branch_model(cut=True)
     model.compile(optimizer="sgd", loss="mse")
     with pytest.warns(UserWarning, match="Gradients do not exist"), \
             pytest.raises(tapemagic.GradcheckError, match="first 4 train steps") as raised:
@@ -168,7 +147,7 @@ def test_a_fit_shorter_than_steps_is_reported_when_it_ends(
 def test_on_cut_stop_stops_training_and_logs_when_asked(
         capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
     x, y = _data()
-    model = _branch_model(cut=True)
+    model = branch_model(cut=True)
     model.compile(optimizer="sgd", loss="mse")
     check = tapemagic.keras.GradientCheck(on_cut="stop", logger="training.gradients")
     with caplog.at_level(logging.WARNING, logger="training.gradients"), \
@@ -271,7 +250,7 @@ def test_a_custom_train_step_is_checked(cut: bool, capsys: pytest.CaptureFixture
 def test_each_fit_is_checked_even_when_its_train_function_was_traced_before(
         capsys: pytest.CaptureFixture[str]) -> None:
     x, y = _data()
-    model = _branch_model(cut=True)
+    model = branch_model(cut=True)
     model.compile(optimizer="sgd", loss="mse")
     with pytest.warns(UserWarning, match="Gradients do not exist"):
         model.fit(x, y, epochs=1, batch_size=4, verbose=0)  # traced here, unchecked

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from keras_models import branch_model
 
 import tapemagic
 
@@ -18,24 +19,7 @@ pytestmark = pytest.mark.tf
 
 
 def _model(cut: bool) -> Any:
-    import keras
-    import tensorflow as tf
-
-    class Branches(keras.Model):
-        def __init__(self) -> None:
-            super().__init__()
-            self.a = keras.layers.Dense(3, name="a")
-            self.b = keras.layers.Dense(1, name="b")
-            self.c = keras.layers.Dense(1, name="c")
-
-        def call(self, x: Any) -> Any:
-            h = self.a(x)
-            if cut:
-                h = tf.cast(tf.argmax(h, axis=1), tf.float32)[:, None]
-            return self.b(x) + self.c(h)
-
-    keras.utils.set_random_seed(0)
-    model = Branches()
+    model = branch_model(cut)
     model.compile(optimizer="sgd", loss="mse")
     return model
 

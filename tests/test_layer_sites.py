@@ -15,12 +15,11 @@ graph mode (the default).
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
+from checked import run_program
 
-import tapemagic
 from tapemagic.report.model import Report
 
 pytestmark = pytest.mark.tf
@@ -103,13 +102,8 @@ model = keras.Sequential([keras.Input((4,)), layers.Dense(8, name="d1"), Roundin
 
 
 def run(tmp_path: Path, source: str) -> tuple[Report, Path]:
-    path = tmp_path / "prog.py"
-    path.write_text(textwrap.dedent(source))
-    namespace = {"__name__": "__main__"}
-    with tapemagic.gradcheck() as result:
-        exec(compile(path.read_text(), str(path), "exec"), namespace)  # noqa: S102
-    assert result.report is not None
-    return result.report, path
+    done = run_program(tmp_path, source, name="prog.py")
+    return done.report, done.path
 
 
 def line(path: Path, needle: str) -> int:

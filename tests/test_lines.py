@@ -12,8 +12,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from checked import run_program
 
-import tapemagic
 from tapemagic.report.model import Report
 
 pytestmark = pytest.mark.tf
@@ -22,18 +22,11 @@ MODES = pytest.mark.parametrize("eager", [False, True], ids=["graph", "eager"])
 
 def check(tmp_path: Path, source: str, eager: bool) -> tuple[Report, Path]:
     """Run ``source`` under gradcheck; return the report and the file (for line lookups)."""
-    path = tmp_path / "prog.py"
-    path.write_text("import numpy as np\nimport tensorflow as tf\n"
-                    "tf.keras.utils.set_random_seed(0)\n" + textwrap.dedent(source))
-    namespace = {"__name__": "__main__"}
-    code = compile(path.read_text(), str(path), "exec")
-    with tapemagic.gradcheck(force_eager=eager) as result:
-        try:
-            exec(code, namespace)  # noqa: S102
-        except Exception as error:  # noqa: BLE001 - the code may raise, as the user's did
-            result.error = error
-    assert result.report is not None
-    return result.report, path
+    # the code may raise, as the user's did: the check records it as the magic does
+    done = run_program(tmp_path, source, name="prog.py", catch=Exception, caught_inside=True,
+                       force_eager=eager, prefix="import numpy as np\nimport tensorflow as tf\n"
+                                                 "tf.keras.utils.set_random_seed(0)\n")
+    return done.report, done.path
 
 
 def line(path: Path, needle: str) -> int:

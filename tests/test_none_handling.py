@@ -13,8 +13,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from checked import run_program
 
-import tapemagic
 from tapemagic.auto import has_cut
 from tapemagic.graph.none_handling import none_handled_in
 from tapemagic.locations import enclosing_function
@@ -104,12 +104,8 @@ OWN_HEAD = "tf.reduce_mean(tf.square(heads[task](trunk(x))))"
 
 
 def _run(tmp_path: Path, loss: str, filtering: str, eager: bool) -> Report:
-    path = tmp_path / "prog.py"
-    path.write_text(textwrap.dedent(MULTITASK).replace("LOSS", loss).replace("FILTER", filtering))
-    with tapemagic.gradcheck(force_eager=eager) as result:
-        exec(compile(path.read_text(), str(path), "exec"), {"__name__": "__main__"})  # noqa: S102
-    assert result.report is not None
-    return result.report
+    source = textwrap.dedent(MULTITASK).replace("LOSS", loss).replace("FILTER", filtering)
+    return run_program(tmp_path, source, name="prog.py", force_eager=eager).report
 
 
 MODES = pytest.mark.parametrize("eager", [False, True], ids=["graph", "eager"])

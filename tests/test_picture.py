@@ -8,11 +8,9 @@ each layer once.
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
+from checked import run_program
 
-import tapemagic
 from tapemagic.report.model import Report
 
 pytestmark = pytest.mark.tf
@@ -51,13 +49,7 @@ model.fit(x, y, epochs=1, verbose=0)
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> Report:
-    path = tmp_path_factory.mktemp("picture") / "quantised.py"
-    source = textwrap.dedent(QUANTISED)
-    path.write_text(source)
-    with tapemagic.gradcheck() as check:
-        exec(compile(source, str(path), "exec"), {"__name__": "__main__"})  # noqa: S102
-    assert check.report is not None
-    return check.report
+    return run_program(tmp_path_factory.mktemp("picture"), QUANTISED, name="quantised.py").report
 
 
 def _reaches(edges: dict[str, set[str]], start: str, goal: str) -> bool:

@@ -18,7 +18,7 @@ def test_only_tracing_imports_tensorflow() -> None:
         "import tapemagic, tapemagic.magic, tapemagic.engine, tapemagic.diagnosis\n"
         "import tapemagic.graph.analysis, tapemagic.graph.collapse, tapemagic.fixes\n"
         "import tapemagic.report.html, tapemagic.report.text, tapemagic.__main__\n"
-        "import tapemagic.tracing.frames\n"
+        "import tapemagic.frames\n"
         "assert 'tensorflow' not in sys.modules, 'a TF-free module imported TensorFlow'\n"
         "assert 'keras' not in sys.modules\n"
     )
@@ -46,6 +46,40 @@ def test_modules_stay_small() -> None:
     big = [(p.relative_to(ROOT), n) for p in (ROOT / "tapemagic").rglob("*.py")
            if (n := len(p.read_text().splitlines())) > 420]
     assert not big, f"split these by responsibility: {big}"
+
+
+def function_lengths(path: Path) -> list[tuple[str, int]]:
+    """Return each function's lines in ``path``: decorators to its end, its docstring left out.
+
+    A docstring documents; the limit is on what the function does.
+    """
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        first = node.body[0]
+        doc = (first.end_lineno - first.lineno + 1  # type: ignore[operator]
+               if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+               and isinstance(first.value.value, str) else 0)
+        start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        found.append((node.name, node.end_lineno - start + 1 - doc))  # type: ignore[operator]
+    return found
+
+
+def test_functions_stay_short() -> None:
+    """No function of the package is over 80 lines (CONTRIBUTING: split it by step)."""
+    long = [(str(p.relative_to(ROOT)), name, n) for p in (ROOT / "tapemagic").rglob("*.py")
+            for name, n in function_lengths(p) if n > 80]
+    assert not long, f"split these into named steps: {long}"
+
+
+def test_function_lengths_count_code_not_docstrings(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text('@deco\ndef f():\n    """One.\n\n    Two.\n    """\n    x = 1\n'
+                      '    return x\n\n\nasync def g():\n    pass\n')
+    assert function_lengths(source) == [("f", 4), ("g", 2)]
 
 
 def test_the_labextension_has_the_packages_version() -> None:

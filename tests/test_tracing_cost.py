@@ -243,7 +243,7 @@ def test_max_steps_runs_are_analysed_before_detaching() -> None:
 # -- lazy locations and names -------------------------------------------------------------------
 
 def test_lazy_locations_read_like_resolved_ones() -> None:
-    from tapemagic.tracing import frames
+    from tapemagic import frames
 
     def here() -> tuple[Any, int]:
         frame = sys._getframe(1)

@@ -10,14 +10,13 @@ train them. Each test also checks the weights themselves, so the expectation fol
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
+from checked import line_of, loud, run_program
 
 import tapemagic
-from tapemagic.report.validate import validate_report
 
 pytestmark = pytest.mark.tf
 
@@ -71,24 +70,15 @@ moved = not np.allclose(seen, kernel.numpy())
 
 
 def _run(tmp_path: Path, body: str, force_eager: bool = False) -> tuple[Any, dict[str, Any]]:
-    path = tmp_path / "cell.py"
-    path.write_text(SETUP + textwrap.dedent(body))
-    namespace: dict[str, Any] = {"__name__": "__main__"}
-    with tapemagic.gradcheck(force_eager=force_eager) as check:
-        exec(compile(path.read_text(), str(path), "exec"), namespace)  # noqa: S102
-    report = check.report
-    validate_report(report.to_json())
-    return report, namespace
+    done = run_program(tmp_path, body, name="cell.py", prefix=SETUP, force_eager=force_eager)
+    return done.report, done.namespace
 
 
 def _line(tmp_path: Path, needle: str) -> int:
-    lines = (tmp_path / "cell.py").read_text().splitlines()
-    return next(i for i, text in enumerate(lines, start=1) if needle in text)
+    return line_of(tmp_path / "cell.py", needle)
 
 
-def _loud(report: Any) -> list[tuple[str, int]]:
-    return [(f.rule, f.location.line if f.location else 0) for f in report.findings
-            if f.severity in ("error", "warning")]
+_loud = loud
 
 
 def test_callback_unfreeze_in_fit_is_reported_at_the_assignment(tmp_path: Path) -> None:

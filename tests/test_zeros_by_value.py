@@ -10,13 +10,12 @@ ever counts as a cut for auto mode.
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
+from checked import run_program
 
-import tapemagic
 from tapemagic.auto import has_cut
 from tapemagic.report.model import Report
 
@@ -31,19 +30,10 @@ def check(tmp_path: Path, source: str, eager: bool, seed: int = 0,
 
     ``namespace``: where the program runs (its values, to look at afterwards).
     """
-    path = tmp_path / "prog.py"
-    path.write_text("import numpy as np\nimport tensorflow as tf\n"
-                    f"tf.keras.utils.set_random_seed({seed})\n" + textwrap.dedent(source))
-    return run(path, eager, namespace), path
-
-
-def run(path: Path, eager: bool, namespace: dict[str, Any] | None = None) -> Report:
-    namespace = {"__name__": "__main__"} if namespace is None else namespace
-    code = compile(path.read_text(), str(path), "exec")
-    with tapemagic.gradcheck(force_eager=eager) as result:
-        exec(code, namespace)  # noqa: S102
-    assert result.report is not None
-    return result.report
+    done = run_program(tmp_path, source, name="prog.py", namespace=namespace, force_eager=eager,
+                       prefix="import numpy as np\nimport tensorflow as tf\n"
+                              f"tf.keras.utils.set_random_seed({seed})\n")
+    return done.report, done.path
 
 
 def line(path: Path, needle: str) -> int:
@@ -145,8 +135,9 @@ def test_keras_cross_entropy_on_a_bare_softmax_tensor(tmp_path: Path, eager: boo
 
 
 @MODES
-def test_clipped_probabilities_clean_program_is_silent(eager: bool) -> None:
-    report = run(ROOT / "bench" / "cases" / "clean" / "clip_probabilities_epsilon.py", eager)
+def test_clipped_probabilities_clean_program_is_silent(tmp_path: Path, eager: bool) -> None:
+    clean = ROOT / "bench" / "cases" / "clean" / "clip_probabilities_epsilon.py"
+    report = run_program(tmp_path, clean.read_text(), name=clean.name, force_eager=eager).report
     assert report.findings == ()
 
 

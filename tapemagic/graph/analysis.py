@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from tapemagic.graph import py_functions
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.graph.refine import missing_gradient, needed
+from tapemagic.graph.runtime_causes import CONVERSIONS, runtime_causes
 from tapemagic.graph.verdicts import CallAnalysis, Cause, SourceAnalysis
 from tapemagic.graph.walks import backward, forward, reconnects, shortest_path
-from tapemagic.optypes import COMPARISON_OPS, CUSTOM_GRADIENT_MODULE, VALUE_CHECKED, ZERO_GRADIENT
+from tapemagic.optypes import COMPARISON_OPS, ZERO_GRADIENT
 from tapemagic.trace import (
     GradientCallRecord,
     HostEvent,
-    OpRecord,
     RawLocation,
     SourceRecord,
     TapeRecord,
@@ -112,54 +112,62 @@ def _target_location(graph: ProvenanceGraph, call: GradientCallRecord) -> RawLoc
 def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: TapeRecord | None,
                     source: SourceRecord, sets: _Sets, feeds: Feeds | None = None,
                     ) -> SourceAnalysis:
-    anc, bd, bd_all = sets.anc, sets.bd, sets.bd_all
     node = source.handle if source.handle is not None else source.tensor
-    result = SourceAnalysis(source, node, "connected")
-    if node is None:
-        result.verdict = "unexplained"
-        return result
-    if tape is not None and tape.made_before and source.result != "ok":
-        # the forward pass ran before the run (another cell): nothing here can say why
-        result.verdict = "unexplained"
-        return result
-    causes: list[Cause] = []
+    found = SourceAnalysis(source, node, "connected")
+    if node is None or (tape is not None and tape.made_before and found.result != "ok"):
+        # no tensor to follow, or the forward pass ran before the run (another cell): nothing
+        # here can say why
+        found.verdict = "unexplained"
+        return found
+    causes = _causes(graph, call, tape, found, sets, feeds)
+    if (source.kind != "tensor" and not source.trainable and source.trainable_dtype
+            and tape is not None and tape.watch_accessed_variables
+            and source.handle not in tape.watched_handles):
+        # non-trainable state passed as a source (`model.weights`): the one thing to change is
+        # the source list, whatever else the path shows
+        causes = [Cause("not-watched", True)]
+    if (call.unconnected == "zero" and found.result == "zero" and causes
+            and all(c.cause == "not-connected" for c in causes)):
+        # `unconnected_gradients=ZERO` asks for zeros for an unconnected source: as asked
+        found.verdict = "zero"
+        return found
+    # only for a finding's chain (a search per connected source made a 10k-op step with hundreds
+    # of weights cost a second); through values, not conditions (a mask is not the path)
+    found.path = (shortest_path(graph, node, sets.value, set(call.targets))
+                  or shortest_path(graph, node, sets.anc, set(call.targets))) if causes else []
+    found.causes = causes
+    if (found.result == "ok" and found.norm is None and node in sets.anc and node not in sets.bd
+            and _cut_in_loop_bodies(graph, causes)):
+        # a traced gradient (no value yet) whose every path is cut inside a loop body: while_v2
+        # hands back zeros for it, not None (the loop's gradient fills in what the body lacks)
+        found.result, found.norm = "zero", 0.0
+    found.verdict = _verdict(found.result, causes, call.unconnected)
+    if found.verdict == "connected" or (
+            found.verdict == "zero" and not any(c.cause == "zero-at-runtime" for c in causes)):
+        found.causes = []
+    return found
+
+
+def _causes(graph: ProvenanceGraph, call: GradientCallRecord, tape: TapeRecord | None,
+            found: SourceAnalysis, sets: _Sets, feeds: Feeds | None) -> list[Cause]:
+    """Return the causes the source's place among the call's tensor sets gives (see above)."""
+    source, node = found.source, found.node
+    assert node is not None
     watched = _watched(graph, tape, source, node)
     if not source.trainable_dtype:
         # an int or bool variable among the sources: no gradient is defined for it, whatever
         # the path (backprop_util.IsTrainable); the source list is what must change
-        causes.append(Cause("integer-dtype", True))
-    elif node in bd:
-        if not watched or (source.result == "none" and _watched_late(graph, tape, node, bd)):
-            causes.append(Cause("not-watched", True))
-        elif source.result in ("none", "zero", "error"):
-            # "error": the backward pass raised (a py_function body that left TensorFlow)
-            # an input's gradient at one point (an integrated-gradients baseline of zeros) is
-            # zero by value: for a tensor source only an op zero everywhere is a cut
-            causes.extend(c for c in _runtime_causes(graph, node, bd, source.result)
-                          if source.kind != "tensor" or getattr(graph.ops.get(c.op_seq or -1),
-                                                                "op_type", "") in ZERO_GRADIENT)
-            if not causes and source.result == "zero":
-                # the differentiable part of the loss is zero (`mse * 0.0 + penalty`), and the
-                # part that matters went through the host: a probable host round-trip
-                hosts, _ = _host_events_reached(graph, node, tape)
-                causes.extend(Cause("host-round-trip", True, event=e.id) for e in hosts[:1])
-            if not causes and source.result == "error":
-                causes.extend(Cause("non-differentiable-op", True, edge=edge)
-                              for edge in missing_gradient(graph, call, node, anc))
-        elif (sets.live is not None and node not in sets.live and source.result == "ok"
-              and source.norm is None):
-            # a traced gradient through a py_function whose body left TensorFlow: the body's
-            # own tape gave None when the graph ran, and TensorFlow put a zero in its place
-            causes.extend(py_functions.causes(graph, node, bd))
-            if causes:
-                source.result, source.norm = "zero", 0.0
-    elif node in bd_all:
-        op_seq = _first_op_outside(graph, node, bd_all, tape)
+        return [Cause("integer-dtype", True)]
+    if node in sets.bd:
+        return _connected_causes(graph, call, tape, found, sets, watched)
+    causes: list[Cause] = []
+    if node in sets.bd_all:
+        op_seq = _first_op_outside(graph, node, sets.bd_all, tape)
         causes.append(Cause("outside-tape", True, op_seq=op_seq))
         if not watched:
             causes.append(Cause("not-watched", True))
-    elif node in anc:
-        causes.extend(_cuts(graph, node, anc, sets.value, set(call.targets)))
+    elif node in sets.anc:
+        causes.extend(_cuts(graph, node, sets.anc, sets.value, set(call.targets)))
         if not watched:  # a tape-level cause: it alone would leave the gradient None
             causes.append(Cause("not-watched", True))
         _, bools = _host_events_reached(graph, node, tape)
@@ -179,34 +187,40 @@ def _analyse_source(graph: ProvenanceGraph, call: GradientCallRecord, tape: Tape
             causes.append(Cause("not-connected", True))
         if not watched and (conversions or not branches):
             causes.append(Cause("not-watched", True))
-    if (source.kind != "tensor" and not source.trainable and source.trainable_dtype
-            and tape is not None and tape.watch_accessed_variables
-            and source.handle not in tape.watched_handles):
-        # non-trainable state passed as a source (`model.weights`): the one thing to change is
-        # the source list, whatever else the path shows
-        causes = [Cause("not-watched", True)]
-    if (call.unconnected == "zero" and source.result == "zero" and causes
-            and all(c.cause == "not-connected" for c in causes)):
-        # `unconnected_gradients=ZERO` asks for zeros for an unconnected source: as asked
-        result.verdict = "zero"
-        return result
-    # only for a finding's chain (a search per connected source made a 10k-op step with hundreds
-    # of weights cost a second); through values, not conditions (a mask is not the path)
-    result.path = (shortest_path(graph, node, sets.value, set(call.targets))
-                   or shortest_path(graph, node, anc, set(call.targets))) if causes else []
-    result.causes = causes
-    if (source.result == "ok" and source.norm is None and node in anc and node not in bd
-            and _cut_in_loop_bodies(graph, causes)):
-        # a traced gradient (no value yet) whose every path is cut inside a loop body: while_v2
-        # hands back zeros for it, not None (the loop's gradient fills in what the body lacks)
-        source.result, source.norm = "zero", 0.0
-    result.verdict = _verdict(source.result, causes, call.unconnected)
-    if result.verdict == "connected" or (
-            result.verdict == "zero" and not any(c.cause == "zero-at-runtime" for c in causes)):
-        result.causes = []
-    return result
+    return causes
 
 
+def _connected_causes(graph: ProvenanceGraph, call: GradientCallRecord, tape: TapeRecord | None,
+                      found: SourceAnalysis, sets: _Sets, watched: bool) -> list[Cause]:
+    """Causes of a None or zero on a differentiable, recorded path (``node`` in ``BD``)."""
+    source, node, bd = found.source, found.node, sets.bd
+    assert node is not None
+    causes: list[Cause] = []
+    if not watched or (found.result == "none" and _watched_late(graph, tape, node, bd)):
+        causes.append(Cause("not-watched", True))
+    elif found.result in ("none", "zero", "error"):
+        # "error": the backward pass raised (a py_function body that left TensorFlow)
+        # an input's gradient at one point (an integrated-gradients baseline of zeros) is
+        # zero by value: for a tensor source only an op zero everywhere is a cut
+        causes.extend(c for c in runtime_causes(graph, node, bd, found.result)
+                      if source.kind != "tensor" or getattr(graph.ops.get(c.op_seq or -1),
+                                                            "op_type", "") in ZERO_GRADIENT)
+        if not causes and found.result == "zero":
+            # the differentiable part of the loss is zero (`mse * 0.0 + penalty`), and the
+            # part that matters went through the host: a probable host round-trip
+            hosts, _ = _host_events_reached(graph, node, tape)
+            causes.extend(Cause("host-round-trip", True, event=e.id) for e in hosts[:1])
+        if not causes and found.result == "error":
+            causes.extend(Cause("non-differentiable-op", True, edge=edge)
+                          for edge in missing_gradient(graph, call, node, sets.anc))
+    elif (sets.live is not None and node not in sets.live and found.result == "ok"
+          and found.norm is None):
+        # a traced gradient through a py_function whose body left TensorFlow: the body's
+        # own tape gave None when the graph ran, and TensorFlow put a zero in its place
+        causes.extend(py_functions.causes(graph, node, bd))
+        if causes:
+            found.result, found.norm = "zero", 0.0
+    return causes
 
 
 def _cut_in_loop_bodies(graph: ProvenanceGraph, causes: list[Cause]) -> bool:
@@ -221,73 +235,6 @@ def _cut_in_loop_bodies(graph: ProvenanceGraph, causes: list[Cause]) -> bool:
         if op is None or op.graph not in bodies:
             return False
     return True
-
-
-def _runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str) -> list[Cause]:
-    """Causes of a None or zero gradient along a differentiable, watched path.
-
-    The static graph cannot see these: a ``tf.custom_gradient`` whose gradient function
-    returned None, a ``tf.py_function`` whose body left TensorFlow (its gradient tape inside
-    sees a constant), an op whose gradient was zero at run time (``Sign``, a ReLU with no
-    active unit, a saturated clip).
-    """
-    candidates = _runtime_candidates(graph)
-    if not candidates:
-        return []  # no op of the run could explain it: skip the walk (hundreds of sources)
-    reach = forward(graph, node, bd, diff_only=True)
-    ops = sorted({e.ref for n in reach for e in graph.out_edges.get(n, ())
-                  if e.kind == "op" and e.ref in candidates and e.dst in reach
-                  and e.differentiable})
-    causes: list[Cause] = []
-    for seq in ops:
-        op = graph.ops[seq]
-        if op.api_module == CUSTOM_GRADIENT_MODULE and op.op_type in ("Identity", "IdentityN"):
-            if result == "none":
-                causes.append(Cause("custom-gradient", True, op_seq=seq))
-        elif op.op_type in ("EagerPyFunc", "PyFunc", "PyFuncStateless"):
-            event = (py_functions.traced_cause(graph, op, reach) if op.graph else
-                     py_functions.pick(graph, [e.id for e in _body_conversions(graph, op)], op,
-                                       reach))
-            if event is not None:
-                causes.append(Cause("host-round-trip", True, event=event, op_seq=seq))
-    if causes:
-        return causes[:1] if result == "none" else causes
-    if result == "zero":
-        zeroing = [s for s in ops
-                   if graph.ops[s].op_type in ZERO_GRADIENT or graph.ops[s].saturated]
-        if not zeroing:
-            # traced ops (graph mode) carry no values: the first saturating op on the path of
-            # a gradient TensorFlow returned as zeros is its probable cause (a softmax before
-            # the clip of its probabilities: the clip saturates only where the softmax does)
-            zeroing = [s for s in ops
-                       if graph.ops[s].graph and graph.ops[s].op_type in VALUE_CHECKED]
-        causes.extend(Cause("zero-at-runtime", True, op_seq=s) for s in zeroing[:1])
-    return causes
-
-
-def _runtime_candidates(graph: ProvenanceGraph) -> frozenset[int]:
-    """Return the seqs of the ops that can explain a None or zero at run time (once per graph)."""
-    found = graph.__dict__.get("_runtime_candidates")
-    if found is None:
-        found = frozenset(
-            op.seq for op in graph.ops.values()
-            if (op.api_module == CUSTOM_GRADIENT_MODULE and op.op_type in ("Identity",
-                                                                             "IdentityN"))
-            or op.op_type in ("EagerPyFunc", "PyFunc", "PyFuncStateless")
-            or op.op_type in ZERO_GRADIENT or op.saturated
-            or (op.graph and op.op_type in VALUE_CHECKED))
-        graph.__dict__["_runtime_candidates"] = found
-    return found
-
-
-def _body_conversions(graph: ProvenanceGraph, op: OpRecord) -> list[HostEvent]:
-    """Host conversions made inside the body of a ``tf.py_function`` op (they ran before it)."""
-    tensors = graph.trace.tensors
-    producers = [tensors[i].producer for i in op.inputs if i in tensors]
-    start = max((p[0] for p in producers if p is not None), default=0)
-    return [e for e in graph.trace.host_events
-            if start < e.seq < op.seq and e.kind in _CONVERSIONS
-            and e.loc is not None and e.loc.function != "<module>"]
 
 
 def _verdict(actual: str, causes: list[Cause], mode: str) -> str:
@@ -373,9 +320,6 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
     return sorted(unique.values(), key=lambda c: (not c.primary, c.edge.seq if c.edge else 0))
 
 
-_CONVERSIONS = frozenset({"numpy", "scalar", "ufunc", "array_function", "numpy_function"})
-
-
 def _host_events_reached(graph: ProvenanceGraph, node: int, tape: TapeRecord | None,
                          ) -> tuple[list[HostEvent], list[HostEvent]]:
     """Return (conversions, Python branches) of source-derived tensors, from one forward walk.
@@ -385,7 +329,7 @@ def _host_events_reached(graph: ProvenanceGraph, node: int, tape: TapeRecord | N
     a branch (``if`` on a tensor) chose constants.
     """
     events = [e for e in graph.trace.host_events
-              if (e.kind == "bool" or e.kind in _CONVERSIONS)
+              if (e.kind == "bool" or e.kind in CONVERSIONS)
               and (tape is None or tape.recording_at(e.seq))]
     if not events:
         return [], []

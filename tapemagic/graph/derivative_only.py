@@ -36,10 +36,10 @@ def forgive(graph: ProvenanceGraph, analyses: list[CallAnalysis],
     changed = []
     for analysis in analyses:
         candidates = [s for s in analysis.sources
-                      if s.source.result == "none" and s.node is not None
+                      if s.result == "none" and s.node is not None
                       and s.verdict in ("severed", "unexplained")
                       and all(c.cause == "not-connected" for c in s.causes)]
-        if not candidates or not any(s.source.result == "ok" for s in analysis.sources):
+        if not candidates or not any(s.result == "ok" for s in analysis.sources):
             continue
         earlier = [a for a in analyses if a is not analysis and a.call.seq < analysis.call.seq
                    and _derivatives_reach(graph, a, analysis, analyses)]

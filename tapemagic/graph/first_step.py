@@ -38,10 +38,10 @@ def forgive(graph: ProvenanceGraph, analyses: list[CallAnalysis],
     """
     changed = []
     for analysis in analyses:
-        zeroed = [s for s in analysis.sources if s.source.result == "zero"
+        zeroed = [s for s in analysis.sources if s.result == "zero"
                   and s.verdict == "zero" and s.node is not None and _forgivable(graph, s)]
         scales = [s for s in analysis.sources if s.source.zero_value and s.node is not None
-                  and s.source.result == "ok" and s.source.norm != 0.0]
+                  and s.result == "ok" and s.norm != 0.0]
         if not zeroed or not scales:
             continue
         zeros = _zero_tensors(graph, [s.node for s in scales if s.node is not None])

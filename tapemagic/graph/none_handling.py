@@ -110,14 +110,14 @@ def forgive(analyses: list[CallAnalysis], handled_line: dict[str, int]) -> list[
     changed = []
     for analysis in analyses:
         line = handled_line.get(analysis.call.id)
-        if line is None or not any(s.source.result == "ok" for s in analysis.sources):
+        if line is None or not any(s.result == "ok" for s in analysis.sources):
             continue
         # a later run's None is one the code is ready for too: no "later run" note
         analysis.call.regressions = [(run, results) for run, results in
                                      analysis.call.regressions if "none" not in results]
         names = []
         for source in analysis.sources:
-            if (source.verdict == "severed" and source.source.result == "none" and source.causes
+            if (source.verdict == "severed" and source.result == "none" and source.causes
                     and all(c.cause == "not-connected" for c in source.causes)):
                 source.verdict, source.causes, source.path = "zero", [], []
                 names.append(source.source.name)

@@ -14,6 +14,7 @@ may use a later trace than the one analysed) is matched by the op's line: the sa
 
 from __future__ import annotations
 
+from tapemagic.graph import memo
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.graph.verdicts import Cause
 from tapemagic.graph.walks import forward
@@ -25,11 +26,7 @@ def dead_edges(graph: ProvenanceGraph) -> frozenset[int]:
 
     Once per graph; empty when no traced py_function's gradient ran.
     """
-    found = graph.__dict__.get("_dead_py_edges")
-    if found is None:
-        found = frozenset(id(edge) for edge in _dead(graph))
-        graph.__dict__["_dead_py_edges"] = found
-    return found
+    return memo.once(graph, "dead_py_edges", lambda: frozenset(id(e) for e in _dead(graph)))
 
 
 def causes(graph: ProvenanceGraph, node: int, bd: set[int]) -> list[Cause]:

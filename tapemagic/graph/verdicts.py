@@ -6,6 +6,7 @@ TF-free. Made by ``graph/analysis.py``; read by the rules, the diagnosis and the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from tapemagic.graph.provenance import Edge
 from tapemagic.trace import GradientCallRecord, SourceRecord, TapeRecord
@@ -28,13 +29,24 @@ class Cause:
 
 @dataclass
 class SourceAnalysis:
-    """What became of one source of one gradient call."""
+    """What became of one source of one gradient call.
+
+    ``result`` and ``norm`` are the gradient as the analysis reads it: the recorded
+    ``source.result``/``source.norm`` (what TensorFlow returned), except where a traced graph
+    hands back zeros the record could not see (a py_function body that left TensorFlow, every
+    path cut inside a loop body). The record itself stays as it was recorded.
+    """
 
     source: SourceRecord
     node: int | None
     verdict: str
     causes: list[Cause] = field(default_factory=list)
     path: list[int] = field(default_factory=list)  # tensor serials, source side first
+    result: Literal["ok", "none", "zero", "error"] = field(init=False)
+    norm: float | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.result, self.norm = self.source.result, self.source.norm
 
 
 @dataclass

@@ -207,9 +207,9 @@ class RuleContext:
         crosses = backward(self.graph, half, lambda e: e.differentiable and e.src in within)
         for index, source in enumerate(analysis.sources):
             node = source.node
-            if node is None or source.source.result == "none" or node not in crosses:
+            if node is None or source.result == "none" or node not in crosses:
                 continue
-            if source.source.result != "zero" or source.verdict != "zero":
+            if source.result != "zero" or source.verdict != "zero":
                 return []  # a float16 weight that got a gradient: not an underflow of the step
             for cause in source.causes:
                 op = self.graph.ops.get(cause.op_seq or -1)
@@ -229,8 +229,8 @@ class RuleContext:
         """
         source = analysis.sources[index]
         node, zeros = source.node, self.trace.zero_constants
-        unseen = source.source.result == "ok" and source.source.norm is None
-        if node is None or not (source.source.result == "zero" or unseen) or not zeros:
+        unseen = source.result == "ok" and source.norm is None
+        if node is None or not (source.result == "zero" or unseen) or not zeros:
             return None
         graph, within = self.graph, analysis.connected
         reach = forward(graph, node, within, diff_only=True)

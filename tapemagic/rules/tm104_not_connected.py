@@ -192,7 +192,7 @@ def _zeros_from_other_model(ctx: RuleContext) -> Iterable[Match]:
         if call.unconnected != "zero" or call.loc is None:
             continue
         for index, source in enumerate(analysis.sources):
-            if source.verdict != "zero" or source.causes or source.source.result != "zero":
+            if source.verdict != "zero" or source.causes or source.result != "zero":
                 continue
             hit = Hit(analysis, index, source, Cause("not-connected", True))
             other = ctx.other_model(hit)

@@ -42,8 +42,8 @@ class VanishingGradient(RuleModule):
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         for analysis in ctx.analyses:
-            norms = [(i, s.source.norm) for i, s in enumerate(analysis.sources)
-                     if s.verdict == "connected" and s.source.norm]
+            norms = [(i, s.norm) for i, s in enumerate(analysis.sources)
+                     if s.verdict == "connected" and s.norm]
             if len(norms) < 2:
                 continue
             largest = max(n for _, n in norms if n is not None)

@@ -35,7 +35,7 @@ class BiasBeforeBatchNorm(RuleModule):
         for analysis in ctx.analyses:
             if any(s.verdict in ("severed", "unexplained") for s in analysis.sources):
                 continue  # a call with a cut: its report holds the cuts, nothing else
-            norms = [s.source.norm for s in analysis.sources if s.source.norm]
+            norms = [s.norm for s in analysis.sources if s.norm]
             largest = max(norms, default=0.0)
             for index, source in enumerate(analysis.sources):
                 if not _cancelled_value(source, largest):
@@ -74,9 +74,9 @@ def _cancelled_value(source: SourceAnalysis, largest: float) -> bool:
     if record.shape is None or len(record.shape) != 1 or source.verdict not in (
             "zero", "connected") or source.node is None or source.causes:
         return False
-    if record.result == "zero":
+    if source.result == "zero":
         return True
-    return record.norm is not None and largest > 0 and record.norm < RATIO * largest
+    return source.norm is not None and largest > 0 and source.norm < RATIO * largest
 
 
 def _bias_add(ctx: RuleContext, source: SourceAnalysis) -> tuple[OpRecord, OpRecord] | None:

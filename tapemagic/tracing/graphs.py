@@ -15,10 +15,11 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tapemagic import frames
 from tapemagic.optypes import VALUE_CHECKED, is_function_call
 from tapemagic.trace import HostEvent, OpRecord, SourceRecord
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, keras_state, py_bodies
+from tapemagic.tracing import keras_state, py_bodies
 from tapemagic.tracing.probes import Probes
 from tapemagic.tracing.results import classify
 from tapemagic.tracing.weight_values import note_zero_values

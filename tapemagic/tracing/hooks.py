@@ -12,10 +12,12 @@ restores each class dict exactly.
 from __future__ import annotations
 
 import sys
+from types import FrameType
 from typing import Any
 
+from tapemagic import frames
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, keras_state, py_bodies
+from tapemagic.tracing import keras_state, py_bodies
 from tapemagic.tracing.operators import OPERATORS, is_operator_call
 from tapemagic.tracing.recorder import Recorder
 
@@ -284,22 +286,10 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
 
     def __array_ufunc__(tensor: Any, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         __tracebackhide__ = True
-        forms = OPERATORS.get(ufunc.__name__)
-        if (forms is not None and method == "__call__" and len(inputs) == 2
-                and isinstance(inputs[1], tensor_type)
-                and not isinstance(inputs[0], tensor_type)
-                and is_operator_call(sys._getframe(1))):
-            # `ndarray + tensor`: NumPy only got here because of this hook; apply the operator
-            # again with the hook off, so Python's own protocol runs as without tapemagic
-            # (Tensor.__radd__'s result, or Python's TypeError naming the operator).
-            out = kwargs.get("out")
-            inplace = (forms[1] is not None and isinstance(out, tuple) and len(out) == 1
-                       and out[0] is inputs[0])
-            # an operator passes no keyword but `out` for its in-place form (dtype=, where=
-            # only come from a real ufunc call)
-            if len(kwargs) == (1 if inplace else 0):
-                apply = forms[1] if inplace else forms[0]
-                return _without_ufunc_hook(tensor_type, apply, inputs[0], inputs[1])
+        if method == "__call__":
+            deferred = _as_operator(tensor_type, ufunc, inputs, kwargs, sys._getframe(1))
+            if deferred is not _MISSING:
+                return deferred
         sources: list[int] = []
         name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
         if not rec.recording():  # another thread, or detached: convert as NumPy would
@@ -341,6 +331,31 @@ def _make_numpy_protocol(hooks: HostHooks) -> tuple[Any, Any]:
         return record(f"np.{func.__name__}", sources, (), result, where)
 
     return __array_ufunc__, __array_function__
+
+
+def _as_operator(tensor_type: type, ufunc: Any, inputs: tuple[Any, ...],
+                 kwargs: dict[str, Any], caller: FrameType) -> Any:
+    """Return ``ndarray <op> tensor`` as Python's operator protocol gives it, or ``_MISSING``.
+
+    NumPy only got here because of the hook (``caller``'s instruction is that operator); the
+    operator is applied again with the hook off, so Python's own protocol runs as without
+    tapemagic (Tensor.__radd__'s result, or Python's TypeError naming the operator).
+    ``_MISSING`` for a direct ufunc call.
+    """
+    __tracebackhide__ = True
+    forms = OPERATORS.get(ufunc.__name__)
+    if (forms is None or len(inputs) != 2 or not isinstance(inputs[1], tensor_type)
+            or isinstance(inputs[0], tensor_type) or not is_operator_call(caller)):
+        return _MISSING
+    out = kwargs.get("out")
+    inplace = (forms[1] is not None and isinstance(out, tuple) and len(out) == 1
+               and out[0] is inputs[0])
+    # an operator passes no keyword but `out` for its in-place form (dtype=, where= only come
+    # from a real ufunc call)
+    if len(kwargs) != (1 if inplace else 0):
+        return _MISSING
+    return _without_ufunc_hook(tensor_type, forms[1] if inplace else forms[0], inputs[0],
+                               inputs[1])
 
 
 def _without_ufunc_hook(cls: type, apply: Any, left: Any, right: Any) -> Any:

@@ -4,8 +4,9 @@ Stdlib only. A script that starts with ``import keras`` imports TensorFlow from 
 own import, so the session starts while Keras is half loaded: its ``Layer`` class does not
 exist yet, and a patch of it (``unfreeze.py``'s ``trainable`` setter) would wait for the first
 traced gradient, after the code froze its layers. :func:`after_import` puts one finder at the
-front of ``sys.meta_path`` that wraps the named module's loader (as ``lazy.py`` does for
-TensorFlow) and calls the hook once the module ran; the returned function takes it away.
+front of ``sys.meta_path`` that wraps the named module's loader (:class:`ImportFinder`, the
+one ``lazy.py`` waits for TensorFlow with) and calls the hook once the module ran; the returned
+function takes it away.
 """
 
 from __future__ import annotations
@@ -26,26 +27,38 @@ def after_import(name: str, hook: Callable[[], None]) -> Callable[[], None]:
     if sys.modules.get(name) is not None:
         hook()
         return lambda: None
-    finder = _Finder(name, hook)
-    sys.meta_path.insert(0, finder)
 
     def remove() -> None:
         if finder in sys.meta_path:
             sys.meta_path.remove(finder)
 
-    finder.remove = remove
+    def ran() -> None:
+        remove()
+        try:
+            hook()
+        except Exception:  # noqa: BLE001 - never break the user's import for our hook
+            pass
+
+    finder = ImportFinder(name, ran)
+    sys.meta_path.insert(0, finder)
     return remove
 
 
-class _Finder(importlib.abc.MetaPathFinder):
-    """Find ``name`` with the other finders; hand back its spec with a wrapped loader."""
+class ImportFinder(importlib.abc.MetaPathFinder):
+    """Find module ``name`` with the other finders; call ``on_import()`` right after it ran.
 
-    def __init__(self, name: str, hook: Callable[[], None]) -> None:
-        self.name, self.hook = name, hook
-        self.remove: Callable[[], None] = lambda: None
+    The spec the other finders give is handed back with its loader wrapped; the module gets its
+    own loader back before its code runs. Put it at the front of ``sys.meta_path``; it finds
+    nothing while it asks the other finders itself. ``tracing/lazy.py`` starts the waiting
+    sessions with one (``tensorflow``), :func:`after_import` runs a hook.
+    """
+
+    def __init__(self, name: str, on_import: Callable[[], None]) -> None:
+        self.name, self.on_import = name, on_import
         self._busy = False
 
     def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        """Return ``name``'s spec with the wrapped loader (None for any other module)."""
         if name != self.name or self._busy:
             return None
         self._busy = True  # find_spec below asks sys.meta_path again, this finder included
@@ -55,15 +68,15 @@ class _Finder(importlib.abc.MetaPathFinder):
             self._busy = False
         if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
             return None
-        spec.loader = _Loader(spec.loader, self)
+        spec.loader = _Loader(spec.loader, self.on_import)
         return spec
 
 
 class _Loader(importlib.abc.Loader):
-    """Run the real loader, give the module its own loader back, then call the hook."""
+    """Run the real loader, give the module its own loader back, then call ``on_import``."""
 
-    def __init__(self, loader: Any, finder: _Finder) -> None:
-        self._loader, self._finder = loader, finder
+    def __init__(self, loader: Any, on_import: Callable[[], None]) -> None:
+        self._loader, self._on_import = loader, on_import
 
     def create_module(self, spec: Any) -> Any:
         return self._loader.create_module(spec)
@@ -73,8 +86,4 @@ class _Loader(importlib.abc.Loader):
         if module.__spec__ is not None:
             module.__spec__.loader = self._loader
         self._loader.exec_module(module)
-        self._finder.remove()
-        try:
-            self._finder.hook()
-        except Exception:  # noqa: BLE001 - never break the user's import for our hook
-            pass
+        self._on_import()

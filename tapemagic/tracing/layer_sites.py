@@ -32,8 +32,9 @@ import weakref
 from types import FrameType
 from typing import Any
 
+from tapemagic import frames
 from tapemagic.trace import RawLocation
-from tapemagic.tracing import frames, keras_state
+from tapemagic.tracing import keras_state
 
 
 class _Site:

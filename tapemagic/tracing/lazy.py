@@ -4,21 +4,22 @@ Stdlib only (no TensorFlow import: that is the point). A cell or script that set
 ``TF_CPP_MIN_LOG_LEVEL`` or ``KERAS_BACKEND`` and then imports TensorFlow must find TensorFlow
 not yet imported, as it would without tapemagic, and TensorFlow's start-up lines belong in
 the output of the line that imports it. When TensorFlow is already imported the session starts
-at once; otherwise a finder at the front of ``sys.meta_path`` (one, while any block waits)
-wraps the loader of the ``tensorflow`` package, and the session starts right after the package
-has run its ``__init__`` (inside the user's ``import``), on the thread that entered the block.
-The finder is removed when no block waits any more; the module keeps its own loader.
+at once; otherwise a finder at the front of ``sys.meta_path`` (one, while any block waits:
+``imports.ImportFinder``) wraps the loader of the ``tensorflow`` package, and the session
+starts right after the package has run its ``__init__`` (inside the user's ``import``), on
+the thread that entered the block. The finder is removed when no block waits any more; the
+module keeps its own loader.
 """
 
 from __future__ import annotations
 
-import importlib.abc
 import importlib.util
 import sys
 import threading
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
+
+from tapemagic.tracing.imports import ImportFinder
 
 _PACKAGE = "tensorflow"
 
@@ -103,42 +104,10 @@ class LazySession:
             sys.meta_path.remove(_FINDER)
 
 
-class _Finder(importlib.abc.MetaPathFinder):
-    """Find ``tensorflow`` with the other finders; hand back its spec with a wrapped loader."""
-
-    def __init__(self) -> None:
-        self._busy = False
-
-    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
-        if name != _PACKAGE or self._busy:
-            return None
-        self._busy = True  # find_spec below asks sys.meta_path again, this finder included
-        try:
-            spec = importlib.util.find_spec(name)
-        finally:
-            self._busy = False
-        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-            return None
-        spec.loader = _Loader(spec.loader)
-        return spec
+def _start_waiting() -> None:
+    """Start every waiting block's session, outermost first (``tensorflow`` just ran)."""
+    for owner in list(_WAITING):
+        owner.started_on_import()
 
 
-class _Loader(importlib.abc.Loader):
-    """Run the real loader, give the module its own loader back, then start the session."""
-
-    def __init__(self, loader: Any) -> None:
-        self._loader = loader
-
-    def create_module(self, spec: Any) -> Any:
-        return self._loader.create_module(spec)
-
-    def exec_module(self, module: ModuleType) -> None:
-        module.__loader__ = self._loader
-        if module.__spec__ is not None:
-            module.__spec__.loader = self._loader
-        self._loader.exec_module(module)
-        for owner in list(_WAITING):
-            owner.started_on_import()
-
-
-_FINDER = _Finder()
+_FINDER = ImportFinder(_PACKAGE, _start_waiting)

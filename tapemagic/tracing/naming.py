@@ -11,8 +11,9 @@ import os
 from types import FrameType
 from typing import Any
 
+from tapemagic import frames
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, keras_state
+from tapemagic.tracing import keras_state
 from tapemagic.tracing._tf_private.ids import handle_or_none
 from tapemagic.tracing._tf_private.keras_private import inner_variable
 

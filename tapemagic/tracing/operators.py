@@ -25,8 +25,8 @@ from collections.abc import Callable
 from types import CodeType, FrameType, ModuleType
 from typing import Any
 
+from tapemagic import frames
 from tapemagic.locations import source_lines
-from tapemagic.tracing import frames
 
 # ufunc name -> (the operator Python applies, its in-place form): only ufuncs an operator maps
 # to (NumPy's n_ops table). NumPy 2 names `/` "divide", 1.x "true_divide".

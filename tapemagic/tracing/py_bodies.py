@@ -30,9 +30,9 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
+from tapemagic import frames
 from tapemagic.trace import HostEvent, PyBody
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames
 from tapemagic.tracing._tf_private import py_funcs
 
 if TYPE_CHECKING:

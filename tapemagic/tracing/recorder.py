@@ -19,10 +19,11 @@ from typing import Any
 
 import numpy as np
 
+from tapemagic import frames
 from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, VALUE_CHECKED, WRITE_OPS
 from tapemagic.trace import OpRecord, RawLocation, Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, naming, replicas, witness
+from tapemagic.tracing import naming, replicas, witness
 from tapemagic.tracing._tf_private.ids import TensorIds, eager_uid, handle_of
 from tapemagic.tracing.backward import BackwardState, note_op_type
 from tapemagic.tracing.backward import flush as flush_backward

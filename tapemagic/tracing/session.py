@@ -20,10 +20,10 @@ from typing import Any
 
 import tensorflow as tf
 
-from tapemagic import heap
+from tapemagic import frames, heap
 from tapemagic.trace import Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, keras_state, naming, seeding, symbolic, witness
+from tapemagic.tracing import keras_state, naming, seeding, symbolic, witness
 from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.imports import after_import
 from tapemagic.tracing.initializers import InitializerHooks
@@ -133,6 +133,8 @@ class TraceSession:
                 self._patch_attr(stack, frames, "remap_generated", tfp.autograph_origin)
             # the magic's own frames stay out of the "defined at" stacks of the user's ops
             stack.callback(tfp.hide_from_op_tracebacks(_own_files()))
+            # and out of the "in user code:" frames of an error raised in a traced step
+            stack.callback(tfp.hide_from_filtered_tracebacks(_own_root()))
             watcher = tfp.VariableWatcher()
             stack.enter_context(watcher)
             if self.force_eager:
@@ -290,6 +292,13 @@ def _snapshot(rec: Recorder, first_call: int) -> Trace:
 
 
 @functools.lru_cache(maxsize=1)
+def _own_root() -> str:
+    """Return the tapemagic package's folder, with a trailing separator."""
+    import os
+
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
+
+
 def _own_files() -> frozenset[str]:
     """Return the source files of the tapemagic package (as code objects name them)."""
     import os

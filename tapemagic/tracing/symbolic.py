@@ -16,6 +16,7 @@ from collections.abc import Callable
 from types import FrameType, TracebackType
 from typing import Any
 
+from tapemagic import frames
 from tapemagic.trace import (
     GradientCallRecord,
     HostEvent,
@@ -27,7 +28,7 @@ from tapemagic.trace import (
     Trace,
 )
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import continuation, frames, keras_state
+from tapemagic.tracing import continuation, keras_state
 from tapemagic.tracing.hooks import HOST_APIS
 from tapemagic.tracing.recorder import Recorder
 

@@ -16,9 +16,10 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
+from tapemagic import frames
 from tapemagic.trace import GradientCallRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import backward, frames, symbolic, weight_values
+from tapemagic.tracing import backward, symbolic, weight_values
 from tapemagic.tracing._tf_private.keras_private import inner_variable
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.results import (

@@ -31,9 +31,10 @@ from typing import Any
 
 import tensorflow as tf
 
+from tapemagic import frames
 from tapemagic.optypes import READ_OPS
 from tapemagic.trace import OPTIMIZER_WRITE, RawLocation, Untracked
-from tapemagic.tracing import frames, keras_state
+from tapemagic.tracing import keras_state
 from tapemagic.tracing._tf_private.keras_private import inner_variable
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.unfreeze import named_owner

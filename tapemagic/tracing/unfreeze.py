@@ -40,9 +40,10 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
+from tapemagic import frames
 from tapemagic.trace import RawLocation, StaleStep
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, keras_state
+from tapemagic.tracing import keras_state
 from tapemagic.tracing._tf_private.keras_private import inner_variable, is_layer_like
 from tapemagic.tracing.recorder import Recorder
 

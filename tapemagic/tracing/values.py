@@ -12,9 +12,10 @@ from typing import Any
 
 import numpy as np
 
+from tapemagic import frames
 from tapemagic.trace import OPTIMIZER_WRITE, RawLocation
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames, keras_state
+from tapemagic.tracing import keras_state
 
 
 def call_site(user: Any, loc: RawLocation | None) -> RawLocation | None:

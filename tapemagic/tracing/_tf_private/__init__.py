@@ -227,6 +227,8 @@ autograph_origin = stacks.autograph_origin
 keep_origins = stacks.keep_origins
 converted_origin = stacks.converted_origin
 hide_from_op_tracebacks = stacks.hide_from_op_tracebacks
+hide_from_filtered_tracebacks = stacks.hide_from_filtered_tracebacks
+excluded_traceback_paths = stacks.excluded_traceback_paths
 
 #: True when no tape (nor a variable watcher) records on this thread: the C call behind
 #: ``could_possibly_record``, without its Python frame (asked once per op)

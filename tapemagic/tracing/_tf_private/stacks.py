@@ -87,6 +87,37 @@ def hide_from_op_tracebacks(filenames: frozenset[str]) -> Any:
     return undo
 
 
+def hide_from_filtered_tracebacks(root: str) -> Any:
+    """Leave files under ``root`` out of the tracebacks TensorFlow filters; return the undo.
+
+    TensorFlow leaves its own files out of the frames autograph lists under "in user code:"
+    for an error raised while a ``tf.function`` traced, and out of the tracebacks its
+    ``filter_traceback`` decorator shortens (``tensorflow/python/util/traceback_utils.py``:
+    ``include_frame`` drops a file whose name contains a path of ``_EXCLUDED_PATHS``). With
+    ``root`` there too, the check's wrapper frames (its ``tape.gradient`` around TensorFlow's)
+    are left out the same way, and the error reads as without the check. The undo takes this
+    one entry off again, wherever it is (nested checks add one each).
+    """
+    from tensorflow.python.util import traceback_utils
+
+    traceback_utils._EXCLUDED_PATHS = (*traceback_utils._EXCLUDED_PATHS, root)
+
+    def undo() -> None:
+        paths = list(traceback_utils._EXCLUDED_PATHS)
+        if root in paths:
+            del paths[len(paths) - 1 - paths[::-1].index(root)]
+            traceback_utils._EXCLUDED_PATHS = tuple(paths)
+
+    return undo
+
+
+def excluded_traceback_paths() -> tuple[str, ...]:
+    """Return the paths TensorFlow leaves out of the tracebacks it filters (for the tests)."""
+    from tensorflow.python.util import traceback_utils
+
+    return tuple(traceback_utils._EXCLUDED_PATHS)
+
+
 def converted_origin(codes: list[Any], line: int) -> tuple[str, int, str] | None:
     """Map ``line`` of autograph-generated code to the user's line, from the function itself.
 

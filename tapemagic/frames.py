@@ -7,7 +7,7 @@ else (notebook cells, scripts, the user's own modules) is user code. Results are
 code object, so the walk costs a few dict look-ups per frame; a location is resolved to lines
 and columns only when something reads it (:class:`LazyLocation`). Code a cell magic compiled
 from its cell's body (``%%time``: ``<timed exec>``) is read at its cell's file and lines
-(:class:`MovedLocation`, :mod:`tapemagic.tracing.magic_bodies`).
+(:class:`MovedLocation`, :mod:`tapemagic.magic_bodies`).
 """
 
 from __future__ import annotations
@@ -22,17 +22,15 @@ from collections.abc import Callable
 from types import CodeType, FrameType
 from typing import Any
 
+from tapemagic import autograph, magic_bodies
 from tapemagic.trace import RawLocation
-from tapemagic.tracing import autograph, magic_bodies
 
-_LIBRARY_PACKAGES = frozenset(
-    {
-        "tensorflow", "keras", "tf_keras", "tensorboard", "numpy", "absl", "google", "tapemagic",
-        "IPython", "ipykernel", "traitlets", "tornado", "zmq", "jupyter_client", "pytest",
-        "_pytest", "pluggy", "optree", "ml_dtypes", "h5py", "nbclient", "runpy", "asyncio",
-        "contextlib", "functools", "threading", "concurrent", "wrapt", "typing", "weakref",
-    }
-)
+_LIBRARY_PACKAGES = frozenset({
+    "tensorflow", "keras", "tf_keras", "tensorboard", "numpy", "absl", "google", "tapemagic",
+    "IPython", "ipykernel", "traitlets", "tornado", "zmq", "jupyter_client", "pytest",
+    "_pytest", "pluggy", "optree", "ml_dtypes", "h5py", "nbclient", "runpy", "asyncio",
+    "contextlib", "functools", "threading", "concurrent", "wrapt", "typing", "weakref",
+})
 # Frames that only wrap the function the user called: skipped when naming the user-facing API.
 _WRAPPER_MODULES = (
     "tensorflow.python.util.",
@@ -172,7 +170,7 @@ class MovedLocation(LazyLocation):
     """A :class:`LazyLocation` in a cell magic's body, read at its cell's file and lines.
 
     ``%%time`` compiles its body as ``<timed exec>``, lines counted from the body
-    (:mod:`tapemagic.tracing.magic_bodies`); the place moves it to the cell, still lazily.
+    (:mod:`tapemagic.magic_bodies`); the place moves it to the cell, still lazily.
     """
 
     __slots__ = ("_place",)
