@@ -43,7 +43,9 @@ async def _execute(client: Any, setup: str) -> None:
     from nbclient.util import ensure_async
 
     client.reset_execution_trackers()
-    async with client.async_setup_kernel():
+    # nbclient shuts down only a kernel whose manager it made; ours (private IPC sockets) would
+    # outlive the run and print "Parent appears to have exited" after the user's prompt
+    async with client.async_setup_kernel(cleanup_kc=True):
         info = await client.async_wait_for_reply(await ensure_async(client.kc.kernel_info()))
         if info is not None and "language_info" in info["content"]:
             client.nb.metadata["language_info"] = info["content"]["language_info"]
