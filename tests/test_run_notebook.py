@@ -245,6 +245,9 @@ def test_the_runners_own_kernel_says_nothing_in_the_users_output(magics: Done) -
     # the runner's kernel talks over private IPC sockets: no TCP warning on the run's stderr
     assert "without encryption" not in magics.stderr
     assert "Parent appears to have exited" not in magics.stderr  # the runner shut it down
+    nb = nbformat.read(magics.folder / "executed.ipynb", as_version=4)
+    assert nb.cells[-1].source == "%load_ext tapemagic"
+    assert nb.cells[-1].outputs == []  # not IPython's "already loaded": the runner loaded it
 
 
 @pytest.mark.slow
@@ -252,6 +255,3 @@ def test_the_runner_shuts_its_kernel_down_also_after_a_raising_cell(broken: Done
     # the kernel holds the run's stderr until it exits: it must not outlive the run
     assert "Parent appears to have exited" not in broken.stderr
     assert "boom at the end" in broken.stderr
-    nb = nbformat.read(magics.folder / "executed.ipynb", as_version=4)
-    assert nb.cells[-1].source == "%load_ext tapemagic"
-    assert nb.cells[-1].outputs == []  # not IPython's "already loaded": the runner loaded it
