@@ -305,6 +305,9 @@ class Trace:
     #: op seq -> {input position: input name} that the op's registered gradient gave None,
     #: asked of TensorFlow's registry for ops on the path of a source that got None
     none_inputs: dict[int, dict[int, str]] = field(default_factory=dict)
+    #: op seq -> (gradient call id, "ErrorType: message") of an op whose registered gradient
+    #: function raised inside that call's backward pass (``_QrGrad``: NotImplementedError)
+    raising_gradients: dict[int, tuple[str, str]] = field(default_factory=dict)
     #: serials of float constants made in a traced graph whose every element is 0 (a Python
     #: 0.0 read when the function was traced, frozen into the graph)
     zero_constants: set[int] = field(default_factory=set)

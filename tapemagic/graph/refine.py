@@ -7,11 +7,12 @@ the user's own cuts alone explain the source.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.graph.walks import forward, reconnects
-from tapemagic.trace import GradientCallRecord
+from tapemagic.trace import GradientCallRecord, OpRecord
 
 if TYPE_CHECKING:
     from tapemagic.graph.verdicts import Cause
@@ -21,31 +22,39 @@ _NO_GRADIENT = "gradient registry has no entry for: "
 
 def missing_gradient(graph: ProvenanceGraph, call: GradientCallRecord, node: int,
                      anc: set[int]) -> list[Edge]:
-    """Return the edges into the op a caught ``LookupError`` names (no registered gradient).
+    """Return the edges into the op whose gradient made the call raise.
 
     ``tape.gradient`` raises ``LookupError: gradient registry has no entry for: <type>`` when
     its backward pass meets an op whose type has no gradient (``ops.get_gradient_function``),
-    even when the source also reaches the target by a differentiable path; the user's code may
-    catch it. The cut is each op of that type the source's gradient would flow into, else, for
-    a source with a recorded path that does not pass it, each such op on the target's path:
-    the call raised, so it gave that source nothing either.
+    and whatever a registered gradient function raises (``Trace.raising_gradients``: QR's
+    ``NotImplementedError``), even when the source also reaches the target by a
+    differentiable path; the user's code may catch it. The cut is each such op the source's
+    gradient would flow into, else, for a source with a recorded path that does not pass it,
+    each such op on the target's path: the call raised, so it gave that source nothing either.
     """
+    raised = {seq for seq, (call_id, _) in graph.trace.raising_gradients.items()
+              if call_id == call.id}
     message = call.error_message or ""
-    if call.error_type != "LookupError" or _NO_GRADIENT not in message:
+    if not raised and (call.error_type != "LookupError" or _NO_GRADIENT not in message):
         return []
-    named = message.split(_NO_GRADIENT, 1)[1].split()
+    named = message.split(_NO_GRADIENT, 1)[1].split() if _NO_GRADIENT in message else []
     op_type = named[0] if named else ""
+
+    def chosen(op: OpRecord) -> bool:
+        return op.seq in raised if raised else op.op_type == op_type
+
     reach = forward(graph, node, anc, diff_only=True)
-    return _into(graph, op_type, reach, anc) or _into(graph, op_type, anc, anc)
+    return _into(graph, chosen, reach, anc) or _into(graph, chosen, anc, anc)
 
 
-def _into(graph: ProvenanceGraph, op_type: str, reach: set[int], anc: set[int]) -> list[Edge]:
-    """Return one cut edge into each op of ``op_type`` that a tensor of ``reach`` enters."""
+def _into(graph: ProvenanceGraph, chosen: Callable[[OpRecord], bool], reach: set[int],
+          anc: set[int]) -> list[Edge]:
+    """Return one cut edge into each chosen op that a tensor of ``reach`` enters."""
     edges: dict[int, Edge] = {}
     for src in reach:
         for edge in graph.out_edges.get(src, ()):
             op = graph.ops.get(edge.ref) if edge.kind == "op" else None
-            if (op is not None and op.op_type == op_type and edge.dst in anc
+            if (op is not None and chosen(op) and edge.dst in anc
                     and edge.cause == "non-differentiable-op" and op.seq not in edges):
                 edges[op.seq] = edge
     return [edges[seq] for seq in sorted(edges)]

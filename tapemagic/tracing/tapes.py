@@ -19,7 +19,7 @@ from typing import Any, Literal
 from tapemagic import frames
 from tapemagic.trace import GradientCallRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import backward, symbolic, weight_values
+from tapemagic.tracing import backward, symbolic, weight_values, witness
 from tapemagic.tracing._tf_private.keras_private import inner_variable
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.results import (
@@ -286,6 +286,7 @@ class TapeHooks:
                 if call is not None:
                     call.error_type = type(error).__name__
                     call.error_message = str(error)
+                    witness.note_raised(rec, call.id, error)
                 raise
             finally:
                 rec.gradient_depth -= 1

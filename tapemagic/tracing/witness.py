@@ -30,6 +30,7 @@ from tapemagic.optypes import (
 )
 from tapemagic.trace import OpRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing._tf_private.grad_frames import raising_gradient
 
 Signature = tuple[tuple[str, "tuple[int | None, ...] | None"], ...]
 
@@ -55,6 +56,39 @@ def note(rec: Recorder) -> None:
             named = {i: name for i, name in found.items() if i in positions}
             if named:
                 trace.none_inputs[op.seq] = named
+
+
+def note_raised(rec: Recorder, call_id: str, error: BaseException) -> None:
+    """Name the op whose registered gradient function raised ``error`` in call ``call_id``.
+
+    ``tf.linalg.qr(full_matrices=True)`` on a tall matrix has a registered gradient that raises
+    ``NotImplementedError`` (linalg_grad.py ``_QrGrad``); any error type counts, since the
+    op is the one thing the user can change. The op is found by its forward outputs, which the
+    backward pass hands its gradient function (``Trace.raising_gradients``).
+    """
+    if not isinstance(error, Exception):
+        return
+    try:
+        _note_raised(rec, call_id, error)
+    except Exception:  # noqa: BLE001 - the user's error leaves unchanged whatever happens here
+        return
+
+
+def _note_raised(rec: Recorder, call_id: str, error: Exception) -> None:
+    found = raising_gradient(error)
+    if found is None:
+        return
+    op_type, outputs = found
+    with rec.quiet():
+        for tensor in outputs:
+            serial = rec.ids.serial_of(tensor)
+            record = rec.trace.tensors.get(serial) if serial is not None else None
+            if record is not None and record.producer is not None:
+                op = rec.trace.op_at(record.producer[0])
+                if op is not None and op.op_type == op_type:
+                    text = f"{type(error).__name__}: {error}".strip()
+                    rec.trace.raising_gradients[op.seq] = (call_id, text)
+                    return
 
 
 def _candidates(trace: Trace) -> Iterable[tuple[OpRecord, set[int]]]:

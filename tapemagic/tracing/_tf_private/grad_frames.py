@@ -1,0 +1,44 @@
+"""The frames of TensorFlow's backward pass that an error raised inside a gradient function left.
+
+A gradient call whose backward pass raised (``tf.linalg.qr(full_matrices=True)`` on a tall
+matrix: ``_QrGrad`` raises ``NotImplementedError``) leaves, in the error's traceback, the frame
+of ``backprop._gradient_function`` (tensorflow/python/eager/backprop.py), the one place every
+tape gradient goes through, eager and traced alike. Its locals name the op (``op_name``) and
+hold the forward op's ``outputs``, which the recorder knows by id. The traceback is read while
+the error passes the tape hook, before ``tf.function``'s traceback filter drops those frames.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tensorflow.python.eager import backprop
+from tensorflow.python.ops import gradients_util
+
+_GRADIENT_FUNCTION = backprop._gradient_function.__code__  # noqa: SLF001
+#: ``tf.gradients`` (and a nested tf.function's backward) calls each op's gradient through it
+_MAYBE_COMPILE = gradients_util._MaybeCompile.__code__  # noqa: SLF001
+
+
+def raising_gradient(error: BaseException) -> tuple[str, tuple[Any, ...]] | None:
+    """Return (op type, forward outputs) of the innermost gradient function ``error`` left.
+
+    None when the error did not pass through a registered gradient function (it was raised
+    before the backward pass, or by a ``tf.custom_gradient``'s own function, which the tape
+    calls directly).
+    """
+    found = None
+    tb = error.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code is _GRADIENT_FUNCTION:
+            local = frame.f_locals
+            op_name, outputs = local.get("op_name"), local.get("outputs")
+            if isinstance(op_name, str) and isinstance(outputs, (tuple, list)):
+                found = (op_name, tuple(outputs))
+        elif frame.f_code is _MAYBE_COMPILE:
+            op = frame.f_locals.get("op")
+            if isinstance(getattr(op, "type", None), str):
+                found = (op.type, tuple(op.outputs))
+        tb = tb.tb_next
+    return found
