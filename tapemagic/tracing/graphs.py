@@ -16,12 +16,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tapemagic import frames
-from tapemagic.optypes import VALUE_CHECKED, is_function_call
+from tapemagic.optypes import is_function_call
 from tapemagic.trace import HostEvent, OpRecord, SourceRecord
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import keras_state, py_bodies
 from tapemagic.tracing.probes import Probes
 from tapemagic.tracing.results import classify
+from tapemagic.tracing.saturation import askable
 from tapemagic.tracing.weight_values import note_zero_values
 
 if TYPE_CHECKING:
@@ -205,7 +206,7 @@ class GraphTracer:
                                keras_state.keras_layer_path(), loc):
                 return
         self.rec.record_op(name, inputs, outputs, graph)
-        if name in VALUE_CHECKED and not self.rec.gradient_depth:
+        if outputs and askable(name) and not self.rec.gradient_depth:
             self.probes.note(self.rec.trace.ops[-1], name, inputs, outputs, graph)
         if name in py_bodies.PY_FUNCTION_OPS and outputs and not self.rec.gradient_depth:
             py_bodies.note_op(self.rec, outputs[0].op, self.rec.trace.ops[-1].seq)

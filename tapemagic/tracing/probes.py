@@ -4,8 +4,9 @@ Imports TensorFlow. A ``tf.function`` step (``fit``'s train function, a ``@tf.fu
 calls ``apply_gradients``) usually applies its gradients inside the graph: the trace knows they
 are not None, but not whether they are all zero. While the analysed gradient call is traced,
 :class:`Probes` adds a few ops to the step's own graph that compute, per gradient, whether it
-is zero everywhere and its sum of squares, and per saturating op of that graph (a ReLU, a clip,
-a softmax: ``optypes.VALUE_CHECKED``) whether it passed no gradient at all. They are written into
+is zero everywhere and its sum of squares, and per op on their paths whose registered gradient
+reads its values (a ReLU, a clip, a fake-quant, a softmax: ``saturation.py``) whether that
+gradient, called on the op with ones, gives its input zeros everywhere. They are written into
 one small variable of the probe's own, which the run reads once, after the step's first run:
 one host read per checked step, no per-op reads, so the check stays cheap on an accelerator.
 
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import tensorflow as tf
 
 from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing.saturation import MAX_ASKED, gated, on_path, zero_flag
 
 if TYPE_CHECKING:
     from tapemagic.trace import OpRecord, SourceRecord
@@ -67,7 +69,8 @@ class Probes:
         self.candidates.setdefault(id(graph), []).append((op, op_type, inputs, outputs))
 
     def arm(self, site: object, sources: list[SourceRecord], variables: list[Any],
-            pairs: list[tuple[Any, SourceRecord]]) -> list[tuple[Any, SourceRecord]]:
+            pairs: list[tuple[Any, SourceRecord]], targets: tuple[int, ...] = (),
+            ) -> list[tuple[Any, SourceRecord]]:
         """Probe the symbolic gradients ``pairs`` (tensor, source) of one traced call.
 
         ``sources`` are the call's source records in order and ``variables`` the objects the
@@ -85,7 +88,7 @@ class Probes:
         positions = [index[id(s)] for _, s in probed]
         weights = [variables[p] if p < len(variables) and s.kind != "tensor" else None
                    for p, (_, s) in zip(positions, probed, strict=True)]
-        ops = [c for c in self.candidates.get(id(graph), ()) if not c[0].saturated]
+        ops = self._asked(graph, [s for _, s in probed], targets)
         facts = self._write(graph, [g for g, _ in probed], weights,
                             [(t, i, o) for _, t, i, o in ops], None)
         if facts is None:
@@ -96,6 +99,28 @@ class Probes:
         self.by_site[site] = probe
         kept = {id(s) for _, s in probed}
         return [(g, s) for g, s in pairs if id(s) not in kept]
+
+    def _asked(self, graph: Any, sources: list[SourceRecord], targets: tuple[int, ...],
+               ) -> list[tuple[OpRecord, str, tuple[Any, ...], tuple[Any, ...]]]:
+        """Return the candidates of ``graph`` on the probed sources' paths that are asked.
+
+        Those whose registered gradient to input 0 reads its values (saturation.gated), at
+        most ``MAX_ASKED``, the nearest the sources first.
+        """
+        candidates = {c[0].seq: c for c in self.candidates.get(id(graph), ())}
+        if not candidates:
+            return []
+        nodes = [s.handle if s.handle is not None else s.tensor for s in sources]
+        trace, attrs = self.rec.trace, self.rec.op_attrs
+        chosen = []
+        with self.rec.quiet():
+            for op in on_path(trace, [n for n in nodes if n is not None], targets):
+                found = candidates.get(op.seq)
+                if found is not None and gated(trace, op, attrs.get(op.seq)):
+                    chosen.append(found)
+                    if len(chosen) >= MAX_ASKED:
+                        break
+        return chosen
 
     def rearm(self, site: object, flat: list[Any]) -> None:
         """Write the facts of a later trace of an armed call into the same probe.
@@ -144,8 +169,8 @@ class Probes:
                 def write() -> Any:
                     facts = [f for g, w in zip(gradients, weights, strict=True)
                              for f in _gradient_facts(g, w)]
-                    facts += [tf.cast(_saturated(*o), tf.float32) if o is not None
-                              else tf.constant(0.0) for o in ops]
+                    facts += [_op_fact(*o) if o is not None else tf.constant(0.0)
+                              for o in ops]
                     target.assign(tf.stack(facts))
                     return tf.constant(True)
 
@@ -209,28 +234,12 @@ def _gradient_facts(gradient: Any, weight: Any) -> tuple[Any, Any, Any]:
                                   tf.float32)
 
 
-def _saturated(op_type: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...]) -> Any:
-    """Build, in the op's graph, ``values.saturated``'s verdict: no gradient passes the op.
+def _op_fact(op_type: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...]) -> Any:
+    """Return 1.0 when the op's registered gradient gives its input 0 zeros (saturation.py).
 
-    The predicate ``tracing/values.saturated`` reads from an eager op's values (a ReLU's from
-    its output, see below).
+    Built in the step's graph from the op itself: the ops its gradient function adds read
+    what the step computes anyway (a ReLU's gradient reads its output).
     """
-    if op_type == "Softmax":
-        p = outputs[0]
-        return tf.reduce_all(tf.equal(tf.reduce_max(p, axis=-1), tf.ones([], p.dtype)))
-    if op_type in ("Relu", "Relu6"):
-        # read from the output, which the step consumes anyway: another consumer of the input
-        # (a convolution's biased output) would stop Grappler fusing Conv2D+BiasAdd+Relu, which
-        # cost 3 % of a conv net's step. No positive input <=> the output is zero everywhere
-        # (a NaN input gives a NaN output: not zero, so not saturated, where the eager check
-        # skips NaNs); for Relu6, clamped at 0 or 6 everywhere.
-        y = outputs[0]
-        dead = tf.equal(y, tf.zeros([], y.dtype))
-        if op_type == "Relu6":
-            dead = tf.logical_or(dead, tf.equal(y, tf.cast(6, y.dtype)))
-        return tf.reduce_all(dead)
-    x = inputs[0]
-    if op_type == "ClipByValue":
-        return tf.reduce_all(tf.logical_or(tf.less(x, inputs[1]), tf.greater(x, inputs[2])))
-    other = inputs[1]
-    return tf.reduce_all(tf.less(x, other) if op_type == "Maximum" else tf.greater(x, other))
+    del inputs  # the op holds them
+    flag = zero_flag(op_type, outputs[0].op, outputs)
+    return tf.constant(0.0) if flag is None else tf.cast(flag, tf.float32)

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from tapemagic import frames
-from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, VALUE_CHECKED, WRITE_OPS
+from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, WRITE_OPS
 from tapemagic.trace import OpRecord, RawLocation, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import naming, replicas, witness
@@ -32,6 +32,7 @@ from tapemagic.tracing.graphs import GraphTracer
 from tapemagic.tracing.host_values import HostRoundTrips
 from tapemagic.tracing.initializers import Initialising, own_op, owner_known
 from tapemagic.tracing.layer_sites import Placer
+from tapemagic.tracing.saturation import askable, keep
 from tapemagic.tracing.values import (
     ScopeMemo,
     SiteMemo,
@@ -39,7 +40,6 @@ from tapemagic.tracing.values import (
     dtype_info,
     host_value,
     same_value,
-    saturated,
 )
 
 _EAGER = tfp.EagerTensor
@@ -95,6 +95,8 @@ class Recorder(HostRoundTrips):
         # op's registered gradient at the end, built again from them (witness.py)
         self.attrs: Any = None
         self.op_attrs: dict[int, Any] = {}
+        #: eager ops recorded under a tape, with their tensors (saturation.resolve)
+        self.value_ops: list[tuple[OpRecord, tuple[Any, ...], tuple[Any, ...]]] = []
         self._quiet = _Quiet(self)
 
     def quiet(self) -> _Quiet:
@@ -272,8 +274,9 @@ class Recorder(HostRoundTrips):
             found = custom_gradient_of(sys._getframe(1))
             if found is not None:
                 self.trace.custom_gradients[seq] = found
-        if name in VALUE_CHECKED and not op.in_gradient:
-            op.saturated = saturated(name, inputs, outputs)
+        if (not number and not op.in_gradient and outputs and askable(name)
+                and not tfp.tape_set_is_empty()):
+            keep(self, op, inputs, outputs)  # asked if a gradient comes back zero (saturation.py)
         self.trace.ops.append(op)
         if self.attrs:
             self.op_attrs[seq] = self.attrs
@@ -344,7 +347,7 @@ class Recorder(HostRoundTrips):
         self.ids.clear()
         for held in (self.handle_objects, self._handle_serial_by_id, self.variables_seen,
                      self.pending_reads, self.host_values, self.api_frames, self.graphs,
-                     self.op_attrs):
+                     self.op_attrs, self.value_ops):
             held.clear()
         self.scope.clear()  # and scope_callers, its `callers`
         self.placer.clear()

@@ -304,6 +304,8 @@ class TapeHooks:
                         >= hooks.max_steps):
                     hooks.on_fit_analysed()
                 hooks._maybe_detach()
+            if not tfp.tape_flags(tape)[0] and tfp.tape_set_is_empty():
+                rec.value_ops.clear()  # no tape holds those tensors any more
             return result
 
         differentiate.__name__ = method

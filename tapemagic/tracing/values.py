@@ -1,4 +1,4 @@
-"""Reading tensors without running an op: saturation, host-value matching, dtypes, call sites.
+"""Reading tensors without running an op: host-value matching, dtypes, call sites.
 
 Imports TensorFlow (through ``_tf_private``) and reads the tensors it is handed
 (``_tf_private.numpy_of`` of an eager tensor is a view on CPU and runs no op, so nothing here
@@ -166,40 +166,6 @@ def enum_info(enum: int) -> tuple[str, bool]:
     if info is None:
         info = _ENUMS[enum] = dtype_info(tfp.as_dtype(enum))
     return info
-
-
-#: how many leading elements of a ReLU's input are looked at before all of them
-_PEEK = 256
-
-
-def saturated(op_type: str, inputs: Any, outputs: Any) -> bool:
-    """Return True when ``op_type``'s gradient to input 0 is zero at every element.
-
-    A ``Softmax`` counts when every row of its output is one-hot to float precision (its
-    largest probability is exactly 1.0): its gradient is then zero, or below round-off.
-    """
-    try:
-        if op_type == "Softmax":  # one-hot to float precision on every row
-            p = np.asarray(tfp.numpy_of(outputs[0]))
-            return bool(p.size) and bool(np.all(np.max(p, axis=-1) == 1.0))
-        x = np.asarray(tfp.numpy_of(inputs[0]))  # a view on CPU, no op is run
-        if op_type == "Relu":  # no positive element (fmax skips NaNs; no boolean temporary)
-            # a live ReLU has a positive element among its first few (half its inputs, often):
-            # the whole input is read only when none is (49 ReLUs, 3M elements in a ResNet50
-            # step on 4 images of 64×64)
-            flat = x.reshape(-1)
-            return flat.size == 0 or not (np.fmax.reduce(flat[:_PEEK]) > 0
-                                          or np.fmax.reduce(flat) > 0)
-        if op_type == "Relu6":
-            return bool(np.all((x <= 0) | (x >= 6)))
-        if op_type == "ClipByValue":
-            lo = np.asarray(tfp.numpy_of(inputs[1]))
-            hi = np.asarray(tfp.numpy_of(inputs[2]))
-            return bool(np.all((x < lo) | (x > hi)))
-        other = np.asarray(tfp.numpy_of(inputs[1]))
-        return bool(np.all(x < other) if op_type == "Maximum" else np.all(x > other))
-    except Exception:  # noqa: BLE001 - symbolic or remote tensors: unknown, so not saturated
-        return False
 
 
 def host_value(tensor: Any) -> np.ndarray | None:

@@ -19,6 +19,7 @@ import numpy as np
 from tapemagic.trace import GradientCallRecord, SourceRecord
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing.results import classify, flatten
+from tapemagic.tracing.saturation import resolve
 
 if TYPE_CHECKING:
     from tapemagic.tracing.recorder import Recorder
@@ -47,7 +48,7 @@ def note_results(rec: Recorder, call: GradientCallRecord, result: Any, sources: 
         # the step computes its gradients' facts and its weights' zero values itself
         # (probes.py); what it cannot probe is seen only if the function returns it
         site = (*(call.site or ("?", 0)), call.method)  # as the tape hooks key it
-        unprobed = rec.graphs.probes.arm(site, call.sources, objects, traced)
+        unprobed = rec.graphs.probes.arm(site, call.sources, objects, traced, call.targets)
         rec.graphs.pending.extend(unprobed)
         waiting = {id(s) for _, s in unprobed}
         rec.graphs.pending_variables.extend(
@@ -55,6 +56,11 @@ def note_results(rec: Recorder, call: GradientCallRecord, result: Any, sources: 
             if id(source) in waiting and source.kind != "tensor")
     if tfp.executing_eagerly() and any(s.result == "zero" for s in call.sources):
         note_zero_values(rec, zip(objects, call.sources, strict=False))
+        # which op on the way passed nothing back on these values (a dead ReLU, a clamped
+        # fake-quant): asked of each op's registered gradient
+        zeroed = [s.handle if s.handle is not None else s.tensor for s in call.sources
+                  if s.result == "zero"]
+        resolve(rec, [n for n in zeroed if n is not None], call.targets)
 
 
 def note_zero_values(rec: Recorder, pairs: Iterable[tuple[Any, SourceRecord]],

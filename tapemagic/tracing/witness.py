@@ -106,7 +106,7 @@ def _candidates(trace: Trace) -> Iterable[tuple[OpRecord, set[int]]]:
             consumers[serial].append(op)
     chosen: dict[int, set[int]] = {}
     for call in calls:
-        anc = _ancestors(trace, call.targets)
+        anc = ancestors(trace, call.targets)
         for source in call.sources:
             node = source.handle if source.handle is not None else source.tensor
             if source.result != "none" or node is None:
@@ -119,7 +119,7 @@ def _candidates(trace: Trace) -> Iterable[tuple[OpRecord, set[int]]]:
             yield found, positions
 
 
-def _ancestors(trace: Trace, targets: Iterable[int]) -> set[int]:
+def ancestors(trace: Trace, targets: Iterable[int]) -> set[int]:
     """Return every tensor the targets depend on through recorded ops."""
     seen: set[int] = set()
     stack = list(targets)
@@ -186,15 +186,30 @@ def _witness(trace: Trace, op: OpRecord, attrs: Any) -> dict[int, str]:
 
 def _ask(op_type: str, attrs: Any, ins: Signature, outs: Signature, graph: bool,
          ) -> dict[int, str]:
-    """Call ``op_type``'s registered gradient on a scratch graph; name the inputs it gives None.
+    """Call ``op_type``'s registered gradient on a scratch graph; name the inputs it gives None."""
+    built = scratch_gradients(op_type, attrs, ins, outs, graph)
+    if built is None:
+        return {}
+    grads = built[2]
+    names = _input_names(op_type, len(ins))
+    return {i: names[i] for i, grad in enumerate(grads)
+            if grad is None and tfp.is_trainable_dtype(tfp.as_dtype(ins[i][0]))}
 
-    ``attrs`` as the op callback had them: ``(name, value, ...)``, the values AttrValue
-    protos for an op made in a graph (the op is made again from them, as TensorFlow made it),
-    Python values for an eager op (handed over in the stand-in op eager backprop builds).
+
+def scratch_gradients(op_type: str, attrs: Any, ins: Signature, outs: Signature, graph: bool,
+                      ) -> tuple[list[Any], list[Any], list[Any]] | None:
+    """Build ``op_type`` on a scratch graph and call its registered gradient with ones.
+
+    Returns (input placeholders, outputs, one gradient per input), or None when the op has no
+    gradient function or it returned a different number of gradients. ``attrs`` as the op
+    callback had them: ``(name, value, ...)``, the values AttrValue protos for an op made in a
+    graph (the op is made again from them, as TensorFlow made it), Python values for an eager
+    op (handed over in the stand-in op eager backprop builds). Raises what the gradient
+    function raises.
     """
     function = tfp.gradient_lookup(op_type)
     if function is None:
-        return {}
+        return None
     scratch = tfp.FuncGraph("tapemagic_witness")
     with scratch.as_default():
         inputs = [tf.compat.v1.placeholder(tfp.as_dtype(d), s) for d, s in ins]
@@ -211,10 +226,8 @@ def _ask(op_type: str, attrs: Any, ins: Signature, outs: Signature, graph: bool,
     if not isinstance(grads, (list, tuple)):
         grads = [grads]
     if len(grads) != len(ins):
-        return {}
-    names = _input_names(op_type, len(ins))
-    return {i: names[i] for i, grad in enumerate(grads)
-            if grad is None and tfp.is_trainable_dtype(tfp.as_dtype(ins[i][0]))}
+        return None
+    return inputs, outputs, list(grads)
 
 
 def _input_names(op_type: str, count: int) -> list[str]:

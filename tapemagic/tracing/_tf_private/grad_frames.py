@@ -37,8 +37,8 @@ def raising_gradient(error: BaseException) -> tuple[str, tuple[Any, ...]] | None
             if isinstance(op_name, str) and isinstance(outputs, (tuple, list)):
                 found = (op_name, tuple(outputs))
         elif frame.f_code is _MAYBE_COMPILE:
-            op = frame.f_locals.get("op")
-            if isinstance(getattr(op, "type", None), str):
+            op: Any = frame.f_locals.get("op")
+            if op is not None and isinstance(getattr(op, "type", None), str):
                 found = (op.type, tuple(op.outputs))
         tb = tb.tb_next
     return found

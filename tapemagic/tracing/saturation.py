@@ -1,0 +1,174 @@
+"""Whether an op passed no gradient on this run's values, asked of its registered gradient.
+
+Imports TensorFlow (through ``_tf_private``). A weight's gradient came back all zeros, and the
+path to the loss is connected: some op on it passed nothing back on these values (a ReLU with
+no active unit, a clip or a fake-quant whose range clamps every element, a tanh saturated to
+float precision). No list of such ops: the op's own registered gradient function is called on
+the op as it ran, with ones as its output gradient, and the op counts as saturated
+(``OpRecord.saturated``) when the gradient it gives its first (data) input is zero everywhere.
+The same predicate, :func:`zero_flag`, runs eagerly on an eager op's recorded values and is
+built into a traced step's probe (probes.py) for a graph op.
+
+Which ops are asked: those whose registered gradient to input 0 reads input 0 itself or an
+output of the op beyond its shape (:func:`gated`, asked once per op signature on a scratch
+graph). A gradient that reads only the *other* inputs (``Mul``, ``MatMul``, a convolution)
+is zero only where another factor is zero: a zero weight, which ``graph/first_step.py``
+explains (ReZero), not a saturation. ``Softmax`` is the one op asked another way: its gradient
+``p * (g - sum(g * p))`` cancels any constant output gradient, so ones say nothing; it counts
+when every row is one-hot to float precision (its largest probability is exactly 1.0).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import tensorflow as tf
+
+from tapemagic.optypes import METADATA_OPS, READ_OPS, VARIABLE_OPS, WRITE_OPS, is_function_call
+from tapemagic.trace import OpRecord, Trace
+from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing.witness import ancestors, scratch_gradients
+
+if TYPE_CHECKING:
+    from tapemagic.tracing.recorder import Recorder
+
+#: at most this many ops are asked per gradient call (the nearest the sources first)
+MAX_ASKED = 256
+#: eager ops kept (with their tensors) while a tape records, for :func:`resolve`
+MAX_KEPT = 4096
+#: (op type, attrs, signature, graph) -> whether the gradient to input 0 reads its values
+_GATED: dict[tuple[str, str, tuple[Any, ...], bool], bool] = {}
+_SKIPPED = METADATA_OPS | READ_OPS | VARIABLE_OPS | WRITE_OPS | {"Identity", "IdentityN",
+                                                                  "StopGradient"}
+
+
+def askable(op_type: str) -> bool:
+    """Return True for an op type worth keeping: not a variable, metadata or pass-through op."""
+    return op_type not in _SKIPPED and not is_function_call(op_type)
+
+
+def zero_flag(op_type: str, op: Any, outputs: tuple[Any, ...] | list[Any]) -> Any:
+    """Return a bool tensor: ``op``'s registered gradient gives input 0 zeros everywhere.
+
+    ``op`` is the op as TensorFlow hands it to gradient functions: a graph ``Operation``, or
+    eager backprop's stand-in (``MockOp``) over the recorded values; the result is eager or
+    symbolic with it. None when the op has no gradient function or gives input 0 None.
+    """
+    if op_type == "Softmax":  # one-hot to float precision on every row
+        p = outputs[0]
+        return tf.reduce_all(tf.equal(tf.reduce_max(p, axis=-1), tf.ones([], p.dtype)))
+    function = tfp.gradient_lookup(op_type)
+    if function is None:
+        return None
+    ones = [tf.ones_like(t) if tfp.is_trainable_dtype(t.dtype) else None for t in outputs]
+    grads = function(op, *ones)
+    first = grads[0] if isinstance(grads, (list, tuple)) else grads
+    if first is None:
+        return None
+    first = tf.convert_to_tensor(first)
+    return tf.reduce_all(tf.equal(first, tf.zeros([], first.dtype)))
+
+
+def gated(trace: Trace, op: OpRecord, attrs: Any) -> bool:
+    """Return True when ``op``'s registered gradient to input 0 reads input 0 or an output."""
+    tensors = trace.tensors
+    if attrs is None or not op.inputs or not op.outputs:
+        return False
+    try:
+        ins = tuple((tensors[s].dtype, tensors[s].shape) for s in op.inputs)
+        outs = tuple((tensors[s].dtype, tensors[s].shape) for s in op.outputs)
+    except KeyError:
+        return False
+    if not tensors[op.inputs[0]].trainable:
+        return False
+    key = (op.op_type, repr(attrs), (ins, outs), bool(op.graph))
+    found = _GATED.get(key)
+    if found is None:
+        try:
+            found = _reads_values(op.op_type, attrs, ins, outs, bool(op.graph))
+        except Exception:  # noqa: BLE001 - a gradient function that needs more than we have
+            found = False
+        if len(_GATED) < 4096:
+            _GATED[key] = found
+    return found
+
+
+def _reads_values(op_type: str, attrs: Any, ins: Any, outs: Any, graph: bool) -> bool:
+    if op_type == "Softmax":
+        return True
+    built = scratch_gradients(op_type, attrs, ins, outs, graph)
+    if built is None or built[2][0] is None:
+        return False
+    inputs, outputs, grads = built
+    own = {id(inputs[0]), *(id(t) for t in outputs)}
+    start = grads[0]
+    stack = [getattr(start, "values", start)]
+    seen: set[int] = set()
+    while stack:
+        tensor = stack.pop()
+        if id(tensor) in own:
+            return True
+        if id(tensor) in seen or tensor.op.type in METADATA_OPS:
+            continue  # a shape is not a value
+        seen.add(id(tensor))
+        stack.extend(tensor.op.inputs)
+    return False
+
+
+def on_path(trace: Trace, nodes: Iterable[int], targets: Iterable[int]) -> list[OpRecord]:
+    """Return the ops between ``nodes`` (source handles or tensors) and ``targets``, in order."""
+    anc = ancestors(trace, targets)
+    consumers: dict[int, list[OpRecord]] = defaultdict(list)
+    for op in trace.ops:
+        if not op.in_gradient:
+            for serial in op.inputs:
+                consumers[serial].append(op)
+    found: dict[int, OpRecord] = {}
+    stack = [n for n in nodes if n in anc]
+    seen: set[int] = set()
+    while stack:
+        serial = stack.pop()
+        if serial in seen:
+            continue
+        seen.add(serial)
+        for op in consumers.get(serial, ()):
+            if any(out in anc for out in op.outputs):
+                found[op.seq] = op
+                stack.extend(op.outputs)
+    return [found[seq] for seq in sorted(found)]
+
+
+def keep(rec: Recorder, op: OpRecord, inputs: Any, outputs: Any) -> None:
+    """Keep an eager op's tensors while a tape records (the tape holds most of them anyway)."""
+    kept = rec.value_ops
+    if len(kept) >= MAX_KEPT:
+        del kept[:MAX_KEPT // 4]  # the oldest: the nearest the inputs
+    kept.append((op, tuple(inputs), tuple(outputs)))
+
+
+def resolve(rec: Recorder, nodes: list[int], targets: tuple[int, ...]) -> None:
+    """Ask the kept eager ops between zeroed sources and the target whether they saturated."""
+    kept = {op.seq: (op, ins, outs) for op, ins, outs in rec.value_ops}
+    if not kept:
+        return
+    trace = rec.trace
+    asked = 0
+    with rec.quiet():
+        for op in on_path(trace, nodes, targets):
+            entry = kept.get(op.seq)
+            if entry is None or op.saturated:
+                continue
+            attrs = rec.op_attrs.get(op.seq)
+            if not gated(trace, op, attrs):
+                continue
+            asked += 1
+            try:
+                mock = tfp.MockOp(attrs, list(entry[1]), list(entry[2]), op.op_type, None)
+                flag = zero_flag(op.op_type, mock, entry[2])
+                op.saturated = bool(flag is not None and bool(flag))
+            except Exception:  # noqa: BLE001 - unknown: not saturated
+                op.saturated = False
+            if asked >= MAX_ASKED:
+                break
