@@ -308,6 +308,11 @@ class Trace:
     #: op seq -> (gradient call id, "ErrorType: message") of an op whose registered gradient
     #: function raised inside that call's backward pass (``_QrGrad``: NotImplementedError)
     raising_gradients: dict[int, tuple[str, str]] = field(default_factory=dict)
+    #: ``tf.custom_gradient`` functions TensorFlow refused as the forward pass called them (a
+    #: gradient function without ``variables=`` for a function that reads variables): (its
+    #: gradient function's definition, the function's name, the handles it read, the error)
+    custom_gradient_errors: list[tuple[RawLocation, str, tuple[int, ...], str]] = field(
+        default_factory=list)
     #: serials of float constants made in a traced graph whose every element is 0 (a Python
     #: 0.0 read when the function was traced, frozen into the graph)
     zero_constants: set[int] = field(default_factory=set)

@@ -5,7 +5,10 @@ None, where the path crosses the op ``tf.custom_gradient`` records for the decor
 (``Identity``/``IdentityN`` made in ``tensorflow/python/ops/custom_gradient.py``): its gradient
 function returned None (or too few values) for that input or variable. Points at the
 gradient function's ``return`` (the line to change) when the tracer saw which function it was,
-else at the call of the decorated function.
+else at the call of the decorated function. Also a decorated function that reads variables
+but whose gradient function takes no ``variables=``: TensorFlow raises ``TypeError`` before any
+gradient call (``Trace.custom_gradient_errors``, tracing/custom_errors.py); the finding sits at
+the gradient function's definition and names the variables it read.
 """
 
 from __future__ import annotations
@@ -37,6 +40,11 @@ class CustomGradientNone(RuleModule):
                 raw = ctx.index.returns_of(found[1]) or found[1]
             yield Match((place(raw),), raw, hit.cause.primary, {"api": api}, hit,
                         api=api, op_type=op.op_type)
+        for definition, name, handles, _ in ctx.trace.custom_gradient_errors:
+            # TensorFlow refused the function before any gradient call (a gradient function
+            # without `variables=`): its signature is the line to change
+            yield Match((place(definition),), definition, True, {"api": name},
+                        variables=tuple(ctx.handle_name(h) for h in handles), api=name)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         for name, node in patterns.custom_gradient_nones(ctx.tree, ctx.imports):

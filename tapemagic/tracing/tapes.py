@@ -19,7 +19,7 @@ from typing import Any, Literal
 from tapemagic import frames
 from tapemagic.trace import GradientCallRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import backward, symbolic, weight_values, witness
+from tapemagic.tracing import backward, custom_errors, symbolic, weight_values, witness
 from tapemagic.tracing._tf_private.keras_private import inner_variable
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.results import (
@@ -169,6 +169,8 @@ class TapeHooks:
             if failed is not None:
                 symbolic.note_unreached(hooks.rec, tape, record, failed,
                                          functools.partial(source_record, hooks.rec))
+            elif value is not None and hooks.rec.attached:
+                custom_errors.note_failed(hooks.rec, value)
             return result
 
         return __exit__
