@@ -118,3 +118,4 @@ def test_a_zero_gate_is_not_a_saturation(tmp_path: Path, decorator: str, eager: 
     result = run(path, force_eager=eager)
     assert result.error is None
     assert _blocking(result) == []
+

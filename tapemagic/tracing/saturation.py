@@ -4,8 +4,9 @@ Imports TensorFlow (through ``_tf_private``). A weight's gradient came back all 
 path to the loss is connected: some op on it passed nothing back on these values (a ReLU with
 no active unit, a clip or a fake-quant whose range clamps every element, a tanh saturated to
 float precision). No list of such ops: the op's own registered gradient function is called on
-the op as it ran, with ones as its output gradient, and the op counts as saturated
-(``OpRecord.saturated``) when the gradient it gives its first (data) input is zero everywhere.
+the op as it ran, with an output gradient that is nowhere zero (:func:`_upstream`), and the op
+counts as saturated (``OpRecord.saturated``) when the gradient it gives its first (data) input
+is zero everywhere.
 The same predicate, :func:`zero_flag`, runs eagerly on an eager op's recorded values and is
 built into a traced step's probe (probes.py) for a graph op.
 
@@ -14,8 +15,9 @@ output of the op beyond its shape (:func:`gated`, asked once per op signature on
 graph). A gradient that reads only the *other* inputs (``Mul``, ``MatMul``, a convolution)
 is zero only where another factor is zero: a zero weight, which ``graph/first_step.py``
 explains (ReZero), not a saturation. ``Softmax`` is the one op asked another way: its gradient
-``p * (g - sum(g * p))`` cancels any constant output gradient, so ones say nothing; it counts
-when every row is one-hot to float precision (its largest probability is exactly 1.0).
+``p * (g - sum(g * p))`` is zero only where ``p`` is exactly one-hot, where the rule that
+explains it (TM505) counts a row whose largest probability is exactly 1.0 in float32: that is
+what it is asked.
 """
 
 from __future__ import annotations
@@ -62,13 +64,25 @@ def zero_flag(op_type: str, op: Any, outputs: tuple[Any, ...] | list[Any]) -> An
     function = tfp.gradient_lookup(op_type)
     if function is None:
         return None
-    ones = [tf.ones_like(t) if tfp.is_trainable_dtype(t.dtype) else None for t in outputs]
-    grads = function(op, *ones)
+    upstream = [_upstream(t) if tfp.is_trainable_dtype(t.dtype) else None for t in outputs]
+    grads = function(op, *upstream)
     first = grads[0] if isinstance(grads, (list, tuple)) else grads
     if first is None:
         return None
     first = tf.convert_to_tensor(first)
     return tf.reduce_all(tf.equal(first, tf.zeros([], first.dtype)))
+
+
+def _upstream(tensor: Any) -> Any:
+    """Return an output gradient that is never zero and not constant: 1, 2, 3, 1, 2, 3, ...
+
+    Ones would say nothing of an op whose gradient removes constants (a batch
+    normalization's input gradient, like a softmax's, is zero for any constant output
+    gradient); a ReLU, a clip or a fake-quant still passes zero exactly where it saturates.
+    """
+    count = tf.size(tensor)
+    pattern = tf.cast(tf.math.floormod(tf.range(count), 3) + 1, tensor.dtype)
+    return tf.reshape(pattern, tf.shape(tensor))
 
 
 def gated(trace: Trace, op: OpRecord, attrs: Any) -> bool:
