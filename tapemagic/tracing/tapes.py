@@ -286,9 +286,7 @@ class TapeHooks:
                 result = original(tape, target, sources, *args, **kwargs)
             except BaseException as error:
                 if call is not None:
-                    call.error_type = type(error).__name__
-                    call.error_message = str(error)
-                    witness.note_raised(rec, call.id, error)
+                    witness.note_raised(rec, call, error)
                 raise
             finally:
                 rec.gradient_depth -= 1

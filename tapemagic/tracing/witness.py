@@ -28,7 +28,7 @@ from tapemagic.optypes import (
     VARIABLE_OPS,
     is_function_call,
 )
-from tapemagic.trace import OpRecord, Trace
+from tapemagic.trace import GradientCallRecord, OpRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing._tf_private.grad_frames import raising_gradient
 
@@ -58,18 +58,20 @@ def note(rec: Recorder) -> None:
                 trace.none_inputs[op.seq] = named
 
 
-def note_raised(rec: Recorder, call_id: str, error: BaseException) -> None:
-    """Name the op whose registered gradient function raised ``error`` in call ``call_id``.
+def note_raised(rec: Recorder, call: GradientCallRecord, error: BaseException) -> None:
+    """Note that ``call`` raised ``error``, and name the op whose gradient function raised it.
 
     ``tf.linalg.qr(full_matrices=True)`` on a tall matrix has a registered gradient that raises
     ``NotImplementedError`` (linalg_grad.py ``_QrGrad``); any error type counts, since the
     op is the one thing the user can change. The op is found by its forward outputs, which the
     backward pass hands its gradient function (``Trace.raising_gradients``).
     """
+    call.error_type = type(error).__name__
+    call.error_message = str(error)
     if not isinstance(error, Exception):
         return
     try:
-        _note_raised(rec, call_id, error)
+        _note_raised(rec, call.id, error)
     except Exception:  # noqa: BLE001 - the user's error leaves unchanged whatever happens here
         return
 
