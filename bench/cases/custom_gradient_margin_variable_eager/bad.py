@@ -1,4 +1,4 @@
-# source: https://github.com/google/qhbm-library/issues/78
+# source: https://github.com/tensorflow/tensorflow/issues/43535
 # cause: custom-gradient
 # rule: TM203
 # weights: margin
