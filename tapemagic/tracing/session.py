@@ -101,6 +101,9 @@ class TraceSession:
             tapes = TapeHooks(rec, self.max_steps, self._fit_analysed)
             tapes.install()
             stack.callback(tapes.remove)
+            tapes.moved.install()
+            stack.callback(tapes.moved.remove)
+            stack.callback(tapes.moved.finish)  # the weights that did not move: read once
             # a traced step can keep a stale source list (with --eager too: fit resumes graph
             # mode once its first steps were analysed)
             initializers = InitializerHooks(rec)

@@ -231,6 +231,8 @@ hide_from_op_tracebacks = stacks.hide_from_op_tracebacks
 #: True when no tape (nor a variable watcher) records on this thread: the C call behind
 #: ``could_possibly_record``, without its Python frame (asked once per op)
 tape_set_is_empty = pywrap_tfe.TFE_Py_TapeSetIsEmpty
+#: a context in which no tape of the thread records (the check's own reads of the weights)
+stop_recording = record.stop_recording
 
 
 
