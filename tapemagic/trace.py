@@ -214,6 +214,8 @@ class GradientCallRecord:
     unmoved: list[tuple[int, int]] = field(default_factory=list)
     #: how many runs of this site and set of sources the move check counted
     checked_runs: int = 0
+    #: the optimizer call that was given other sources of this call but never an unmoved one
+    unmoved_apply: RawLocation | None = None
 
 
 @dataclass(frozen=True, slots=True)

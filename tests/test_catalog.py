@@ -52,7 +52,7 @@ EXPECTED = {
               ["module", "module_type", "variables"], "display-only"),
     "TM117": ("frozen-before-own-step", "sources-mismatch", "warning",
               ["layer", "model", "line", "variables"], "display-only"),
-    "TM118": ("weight-not-updated", "unexplained", "warning", ["variables", "steps"],
+    "TM118": ("weight-not-updated", "unexplained", "warning", ["variables", "steps", "line"],
               "display-only"),
     "TM203": ("custom-gradient-none", "custom-gradient", "error", ["api", "variables"],
               "display-only"),

@@ -38,8 +38,8 @@ optimizer = keras.optimizers.Adam(0.01)
 for _ in range({steps}):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean((model(x) - y) ** 2)
-    grads = tape.gradient(loss, model.trainable_variables)  # STEP
-    optimizer.apply_gradients(zip(grads[2:], model.trainable_variables[2:]))
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads[2:], model.trainable_variables[2:]))  # STEP
 """
 
 SUBLIST_FUNCTION = """
@@ -49,8 +49,8 @@ optimizer = keras.optimizers.Adam(0.01)
 def step():
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean((model(x) - y) ** 2)
-    grads = tape.gradient(loss, model.trainable_variables)  # STEP
-    optimizer.apply_gradients(zip(grads[2:], model.trainable_variables[2:]))
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads[2:], model.trainable_variables[2:]))  # STEP
 
 for _ in range(4):
     step()
@@ -192,11 +192,14 @@ def _loud(report: Any) -> list[tuple[str, int]]:
 def test_weights_that_never_move_are_named_at_the_step(tmp_path: Path, body: str,
                                                          force_eager: bool) -> None:
     report = _run(tmp_path, body, force_eager)
+    # at the optimizer call given the other weights but not these; else at the step
     assert _loud(report) == [("TM118", _line(tmp_path, "# STEP"))]
     (finding,) = report.findings
     assert {v.rsplit("/", 1)[-1] for v in finding.variables} == {"kernel", "bias"}
     assert all("hidden" in v for v in finding.variables)
     assert "3 checked steps" in finding.message
+    call = report.gradient_calls[0].location
+    assert call is not None and f"line {call.line} " in finding.message
 
 
 @pytest.mark.parametrize("body", [

@@ -6,8 +6,10 @@ did not change between the call's runs while other sources of the same call did.
 invariant needs no cause: it catches an update that never happened, whatever stopped it.
 Left alone: a weight whose verdict is not ``connected`` (another rule's finding explains it),
 a weight another gradient call site of the run takes as a source (it trains there: a GAN's
-other step, a later phase), and a call that raised. Points at the gradient call (for ``fit``,
-the ``fit`` line). No quick fix: which list the optimizer should get is the user's choice.
+other step, a later phase), and a call that raised. Points at the Keras optimizer call that
+was given the call's other weights but never these (``apply_gradients`` on part of the list),
+else at the gradient call (for ``fit``, the ``fit`` line). No quick fix: which list the
+optimizer should get is the user's choice.
 """
 
 from __future__ import annotations
@@ -37,5 +39,8 @@ class WeightNotUpdated(RuleModule):
             if not names:
                 continue
             steps = min(n for s, n in stuck if s.source.name in names)
-            yield Match((*place(call.loc), call.id), call.loc, True,
-                        {"steps": str(steps)}, variables=tuple(names))
+            # an optimizer call given the other weights but never these: the line to change
+            where = call.unmoved_apply or call.loc
+            yield Match((*place(where), call.id), where, True,
+                        {"steps": str(steps), "line": str(call.loc.line) if call.loc else "?"},
+                        variables=tuple(names))

@@ -32,12 +32,13 @@ from typing import TYPE_CHECKING, Any
 import tensorflow as tf
 
 from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing import frames
 from tapemagic.tracing._tf_private.keras_private import inner_variable
 from tapemagic.tracing.imports import after_import
 from tapemagic.tracing.results import flatten
 
 if TYPE_CHECKING:
-    from tapemagic.trace import GradientCallRecord
+    from tapemagic.trace import GradientCallRecord, RawLocation
     from tapemagic.tracing.recorder import Recorder
 
 #: Checked runs per call site and set of sources (RUNS - 1 intervals between them).
@@ -67,6 +68,8 @@ class _Watch:
     #: (or not seen), 0 an unusable gradient (zeros: a layer frozen by masking), 1 a usable one
     applied: Any
     graphs: set[int] = field(default_factory=set)  # id() of the step graphs instrumented
+    given: set[int] = field(default_factory=set)  # sources a Keras optimizer was ever given
+    apply_loc: RawLocation | None = None  # the user's line of an optimizer call given some
     eager: Any = None  # the tf.function an eager run calls
     runs: int = 0  # eager runs made (the Python side stops calling after RUNS)
 
@@ -117,6 +120,11 @@ class MoveWatch:
                 found.setdefault(id(watch), (watch, []))[1].append((i, gradient, inner))
         if not found:
             return
+        user, _ = frames.user_frame(sys._getframe(2))
+        for watch, items in found.values():
+            watch.given.update(i for i, _, _ in items)
+            if watch.apply_loc is None and user is not None:
+                watch.apply_loc = frames.location_of(user)
         try:
             with self.rec.quiet(), tfp.stop_recording(), tf.name_scope("tapemagic_moved"):
                 for watch, items in found.values():
@@ -197,6 +205,8 @@ class MoveWatch:
                     stuck, moved = int(values[2 + n + i]), int(values[2 + 2 * n + i])
                     if stuck >= MIN_INTERVALS and moved == 0:
                         watch.call.unmoved.append((position, stuck))
+                        if i not in watch.given:
+                            watch.call.unmoved_apply = watch.apply_loc
         self.watches.clear()
         self._index.clear()
 
