@@ -70,6 +70,7 @@ class _Watch:
     graphs: set[int] = field(default_factory=set)  # id() of the step graphs instrumented
     given: set[int] = field(default_factory=set)  # sources a Keras optimizer was ever given
     apply_loc: RawLocation | None = None  # the user's line of an optimizer call given some
+    last: dict[int, int] = field(default_factory=dict)  # index -> id() of its last gradient
     eager: Any = None  # the tf.function an eager run calls
     runs: int = 0  # eager runs made (the Python side stops calling after RUNS)
 
@@ -212,14 +213,19 @@ class MoveWatch:
 
 
 def _count(watch: _Watch, gradients: list[Any]) -> None:
-    """Build (in the graph being traced, or the eager run's function) one run's counting."""
+    """Build (in the graph being traced, or the eager run's function) one run's counting.
+
+    A handful of ops per weight (its read, an equality with its snapshot, two maxima and a
+    sum), the rest on short vectors: what a checked step costs is mostly their dispatch.
+    """
     state, n = watch.state, len(watch.variables)
+    watch.last = {i: id(g) for i, g in enumerate(gradients) if g is not None}
 
     def count() -> Any:
         values = [v.read_value() for v in watch.variables]
         same = tf.stack([tf.reduce_all(tf.equal(x, s.read_value()))
                          for x, s in zip(values, watch.snaps, strict=True)])
-        usable = tf.stack([_usable(g, x) for g, x in zip(gradients, values, strict=True)])
+        usable = _usable(gradients, values)
         old = state.read_value()
         given = watch.applied.read_value()
         usable_before = old[2:2 + n] > 0.5
@@ -244,11 +250,21 @@ def _count(watch: _Watch, gradients: list[Any]) -> None:
 
 
 def _note_applied(watch: _Watch, items: list[tuple[int, Any, Any]]) -> None:
-    """Build the write of ``watch.applied`` for (index, gradient, variable) ``items``."""
+    """Build the write of ``watch.applied`` for (index, gradient, variable) ``items``.
+
+    A gradient the optimizer gets as the call returned it (the same tensor) is usable when
+    the call's was: 1 with no op; only a changed one (clipped, masked) is measured again.
+    """
+    same = [(i, g) for i, g, _ in items if watch.last.get(i) == id(g)]
+    changed = [(i, g, v) for i, g, v in items if watch.last.get(i) != id(g)]
 
     def note() -> Any:
-        flags = tf.stack([tf.where(_usable(g, v.read_value()), 1.0, 0.0) for _, g, v in items])
-        watch.applied.scatter_nd_update([[i] for i, _, _ in items], flags)
+        flags = [tf.constant([1.0] * len(same))] if same else []
+        if changed:
+            flags.append(tf.cast(_usable([g for _, g, _ in changed],
+                                         [v.read_value() for _, _, v in changed]), tf.float32))
+        order = [[i] for i, _ in same] + [[i] for i, _, _ in changed]
+        watch.applied.scatter_nd_update(order, tf.concat(flags, axis=0))
         return tf.constant(True)
 
     if tfp.executing_eagerly():
@@ -257,14 +273,20 @@ def _note_applied(watch: _Watch, items: list[tuple[int, Any, Any]]) -> None:
         tf.cond(watch.state[0] <= float(RUNS), note, lambda: tf.constant(False))
 
 
-def _usable(gradient: Any, value: Any) -> Any:
-    """Return (a bool tensor) whether an update by ``gradient`` would show in ``value``."""
-    data = getattr(gradient, "values", gradient)  # IndexedSlices: the rows it touches
-    if data is None or tfp.dtype_name(getattr(data, "dtype", None)) not in _FLOATS:
-        return tf.constant(False)
-    wide = tf.abs(tf.cast(data, tf.float32))
-    top = tf.reduce_max(wide)
-    return tf.logical_and(
-        tf.reduce_all(tf.math.is_finite(wide)),
-        tf.logical_and(top > 0.0,
-                       top >= _RELATIVE * tf.reduce_max(tf.abs(tf.cast(value, tf.float32)))))
+def _usable(gradients: list[Any], values: list[Any]) -> Any:
+    """Return a bool vector: would an update by each gradient show in its weight's value.
+
+    Finite (its sum is), not all zero, and its largest entry at least ``_RELATIVE`` times the
+    weight's largest. A None (or integer) gradient is not usable.
+    """
+    tops, sums, weights = [], [], []
+    for gradient, value in zip(gradients, values, strict=True):
+        data = getattr(gradient, "values", gradient)  # IndexedSlices: the rows it touches
+        if data is None or tfp.dtype_name(getattr(data, "dtype", None)) not in _FLOATS:
+            data = tf.zeros([], tf.float32)
+        tops.append(tf.cast(tf.reduce_max(tf.abs(data)), tf.float32))
+        sums.append(tf.cast(tf.reduce_sum(data), tf.float32))
+        weights.append(tf.cast(tf.reduce_max(tf.abs(value)), tf.float32))
+    top, total = tf.stack(tops), tf.stack(sums)
+    return tf.logical_and(tf.logical_and(tf.math.is_finite(total), top > 0.0),
+                          top >= _RELATIVE * tf.stack(weights))
