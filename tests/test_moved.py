@@ -210,3 +210,25 @@ def test_weights_left_alone_on_purpose_stay_silent(tmp_path: Path, body: str) ->
     report = _run(tmp_path, body)
     assert "TM118" not in report.codes
     assert not _loud(report)
+
+
+@pytest.mark.parametrize("body", [MASKED, SUBLIST_EAGER.format(steps=4), RESTORE_CALLBACK],
+                         ids=["tf-function", "eager-loop", "fit"])
+def test_the_check_leaves_the_weights_as_a_plain_run_leaves_them(tmp_path: Path,
+                                                                  body: str) -> None:
+    path = tmp_path / "cell.py"
+    path.write_text(SETUP + textwrap.dedent(body))
+    code = compile(path.read_text(), str(path), "exec")
+    finals = []
+    for checked in (True, False):
+        namespace: dict[str, Any] = {"__name__": "__main__"}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            if checked:
+                with tapemagic.gradcheck():
+                    exec(code, namespace)  # noqa: S102
+            else:
+                exec(code, namespace)  # noqa: S102
+        finals.append([v.numpy() for v in namespace["model"].trainable_variables])
+    for with_check, plain in zip(*finals, strict=True):
+        assert (with_check == plain).all()
