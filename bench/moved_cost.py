@@ -23,8 +23,8 @@ import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import tensorflow as tf  # noqa: E402
-
 from probe_cost import cell, conv, data, mlp  # noqa: E402
+
 from tapemagic.tracing import _tf_private as tfp  # noqa: E402
 from tapemagic.tracing import moved  # noqa: E402
 
@@ -50,8 +50,8 @@ def make_step(model: keras.Model, checked: bool) -> tuple[object, keras.optimize
         if checked:
             moved._count(watch, grads)  # noqa: SLF001
             moved._note_applied(  # noqa: SLF001
-                watch, [(i, g, v) for i, (g, v) in enumerate(zip(grads, variables))])
-        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+                watch, [(i, g, v) for i, (g, v) in enumerate(zip(grads, variables, strict=True))])
+        optimizer.apply_gradients(zip(grads, model.trainable_variables, strict=True))
         return loss
 
     return step, optimizer

@@ -20,6 +20,12 @@ float32) and its value did not change. A source stuck in at least :data:`MIN_INT
 intervals that never moved is ``GradientCallRecord.unmoved``. A zero-initialised scale (ReZero)
 gives the weights behind it a zero gradient on the first step only: that step does not count
 for them, and they move on the next.
+
+Keras 3 optimizers end every ``apply_gradients`` in ``BaseOptimizer.apply``, patched while the
+check runs (and undone): for a watched weight it notes, on the device, whether the optimizer
+was given a usable gradient (the call's own tensor costs no op). A weight given zeros (a layer
+frozen by masking its gradients) is not stuck; one never given anything while the call's
+other weights were is reported at that optimizer call (``GradientCallRecord.unmoved_apply``).
 """
 
 from __future__ import annotations
