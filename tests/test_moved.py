@@ -139,6 +139,17 @@ for _ in range(6):
     optimizer.apply_gradients(zip(grads, model.trainable_variables))
 """
 
+# discriminative learning rates: the hidden layer's own optimizer has a rate of zero
+ZERO_RATE_PART = """
+frozen, trained = keras.optimizers.SGD(0.0), keras.optimizers.SGD(0.05)
+for _ in range(4):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(x) - y) ** 2)
+    grads = tape.gradient(loss, model.trainable_variables)
+    frozen.apply_gradients(zip(grads[:2], model.trainable_variables[:2]))
+    trained.apply_gradients(zip(grads[2:], model.trainable_variables[2:]))
+"""
+
 # ReZero: the residual branch's scale starts at zero, so the branch's weights get exact zero
 # gradients on the first step only
 REZERO = """
@@ -203,9 +214,10 @@ def test_weights_that_never_move_are_named_at_the_step(tmp_path: Path, body: str
 
 
 @pytest.mark.parametrize("body", [
-    SUBLIST_EAGER.format(steps=2), MASKED, ACCUMULATED, GAN, ZERO_LR, LOSS_SCALE, REZERO,
+    SUBLIST_EAGER.format(steps=2), MASKED, ACCUMULATED, GAN, ZERO_LR, ZERO_RATE_PART,
+    LOSS_SCALE, REZERO,
 ], ids=["two-steps", "masked-by-zeros", "accumulation", "gan-other-step", "zero-lr",
-        "loss-scale-skips", "rezero"])
+        "zero-rate-part", "loss-scale-skips", "rezero"])
 def test_weights_left_alone_on_purpose_stay_silent(tmp_path: Path, body: str) -> None:
     report = _run(tmp_path, body)
     assert "TM118" not in report.codes

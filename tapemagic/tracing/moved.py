@@ -112,14 +112,19 @@ class MoveWatch:
                   *args: Any, **kwargs: Any) -> Any:
             if watch._index and watch.rec.mine() and not watch.rec.busy and isinstance(
                     grads, (list, tuple)) and isinstance(trainable_variables, (list, tuple)):
-                watch.applied(grads, trainable_variables)
+                watch.applied(grads, trainable_variables, optimizer)
             return original(optimizer, grads, trainable_variables, *args, **kwargs)
 
         owner.apply = apply
         self._undo.append(lambda: setattr(owner, "apply", original))
 
-    def applied(self, grads: Any, variables: Any) -> None:
-        """Note, on the device, whether each watched variable was given a usable gradient."""
+    def applied(self, grads: Any, variables: Any, optimizer: Any = None) -> None:
+        """Note, on the device, whether each watched variable was given a usable gradient.
+
+        With a learning rate of zero (a part frozen by its own optimizer, a warmup's first
+        step) nothing it is given counts as usable.
+        """
+        rate = getattr(optimizer, "learning_rate", None)
         found: dict[int, tuple[_Watch, list[tuple[int, Any, Any]]]] = {}
         for gradient, variable in zip(grads, variables, strict=False):
             inner = inner_variable(variable, variable)
@@ -137,7 +142,7 @@ class MoveWatch:
                 for watch, items in found.values():
                     if tfp.executing_eagerly() and watch.runs > RUNS:
                         continue
-                    _note_applied(watch, items)
+                    _note_applied(watch, items, rate)
         except Exception:  # noqa: BLE001 - unnoted: the weight counts as given nothing
             return
 
@@ -255,7 +260,7 @@ def _count(watch: _Watch, gradients: list[Any]) -> None:
         tf.cond(state[0] < float(RUNS), count, lambda: tf.constant(False))
 
 
-def _note_applied(watch: _Watch, items: list[tuple[int, Any, Any]]) -> None:
+def _note_applied(watch: _Watch, items: list[tuple[int, Any, Any]], rate: Any = None) -> None:
     """Build the write of ``watch.applied`` for (index, gradient, variable) ``items``.
 
     A gradient the optimizer gets as the call returned it (the same tensor) is usable when
@@ -270,7 +275,10 @@ def _note_applied(watch: _Watch, items: list[tuple[int, Any, Any]]) -> None:
             flags.append(tf.cast(_usable([g for _, g, _ in changed],
                                          [v.read_value() for _, _, v in changed]), tf.float32))
         order = [[i] for i, _ in same] + [[i] for i, _, _ in changed]
-        watch.applied.scatter_nd_update(order, tf.concat(flags, axis=0))
+        given = tf.concat(flags, axis=0)
+        if rate is not None:  # a learning rate of zero applies nothing
+            given = given * tf.cast(tf.not_equal(tf.cast(rate, tf.float32), 0.0), tf.float32)
+        watch.applied.scatter_nd_update(order, given)
         return tf.constant(True)
 
     if tfp.executing_eagerly():
