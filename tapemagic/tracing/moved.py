@@ -191,6 +191,11 @@ class MoveWatch:
                 if tfp.executing_eagerly():
                     if watch.runs < RUNS:
                         watch.runs += 1
+                        if tf.config.functions_run_eagerly():
+                            # --eager: a function would run op by op anyway, and count as
+                            # one of the user's function calls
+                            _count(watch, gradients)
+                            return
                         if watch.eager is None:
                             watch.eager = tf.function(
                                 lambda grads: _count(watch, grads), autograph=False)
