@@ -38,10 +38,13 @@ class Diagnoser:
         self.edge_findings: dict[tuple[str, int, int], tuple[object, ...]] = {}
         self._claimed: set[int] = set()
         self._named: set[tuple[object, ...]] = set()  # drafts whose op is the call's own op
+        #: (a corroborating draft left out, the keys of the drafts naming its weights)
+        self.corroborated: list[tuple[Draft, list[tuple[object, ...]]]] = []
         for module in registry().values():
             for match in module.match(self.ctx):
                 self._add(module.code, match)
         self._fold_behind()
+        self._fold_corroborating()
 
     def _add(self, code: str, match: Match) -> None:
         key = (code, *match.key)
@@ -120,6 +123,20 @@ class Diagnoser:
             for edge, found in list(self.edge_findings.items()):
                 if found == key:
                     self.edge_findings[edge] = into
+
+    def _fold_corroborating(self) -> None:
+        """Leave out a symptom's finding when other findings already name all its weights."""
+        modules = registry()
+        for key, draft in list(self._drafts.items()):
+            if not modules[draft.code].corroborates:
+                continue
+            others = [(k, d) for k, d in self._drafts.items()
+                      if not modules[d.code].corroborates]
+            naming = [k for k, d in others if set(d.variables) & set(draft.variables)]
+            named = {v for k, d in others if k in naming for v in d.variables}
+            if naming and set(draft.variables) <= named:
+                del self._drafts[key]
+                self.corroborated.append((draft, naming))
 
     def unclaimed(self) -> list[Hit]:
         """Return the hits of the cut analysis that no rule turned into a finding."""

@@ -31,6 +31,7 @@ from tapemagic.report.model import (
     SourceResult,
     TapeInfo,
 )
+from tapemagic.rules.base import Draft
 from tapemagic.trace import Trace
 
 _EXPLANATIONS = (
@@ -100,7 +101,9 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
         notes=tuple(problems) + tuple(run_notes(trace, analyses, cells)) + tuple(
             _handled_note(a, line, names, cells) for a, line, names in handled) + tuple(
             _derived_note(a, inner, names, cells) for a, inner, names in derived) + tuple(
-            _first_step_note(a, names, scales, cells) for a, names, scales in first),
+            _first_step_note(a, names, scales, cells) for a, names, scales in first) + tuple(
+            _unmoved_note(draft, [ids[k] for k in keys if k in ids], cells)
+            for draft, keys in diagnoser.corroborated),
         headline=_headline(calls, findings, _regressed(analyses)),
     )
     if picture_when is not None and not picture_when(report):
@@ -137,6 +140,15 @@ def _first_step_note(analysis: CallAnalysis, names: list[str], scales: list[str]
             f"moves {'it' if one else 'them'} and the zeros go. That is a zero-initialised "
             "scale (ReZero, Fixup, a zero-initialised last layer of a residual branch), not a "
             "cut.")
+
+
+def _unmoved_note(draft: Draft, found: list[str], cells: CellMap) -> str:
+    """Say that weights another finding names also did not change over the checked steps."""
+    named = ", ".join(f"`{n}`" for n in draft.variables)
+    steps = draft.params.get("steps", "?")
+    return (f"{named} also did not change in {steps} checked steps of the gradient call at "
+            f"{where_label(draft.raw, cells)} while other weights did (see "
+            f"{', '.join(found)}).")
 
 
 def _call(analysis: CallAnalysis, cells: CellMap, diagnoser: Diagnoser,

@@ -209,6 +209,13 @@ class GradientCallRecord:
     #: the threads (``Trace.thread_at`` numbers) its call site ran on: one per replica when a
     #: ``tf.distribute`` strategy ran it, not a retrace
     threads: set[int] = field(default_factory=set)
+    #: (source index, intervals) of trainable weights that got a usable gradient yet did not
+    #: move between this site's checked runs while other sources did (``tracing/moved.py``)
+    unmoved: list[tuple[int, int]] = field(default_factory=list)
+    #: how many runs of this site and set of sources the move check counted
+    checked_runs: int = 0
+    #: the optimizer call that was given other sources of this call but never an unmoved one
+    unmoved_apply: RawLocation | None = None
 
 
 @dataclass(frozen=True, slots=True)

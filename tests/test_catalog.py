@@ -52,6 +52,8 @@ EXPECTED = {
               ["module", "module_type", "variables"], "display-only"),
     "TM117": ("frozen-before-own-step", "sources-mismatch", "warning",
               ["layer", "model", "line", "variables"], "display-only"),
+    "TM118": ("weight-not-updated", "unexplained", "warning", ["variables", "steps", "line"],
+              "display-only"),
     "TM203": ("custom-gradient-none", "custom-gradient", "error", ["api", "variables"],
               "display-only"),
     "TM304": ("py-function-host-round-trip", "host-round-trip", "error",

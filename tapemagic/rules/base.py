@@ -93,6 +93,10 @@ class RuleModule:
     code: ClassVar[str]
     #: The causes of the cut analysis this rule explains (checked: each hit needs a rule).
     causes: ClassVar[frozenset[str]] = frozenset()
+    #: True for a rule that states a symptom another rule may explain (TM118: a weight that
+    #: did not change): its finding is left out when other findings name all its weights,
+    #: and the engine notes the symptom beside them instead (``Diagnoser.corroborated``).
+    corroborates: ClassVar[bool] = False
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         """Yield what this rule finds in the analysed trace."""

@@ -108,6 +108,9 @@ class TraceSession:
             tapes.on_detached = self._detached
             tapes.install()
             stack.callback(tapes.remove)
+            tapes.moved.install()
+            stack.callback(tapes.moved.remove)
+            stack.callback(tapes.moved.finish)  # the weights that did not move: read once
             # a traced step can keep a stale source list (with --eager too: fit resumes graph
             # mode once its first steps were analysed)
             initializers = InitializerHooks(rec)

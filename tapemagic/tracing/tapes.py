@@ -21,6 +21,7 @@ from tapemagic.trace import GradientCallRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import backward, custom_errors, symbolic, weight_values, witness
 from tapemagic.tracing._tf_private.keras_private import inner_variable
+from tapemagic.tracing.moved import MoveWatch
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.results import (
     describe_watch,
@@ -50,6 +51,7 @@ class TapeHooks:
         self._saved: list[tuple[str, Any]] = []
         self._tapes: weakref.WeakKeyDictionary[Any, TapeRecord] = weakref.WeakKeyDictionary()
         self.book = SiteBook(max_steps)  # which runs of each call site are analysed
+        self.moved = MoveWatch(recorder)  # which sources did not change between runs
         self._saturated_tapes: weakref.WeakSet[Any] = weakref.WeakSet()
         self._site_done: dict[tuple[str, int], int] = {}
         # tapes made where the analysis was not done yet, and tapes whose forward pass (the
@@ -299,6 +301,7 @@ class TapeHooks:
                 hooks._maybe_detach()
             else:
                 hooks._note_results(call, result, sources)
+                hooks.moved.start(hooks._keys[call.id], call, sources, result)
                 if (call.keras_fit and hooks.on_fit_analysed is not None
                         and hooks.book.analysed.get(hooks._keys[call.id], 0)
                         >= hooks.max_steps):
@@ -399,6 +402,8 @@ class TapeHooks:
         loc, _ = self._user_location(3)
         site = (loc.file if loc else "?", loc.line if loc else 0, method)
         self.rec.graphs.probes.rearm(site, flatten(result))  # a retrace of a probed call
+        if self.moved.watches:
+            self.moved.run((site, self.book.canonical(site, sources_key(sources))), result)
         if self.book.later_run(site, flatten(result), sources):
             creation = self.record_of(tape).creation_site
             if creation is not None:

@@ -233,6 +233,8 @@ excluded_traceback_paths = stacks.excluded_traceback_paths
 #: True when no tape (nor a variable watcher) records on this thread: the C call behind
 #: ``could_possibly_record``, without its Python frame (asked once per op)
 tape_set_is_empty = pywrap_tfe.TFE_Py_TapeSetIsEmpty
+#: a context in which no tape of the thread records (the check's own reads of the weights)
+stop_recording = record.stop_recording
 
 
 
