@@ -37,8 +37,8 @@ from typing import TYPE_CHECKING, Any
 
 import tensorflow as tf
 
+from tapemagic import frames
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import frames
 from tapemagic.tracing._tf_private.keras_private import inner_variable
 from tapemagic.tracing.imports import after_import
 from tapemagic.tracing.results import flatten
