@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from tapemagic.graph import py_functions
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
-from tapemagic.graph.refine import missing_gradient, needed
+from tapemagic.graph.refine import behind, missing_gradient, needed
 from tapemagic.graph.runtime_causes import CONVERSIONS, runtime_causes
 from tapemagic.graph.verdicts import CallAnalysis, Cause, SourceAnalysis
 from tapemagic.graph.walks import backward, forward, reconnects, shortest_path
@@ -317,7 +317,8 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
         key = (cause.edge.kind, cause.edge.ref, cause.edge.last_event)
         if key not in unique or (cause.primary and not unique[key].primary):
             unique[key] = cause
-    return sorted(unique.values(), key=lambda c: (not c.primary, c.edge.seq if c.edge else 0))
+    return sorted(behind(graph, node, anc, targets, list(unique.values())),
+                  key=lambda c: (not c.primary, c.edge.seq if c.edge else 0))
 
 
 def _host_events_reached(graph: ProvenanceGraph, node: int, tape: TapeRecord | None,

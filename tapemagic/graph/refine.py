@@ -2,12 +2,14 @@
 
 TF-free. :func:`missing_gradient` finds the op a caught ``LookupError`` names when another path
 connects the source; :func:`needed` drops the cuts a built-in Keras layer makes by design when
-the user's own cuts alone explain the source.
+the user's own cuts alone explain the source; :func:`behind` drops the cuts behind the first
+ones that are not the user's to fix, and orders what is left.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
@@ -72,12 +74,65 @@ def needed(graph: ProvenanceGraph, node: int, anc: set[int], targets: set[int],
     """
     kept = list(primary)
     for cause in primary:
-        op = graph.ops.get(cause.edge.ref) if cause.edge and cause.edge.kind == "op" else None
-        module = (op.api_module or "") if op is not None else ""
-        if op is None or not op.layer or not module.startswith("keras.") or module.startswith(
-                "keras.src.ops"):
-            continue  # the user's own op (a keras.ops call in a loss runs in a Keras scope too)
+        if not _keras_own(graph, cause.edge):
+            continue
         rest = [c for c in kept if c is not cause]
         if rest and reconnects(graph, node, anc, targets, {id(c.edge) for c in rest}):
             kept = rest
     return kept
+
+
+def _keras_own(graph: ProvenanceGraph, edge: Edge | None) -> bool:
+    """Return True for an op Keras' own code ran for a built-in layer, loss or metric.
+
+    A ``keras.ops`` call in the user's loss runs in a Keras scope too: that one is the user's.
+    """
+    op = graph.ops.get(edge.ref) if edge is not None and edge.kind == "op" else None
+    module = (op.api_module or "") if op is not None else ""
+    return (op is not None and bool(op.layer) and module.startswith("keras.")
+            and not module.startswith("keras.src.ops"))
+
+
+def behind(graph: ProvenanceGraph, node: int, anc: set[int], targets: set[int],
+           causes: list[Cause]) -> list[Cause]:
+    """Keep the secondary cuts the user must fix too; mark the first cuts kept primary.
+
+    A cut behind the first one (``Cause.primary`` False: no differentiable path from the
+    source reaches its input) is kept when, once the cuts before it are fixed, it would still
+    stop the gradient: a ``tf.sets`` op on the indices of a ``tf.argsort`` the user wrote must
+    be replaced too. It is dropped when that is not so, or not the user's to change:
+
+    - its input reaches the target differentiably by other edges (the comparison in a Keras
+      loss's clip): fixed before, the gradient goes around it;
+    - Keras' own code ran it on an integer input (the bounds check of an ``Embedding`` fed
+      the user's ``tf.cast``): the layer takes indices by design, and the user's cut before it
+      is the one to change. A built-in layer on a float input (a ``Discretization`` after the
+      user's ``tf.round``) stays: the user must remove that layer too.
+
+    When no cut left is primary (the first one was gated: the bucketing of a Keras metric's
+    scores that only indexes its counts), each cut kept that no other kept cut precedes on the
+    path is the first one the user meets and becomes primary.
+    """
+    tensors = graph.trace.tensors
+    kept = [c for c in causes if c.primary or c.edge is None or not (
+        targets & forward(graph, c.edge.src, anc, diff_only=True)
+        or (_keras_own(graph, c.edge) and c.edge.src in tensors
+            and not tensors[c.edge.src].trainable))]
+    if not kept or any(c.primary for c in kept):
+        return kept
+    cut = {id(c.edge) for c in kept}
+    first = _reach_around(graph, node, anc, cut)
+    return [replace(c, primary=True) if c.edge is not None and c.edge.src in first else c
+            for c in kept]
+
+
+def _reach_around(graph: ProvenanceGraph, node: int, anc: set[int], cut: set[int]) -> set[int]:
+    """Return the tensors ``node`` reaches by any edge but those in ``cut`` (ids)."""
+    seen = {node}
+    stack = [node]
+    while stack:
+        for edge in graph.out_edges.get(stack.pop(), ()):
+            if edge.dst in anc and edge.dst not in seen and id(edge) not in cut:
+                seen.add(edge.dst)
+                stack.append(edge.dst)
+    return seen
