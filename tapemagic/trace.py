@@ -249,7 +249,9 @@ class Untracked:
       ``holder_type`` says which) that does not track its weights; ``loc`` is the user line that
       called it there;
     - ``module``: Keras weights of layers held by a ``tf.Module`` whose ``trainable_variables``
-      (which sees no Keras 3 variable) were a gradient call's sources; ``loc`` is that call;
+      (which sees no Keras 3 variable) were a gradient call's sources; ``loc`` is the user's
+      ``class`` statement of that module, ``step`` that call (``loc`` is the call, ``step``
+      None, when the class is not the user's);
     - ``frozen``: weights of a model whose own Keras train step was traced while they were
       frozen, so it got no trainable weights (Keras 3 reads ``trainable`` at trace time);
       ``loc`` is the ``trainable = False`` that froze them (the train call when they were

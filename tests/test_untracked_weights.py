@@ -251,12 +251,26 @@ for _ in range(2):
 """
 
 
-def test_keras_layer_in_a_tf_module_is_reported_at_its_sources(tmp_path: Path) -> None:
+def test_keras_layer_in_a_tf_module_is_reported_at_its_class_statement(tmp_path: Path) -> None:
+    # the line that made the weights untracked: the class is a tf.Module, not a keras.Model
     report, _ = _run(tmp_path, MODULE.format(
         extra="        self.scale = tf.Variable(1.0)\n", use="* self.scale",
         sources="self.trainable_variables"))
-    assert _loud(report) == [("TM116", _line(tmp_path, "# SOURCES"))]
+    assert _loud(report) == [("TM116", _line(tmp_path, "class Trainer(tf.Module)"))]
     assert {v.rsplit("/", 1)[-1] for v in report.findings[0].variables} == {"kernel", "bias"}
+
+
+def test_keras_layer_in_a_plain_tf_module_is_reported_at_its_sources(tmp_path: Path) -> None:
+    # no class of the user's to change: the gradient call, where the list is passed
+    report, _ = _run(tmp_path, """
+        holder = tf.Module()
+        holder.body = keras.layers.Dense(1, name="body")
+        holder.scale = tf.Variable(1.0)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((holder.body(x) * holder.scale - y) ** 2)
+        grads = tape.gradient(loss, holder.trainable_variables)  # SOURCES
+        """)
+    assert _loud(report) == [("TM116", _line(tmp_path, "# SOURCES"))]
 
 
 def test_keras_layer_alone_in_a_tf_module_is_tm116_not_empty_sources(tmp_path: Path) -> None:
@@ -265,7 +279,7 @@ def test_keras_layer_alone_in_a_tf_module_is_tm116_not_empty_sources(tmp_path: P
     with pytest.raises(ValueError, match="not enough values"):
         _run(tmp_path, body)
     report, _ = _run(tmp_path, body.replace("        self.optimizer.apply_gradients", "#"))
-    assert _loud(report) == [("TM116", _line(tmp_path, "# SOURCES"))]
+    assert _loud(report) == [("TM116", _line(tmp_path, "class Trainer(tf.Module)"))]
 
 
 def test_tf_module_with_its_own_tf_variables_or_the_layers_list_is_silent(tmp_path: Path) -> None:

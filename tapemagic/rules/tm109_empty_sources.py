@@ -26,7 +26,7 @@ class EmptySources(RuleModule):
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         # a tf.Module's list empty because it sees no Keras 3 weight: TM116 says why
-        modules = {place(f.loc) for f in ctx.trace.untracked if f.how == "module"}
+        modules = {place(f.step or f.loc) for f in ctx.trace.untracked if f.how == "module"}
         for analysis in ctx.analyses:
             call = analysis.call
             if (call.sources or call.keras_fit or call.method != "gradient"

@@ -3,9 +3,10 @@
 Matcher: a gradient call whose sources are ``X.trainable_variables`` of a ``tf.Module`` (not
 a Keras layer) that holds Keras layers whose trainable weights the list leaves out
 (``tracing/tracking.py``), read on the loss path, taken by no gradient call or optimizer and
-never written. Points at the gradient call, where the list is passed. Not matched when the
-sources flow into those layers (an image optimised through a network kept fixed: style
-transfer).
+never written. Points at the line that made those weights untracked: the ``class``
+statement of the user's ``tf.Module`` subclass (a ``keras.Model`` would track them), else the
+gradient call where the list is passed. Not matched when the sources flow into those layers
+(an image optimised through a network kept fixed: style transfer).
 """
 
 from __future__ import annotations

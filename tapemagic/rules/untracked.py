@@ -39,7 +39,7 @@ def sources_feed_them(ctx: RuleContext, fact: Untracked) -> bool:
     """
     graph = ctx.graph
     for analysis in ctx.analyses:
-        if place(analysis.call.loc) != place(fact.loc):
+        if place(analysis.call.loc) != place(fact.step or fact.loc):
             continue
         start = [value for s in analysis.call.sources if s.handle is not None
                  for value in graph.read_values(s.handle, True)]

@@ -26,12 +26,14 @@ whether those weights are read on a loss path and never trained is the rules' qu
 
 from __future__ import annotations
 
+import ast
 import sys
 from typing import Any
 
 import tensorflow as tf
 
 from tapemagic import frames
+from tapemagic.locations import source_lines
 from tapemagic.optypes import READ_OPS
 from tapemagic.trace import OPTIMIZER_WRITE, RawLocation, Untracked
 from tapemagic.tracing import keras_state
@@ -54,6 +56,8 @@ class TrackingHooks:
         self._empty: dict[int, tuple[Any, RawLocation | None, int, list[Any]]] = {}
         self._freezes: list[tuple[int, RawLocation | None, str, list[Any]]] = []
         self._frozen_at: set[tuple[Any, ...]] = set()
+        #: a gradient call's line → the ``class`` statement of the user's tf.Module it names
+        self._classes: dict[RawLocation, RawLocation | None] = {}
 
     # -- while the code runs ---------------------------------------------------------------------
     def note(self, sources: Any, frame: Any) -> None:
@@ -123,6 +127,7 @@ class TrackingHooks:
                   if id(inner_variable(v, v)) not in listed and id(v) not in listed]
         if missed:
             named = text.rsplit(".", 1)[0].strip() if text else owner.name
+            self._classes[loc] = class_statement(type(owner))
             self._modules.append((loc, str(named or type(owner).__name__),
                                   type(owner).__name__, missed))
 
@@ -139,6 +144,7 @@ class TrackingHooks:
         finally:
             rec.busy = False
             self._modules.clear()
+            self._classes.clear()
             self._empty.clear()
             self._freezes.clear()
             self._frozen_at.clear()
@@ -181,7 +187,9 @@ class TrackingHooks:
         for loc, name, kind, missed in self._modules:
             handles = tuple(h for h in map(self.serial, missed) if h is not None)
             if handles:
-                out.append(Untracked("module", handles, name, kind, loc))
+                made = self._classes.get(loc)
+                out.append(Untracked("module", handles, name, kind, made or loc,
+                                     step=loc if made else None))
         return out
 
     def _from_freezes(self) -> list[Untracked]:
@@ -329,3 +337,29 @@ def _layers_held(owner: Any, layer_cls: type) -> list[Any]:
 
     walk(owner, 0)
     return list(found.values())
+
+
+def class_statement(cls: type) -> RawLocation | None:
+    """Return the ``class`` statement of a class the user wrote (None: a library's, or no source).
+
+    Where a ``tf.Module`` trainer's Keras weights became untracked: it subclasses ``tf.Module``
+    (whose walk sees ``tf.Variable``s only) rather than ``keras.Model``. Found by the file and
+    first line of the class's own functions, then the ``ClassDef`` of that name around them.
+    """
+    if cls.__module__.startswith(("keras.", "tf_keras.", "tensorflow.")):
+        return None
+    codes = [v.__code__ for v in vars(cls).values() if hasattr(v, "__code__")]
+    if not codes:
+        return None
+    code = min(codes, key=lambda c: c.co_firstlineno)
+    try:
+        tree = ast.parse("".join(source_lines(code.co_filename)))
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.ClassDef) and node.name == cls.__name__
+                and node.lineno <= code.co_firstlineno <= (node.end_lineno or node.lineno)):
+            end = node.col_offset + len("class ") + len(node.name)
+            return RawLocation(code.co_filename, node.lineno, node.lineno, node.col_offset,
+                               end, "<module>")
+    return None

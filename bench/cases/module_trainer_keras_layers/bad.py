@@ -12,7 +12,7 @@ import keras
 keras.utils.set_random_seed(0)
 
 
-class Regressor(tf.Module):
+class Regressor(tf.Module):  # expect: sources-mismatch primary
     def __init__(self):
         super().__init__()
         self.hidden = keras.layers.Dense(8, activation="relu", name="hidden")
@@ -25,7 +25,7 @@ class Regressor(tf.Module):
         with tf.GradientTape() as tape:
             pred = self.readout(self.hidden(x)) / self.temperature
             loss = tf.reduce_mean((pred - y) ** 2)
-        grads = tape.gradient(loss, self.trainable_variables)  # expect: sources-mismatch primary
+        grads = tape.gradient(loss, self.trainable_variables)  # accept: sources-mismatch
         self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
         return loss
 
