@@ -98,6 +98,16 @@ BAD = {
             score = head(tf.reduce_mean(emb(ids), axis=1))[0, 1]
         saliency = tape.gradient(score, ids)
         """), [("TM202", 7)]),
+    # the Embedding behind the user's argmax takes indices by design: not one more to fix
+    "an argmax token looked up by an Embedding in fit: one hint, at the argmax": ("""
+        inputs = keras.Input((6,))
+        scores = keras.layers.Dense(12, activation="softmax")(inputs)
+        token = keras.layers.Lambda(lambda p: tf.argmax(p, axis=-1))(scores)
+        vector = keras.layers.Embedding(12, 4)(token)
+        model = keras.Model(inputs, keras.layers.Dense(1)(vector))
+        model.compile(optimizer="adam", loss="mse")
+        model.fit(tf.ones((8, 6)), tf.ones((8, 1)))
+        """, [("TM201", 4)]),
 }
 
 

@@ -64,7 +64,7 @@ BAD = {
                 with tf.GradientTape() as tape:
                     loss = tf.reduce_sum(self.body(a))
                 return tape.gradient(loss, self.trainable_variables)
-        """, [("TM116", 9)]),
+        """, [("TM116", 2), ("TM116", 9)]),  # the class's tf.Module base, as at run time
     "instance of a tf.Module trainer used outside": ("""
         class Net(tf.Module):
             def __init__(self):

@@ -191,10 +191,13 @@ class Objects(Blocks):
             return self.bound(node, method, model, args, kwargs)
         if model.kind in ("loss", "object"):
             return self.op(node, ast.unparse(node.func), operands)
-        if model.text in names.INDEX_LAYERS | names.INTEGER_LAYERS:
+        if model.text in names.INTEGER_LAYERS or (model.text in names.INDEX_LAYERS
+                                                   and inputs.live):
             # an Embedding's input is indices, a lookup's output ids: no gradient to the
-            # input (a cut only when weights come before: text made ids is data)
-            # a Sequential runs it where the list made it: the line to change (the engine
+            # input (a cut only when weights come before: text made ids is data). Behind the
+            # user's own cut (an argmax, a cast) an Embedding's lookup is not one more to fix:
+            # it takes indices by design (the runtime's graph/refine.behind says the same).
+            # A Sequential runs it where the list made it: the line to change (the engine
             # places a layer's ops there too, tracing/layer_sites.py)
             made = model.node if isinstance(model.node, ast.Call) and \
                 model.node is self.entry else node

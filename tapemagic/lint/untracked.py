@@ -71,12 +71,12 @@ def lambda_models(tree: ast.Module, imports: Imports) -> Iterator[tuple[ast.Call
 
 
 def module_sources(tree: ast.Module,
-                   imports: Imports) -> Iterator[tuple[ast.Attribute, ast.ClassDef | None]]:
+                   imports: Imports) -> Iterator[tuple[ast.Attribute, ast.ClassDef]]:
     """Yield ``X.trainable_variables`` given as sources, ``X`` a ``tf.Module`` holding Keras.
 
-    With the class when ``X`` is an instance used outside it (a step at module level): its
-    ``tf.Module`` base is then the line that decides what the collection holds. None for
-    ``self.trainable_variables`` in the class's own step.
+    With the class: its ``tf.Module`` base is the line that decides what the collection holds
+    (the runtime's TM116 points there too), for an instance used outside it (a step at module
+    level) as for ``self.trainable_variables`` in the class's own step.
     """
     holders = {cls.name: cls for cls in _classes(tree, imports, {_MODULE}, keras=False)
                if _holds_keras(cls, tree, imports)}
@@ -89,7 +89,7 @@ def module_sources(tree: ast.Module,
     for cls in holders.values():
         for sources in _gradient_sources(cls, {"self"}):
             inside.add(id(sources))
-            yield sources, None
+            yield sources, cls
     for sources in _gradient_sources(tree, set(instances)):
         if id(sources) not in inside:
             assert isinstance(sources.value, ast.Name)
