@@ -34,7 +34,7 @@ class ModuleMissesKerasWeights(RuleModule):
         classes: set[int] = set()
         for sources, cls in shapes.module_sources(ctx.tree, ctx.imports):
             yield LintMatch(self.code, Site.of(sources), {"api": ctx.text(sources)})
-            if id(cls) not in classes:  # `class X(tf.Module)`: the base that collects no Keras weight
+            if id(cls) not in classes:  # `class X(tf.Module)`: its base collects no Keras weight
                 classes.add(id(cls))
                 yield LintMatch(self.code, Site(cls.lineno, cls.col_offset, cls.lineno,
                                                 cls.col_offset + 6 + len(cls.name)),
