@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from tapemagic import heap
 from tapemagic._version import __version__
 from tapemagic.diagnosis import Diagnoser
-from tapemagic.graph import derivative_only, first_step
+from tapemagic.graph import derivative_only, first_step, other_runs
 from tapemagic.graph.analysis import analyse
 from tapemagic.graph.collapse import collapse
 from tapemagic.graph.none_handling import forgive
@@ -85,6 +85,7 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
             a.call.loc)) is not None})
     derived = derivative_only.forgive(graph, analyses)
     first = first_step.forgive(graph, analyses)
+    recovered = other_runs.forgive(analyses)
     diagnoser = Diagnoser(graph, cells, analyses)
     findings, ids = diagnoser.findings()
     calls = tuple(_call(a, cells, diagnoser, ids) for a in analyses)
@@ -102,6 +103,7 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
             _handled_note(a, line, names, cells) for a, line, names in handled) + tuple(
             _derived_note(a, inner, names, cells) for a, inner, names in derived) + tuple(
             _first_step_note(a, names, scales, cells) for a, names, scales in first) + tuple(
+            _other_run_note(a, names, cells) for a, names in recovered) + tuple(
             _unmoved_note(draft, [ids[k] for k in keys if k in ids], cells)
             for draft, keys in diagnoser.corroborated),
         headline=_headline(calls, findings, _regressed(analyses)),
@@ -128,6 +130,13 @@ def _derived_note(analysis: CallAnalysis, inner: CallAnalysis, names: list[str],
             "and these weights only shift what that call differentiates by a constant, so no "
             "derivative depends on them. That is by design (a Hamiltonian or physics-informed "
             "network's last bias), not a cut.")
+
+
+def _other_run_note(analysis: CallAnalysis, names: list[str], cells: CellMap) -> str:
+    where, named = where_label(analysis.call.loc, cells), ", ".join(f"`{n}`" for n in names)
+    return (f"The gradient call at {where} returns None for {named} in its analysed run and a "
+            "gradient for them in another run: each run differentiates its own target (a loop "
+            "over per-task losses), so that None is by design, not a cut.")
 
 
 def _first_step_note(analysis: CallAnalysis, names: list[str], scales: list[str],
@@ -233,6 +242,8 @@ def _regressed(analyses: list[CallAnalysis]) -> list[str]:
     """Names of sources that a later, unanalysed run of a call site got no gradient for."""
     names: list[str] = []
     for analysis in analyses:
+        if analysis.call.recovered:
+            continue  # each run differentiates its own target (graph/other_runs.py)
         for _run, results in analysis.call.regressions:
             names += [s.source.name for s, r in zip(analysis.sources, results, strict=False)
                       if r != "ok" and s.result == "ok" and s.source.name not in names]

@@ -76,7 +76,7 @@ def run_notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> lis
                              f"{first} analysed (--steps).")
     for analysis in analyses:  # one per gradient call, in call order
         call = analysis.call
-        for run, results in call.regressions[:3]:
+        for run, results in ([] if call.recovered else call.regressions[:3]):
             lost = [s.source.name for s, r in zip(analysis.sources, results, strict=False)
                     if r != "ok" and s.result == "ok"]
             notes.append(f"Run {run} of the {call.method} call at {where_label(call.loc, cells)} "

@@ -5,7 +5,7 @@ applying it (``apply_gradients`` on part of the list, a weight reset every step)
 then does not move while the others do. For each analysed gradient call site and set of
 sources (``tracing/sites.py``), :class:`MoveWatch` compares, on the device, each trainable
 float variable source with its value at the site's previous run, for the first
-:data:`RUNS` runs: in an eager loop one small ``tf.function`` per run (after the gradient
+:data:`RUNS` runs: in an eager loop a few plain ops per run (after the gradient
 call returns, before the code applies it), in a traced step (``fit``'s train function, a
 ``@tf.function`` step) a few ops added to the step's own graph at the gradient call, in a
 ``tf.cond`` that skips them once the runs are counted. The counts live in variables of the
@@ -77,7 +77,6 @@ class _Watch:
     given: set[int] = field(default_factory=set)  # sources a Keras optimizer was ever given
     apply_loc: RawLocation | None = None  # the user's line of an optimizer call given some
     last: dict[int, int] = field(default_factory=dict)  # index -> id() of its last gradient
-    eager: Any = None  # the tf.function an eager run calls
     runs: int = 0  # eager runs made (the Python side stops calling after RUNS)
 
 
@@ -191,15 +190,10 @@ class MoveWatch:
                 if tfp.executing_eagerly():
                     if watch.runs < RUNS:
                         watch.runs += 1
-                        if tf.config.functions_run_eagerly():
-                            # --eager: a function would run op by op anyway, and count as
-                            # one of the user's function calls
-                            _count(watch, gradients)
-                            return
-                        if watch.eager is None:
-                            watch.eager = tf.function(
-                                lambda grads: _count(watch, grads), autograph=False)
-                        watch.eager(gradients)
+                        # plain ops, never a tf.function of the check's own: each would be
+                        # one more trace in TensorFlow's retracing count, and its "triggered
+                        # tf.function retracing" warning would then reach the user's output
+                        _count(watch, gradients)
                     return
                 graph = tfp.get_default_graph()
                 if id(graph) in watch.graphs:

@@ -109,6 +109,10 @@ class SiteBook:
         if first is None or len(flat) != len(first.sources):
             return False
         results = tuple(later_result(v) for v in flat)
+        # a None of the analysed run that this run has a gradient for: the site differentiates
+        # another target per run (a loop over per-task losses), so the None is that run's own
+        first.recovered.update(i for i, (source, value) in enumerate(
+            zip(first.sources, flat, strict=True)) if source.result == "none" and value is not None)
         if not any(r != "ok" and source.result == "ok"
                    for source, r in zip(first.sources, results, strict=True)):
             return False
