@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from tapemagic.py_body import PyBody
+
 #: ``Trace.state_writes`` label of a write a Keras optimizer made (a slot or a weight update)
 OPTIMIZER_WRITE = "optimizer"
 
@@ -267,24 +269,6 @@ class Untracked:
     loc: RawLocation | None
     step: RawLocation | None = None
     model: str = ""
-
-
-@dataclass(slots=True)
-class PyBody:
-    """What the first run of a traced ``tf.py_function``'s body did (graph mode, at run time).
-
-    A traced function runs a py_function's body when the graph runs, on a thread of
-    TensorFlow's, and its gradient again there: TensorFlow's own tape inside the body
-    (``script_ops.EagerFunc``) gives the gradient per input, and a None becomes a scalar zero
-    (``EagerFunc._convert``). ``conversions``: ids of the body's host conversions
-    (``HostEvent``); ``none_inputs``: input positions whose gradient the body's tape returned
-    as None; ``graded``: the gradient ran.
-    """
-
-    conversions: list[int] = field(default_factory=list)
-    none_inputs: set[int] = field(default_factory=set)
-    ran: bool = False
-    graded: bool = False
 
 
 @dataclass

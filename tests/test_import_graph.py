@@ -142,7 +142,8 @@ def test_find_cycle_finds_one():
 
 # What ``tapemagic/tracing/`` may import from outside itself (ARCHITECTURE.md): the Trace data,
 # the source index and the TF-free frame walk beside it, the op tables and the heap switch.
-TRACING_MAY_IMPORT = frozenset({"tapemagic.trace", "tapemagic.locations", "tapemagic.frames",
+TRACING_MAY_IMPORT = frozenset({"tapemagic.trace", "tapemagic.py_body",
+                                "tapemagic.locations", "tapemagic.frames",
                                 "tapemagic.magic_bodies", "tapemagic.autograph",
                                 "tapemagic.optypes", "tapemagic.heap"})
 # Who may reach into ``tracing/`` past ``tracing/lazy.py``: the function door that starts the

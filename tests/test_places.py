@@ -16,8 +16,9 @@ from samples import seed000_report
 from tapemagic.report.annotation import Place, from_finding
 from tapemagic.report.dot import build_dot
 from tapemagic.report.github import command
+from tapemagic.report.graphmodel import GraphNode
 from tapemagic.report.html import render_html
-from tapemagic.report.model import ChainStep, GraphNode, Location, Report
+from tapemagic.report.model import ChainStep, Location, Report
 from tapemagic.report.places import numbered, place
 from tapemagic.report.sarif import build_sarif
 from tapemagic.report.svg import graph_svg

@@ -12,7 +12,8 @@ from samples import NASTY, nasty_report, seed000_graph, seed000_report
 
 from tapemagic.report import MIME_TYPE, build_dot, mimebundle, render_text
 from tapemagic.report.dot import dot_text
-from tapemagic.report.model import ChainStep, ErrorInfo, Graph, GraphEdge, GraphNode, Location
+from tapemagic.report.graphmodel import Graph, GraphEdge, GraphNode
+from tapemagic.report.model import ChainStep, ErrorInfo, Location
 from tapemagic.report.text import MAX_CHAIN, format_chain
 from tapemagic.report.validate import validate_report
 

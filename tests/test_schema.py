@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 from samples import SEED000_JSON, nasty_report, seed000_report
 
-from tapemagic.report import model
+from tapemagic.report import graphmodel, model
 from tapemagic.report.validate import load_report_schema, validate_report
 
 # dataclass -> schema definition that describes its JSON form
@@ -27,9 +27,9 @@ DEFINITIONS = {
     model.ErrorInfo: "error",
     model.GradientCall: "gradient_call",
     model.TapeInfo: "tape",
-    model.GraphNode: "graph_node",
-    model.GraphEdge: "graph_edge",
-    model.Graph: "graph",
+    graphmodel.GraphNode: "graph_node",
+    graphmodel.GraphEdge: "graph_edge",
+    graphmodel.Graph: "graph",
     model.CellInfo: "cell",
 }
 
@@ -37,7 +37,7 @@ DEFINITIONS = {
 #: Fields added after the schema was published: not required (older reports lack them).
 ADDED_LATER = {model.Fix: {"keeps_value"}, model.GradientCall: {"target_value"},
                model.Location: {"cell", "where"}, model.ChainStep: {"cell", "where"},
-               model.GraphNode: {"file", "execution_count", "cell", "where"}}
+               graphmodel.GraphNode: {"file", "execution_count", "cell", "where"}}
 
 
 def _definition(name: str) -> dict:
@@ -69,8 +69,8 @@ def test_schema_lists_exactly_the_dataclass_fields(cls):
         (model.Verdict, "verdict"),
         (model.Result, "result"),
         (model.Applicability, "applicability"),
-        (model.NodeKind, "node_kind"),
-        (model.EdgeState, "edge_state"),
+        (graphmodel.NodeKind, "node_kind"),
+        (graphmodel.EdgeState, "edge_state"),
     ],
 )
 def test_literal_types_match_schema_enums(literal, definition):

@@ -14,7 +14,8 @@ from tapemagic.graph.provenance import ProvenanceGraph
 from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.graph.walks import backward, shortest_path
 from tapemagic.locations import CellMap
-from tapemagic.report.model import Graph, GraphEdge, GraphNode, Location, NodeKind
+from tapemagic.report.graphmodel import Graph, GraphEdge, GraphNode, NodeKind
+from tapemagic.report.model import Location
 
 _MAX_NODES = 120
 

@@ -18,7 +18,8 @@ from tapemagic.graph import memo
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.graph.verdicts import Cause
 from tapemagic.graph.walks import forward
-from tapemagic.trace import OpRecord, PyBody
+from tapemagic.py_body import PyBody
+from tapemagic.trace import OpRecord
 
 
 def dead_edges(graph: ProvenanceGraph) -> frozenset[int]:

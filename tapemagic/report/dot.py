@@ -1,8 +1,8 @@
 """Build the loss->weights graph of a report as Graphviz DOT text.
 
-TF-free. This module's single job is to turn a :class:`~tapemagic.report.model.Graph` into DOT
-source with the ``graphviz`` package (``Digraph(...).source``; it never renders, so no ``dot``
-executable is needed). Report strings are untrusted: DOT node names are generated (``n0``,
+TF-free. This module's single job is to turn a :class:`~tapemagic.report.graphmodel.Graph`
+into DOT source with the ``graphviz`` package (``Digraph(...).source``; it never renders, so no
+``dot`` executable is needed). Report strings are untrusted: DOT node names are generated (``n0``,
 ``n1``, ... in the order of ``graph.nodes``, then of first appearance in ``graph.edges`` for ids
 that no node declares), and every label is escaped so that quotes, backslashes, ``<...>``
 (which Graphviz would otherwise read as an HTML-like label), newlines and control characters
@@ -20,7 +20,8 @@ import graphviz
 from tapemagic.report.text import SCISSORS
 
 if TYPE_CHECKING:
-    from tapemagic.report.model import Finding, Graph, GraphEdge, GraphNode
+    from tapemagic.report.graphmodel import Graph, GraphEdge, GraphNode
+    from tapemagic.report.model import Finding
 
 __all__ = ["SCISSORS", "build_dot", "dot_text"]
 

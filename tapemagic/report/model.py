@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tapemagic.report.graphmodel import Graph, GraphEdge, GraphNode
+
 # The display MIME type is the bundle's (report/mime.py); named here too for older imports.
 from tapemagic.report.mime import MIME_TYPE as MIME_TYPE
 from tapemagic.report.places import Named
@@ -22,8 +24,6 @@ Verdict = Literal["connected", "severed", "zero", "unexplained"]
 Result = Literal["ok", "none", "zero", "error"]
 Applicability = Literal["safe", "unsafe", "display-only"]
 Mode = Literal["eager", "forced-eager", "graph"]
-NodeKind = Literal["loss", "op", "variable", "host", "group"]
-EdgeState = Literal["connected", "severed", "zero"]
 
 #: The cause vocabulary (the schema's ``cause`` enum), in a stable order.
 CAUSES: tuple[str, ...] = (
@@ -228,46 +228,6 @@ class TapeInfo:
     persistent: bool
     watch_accessed_variables: bool
     watched: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class GraphNode(Named):
-    """A node of the collapsed loss→weights graph; ids are stable across runs.
-
-    Its place is ``line`` of ``file`` (a script, or a cell's compiled file), and of the cell
-    ``In[execution_count]`` in a notebook: the same place identity as a finding's
-    :class:`Location`, so a front end matches nodes and findings by cell and line. ``where``
-    names the place as every output shows it (as :class:`ChainStep`'s).
-    """
-
-    id: str
-    kind: NodeKind
-    label: str
-    line: int | None = None
-    group: str | None = None
-    file: str | None = None
-    execution_count: int | None = None
-    cell: int | None = None
-    where: str = ""
-
-
-@dataclass(frozen=True)
-class GraphEdge:
-    """An edge of the collapsed graph; ``finding`` names the finding that cuts it, if any."""
-
-    source: str
-    target: str
-    state: EdgeState
-    finding: str | None = None
-    label: str | None = None
-
-
-@dataclass(frozen=True)
-class Graph:
-    """The loss→weights graph, collapsed by Keras layer and by user line."""
-
-    nodes: tuple[GraphNode, ...] = ()
-    edges: tuple[GraphEdge, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 from tapemagic.report.text import SCISSORS
 
 if TYPE_CHECKING:
-    from tapemagic.report.model import GraphEdge, GraphNode, Report
+    from tapemagic.report.graphmodel import GraphEdge, GraphNode
+    from tapemagic.report.model import Report
 
 __all__ = ["EDGE_STYLE", "NODE_FILL", "edge_look", "graph_svg"]
 

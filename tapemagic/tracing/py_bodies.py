@@ -13,7 +13,7 @@ Two patches, installed with the host hooks for a run and restored with them:
 ``FuncRegistry.__call__`` (the C++ kernel calls the registry object with the op's token) marks
 the thread as running the body (or the gradient) of that token, for tokens the recorder saw
 traced; ``EagerFunc._convert`` notes, while a gradient runs, which positions came back None.
-The host hooks add a conversion made in a body to its :class:`~tapemagic.trace.PyBody`. Only a
+The host hooks add a conversion made in a body to its :class:`~tapemagic.py_body.PyBody`. Only a
 token's first run is kept, as for the traced function's first run.
 
 A body that reads its tensors through NumPy's buffer protocol (``np.asarray``, SciPy,
@@ -31,7 +31,8 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from tapemagic import frames
-from tapemagic.trace import HostEvent, PyBody
+from tapemagic.py_body import PyBody
+from tapemagic.trace import HostEvent
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing._tf_private import py_funcs
 

@@ -19,17 +19,10 @@ from typing import Any, Literal
 from tapemagic import frames
 from tapemagic.trace import GradientCallRecord, TapeRecord
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import backward, custom_errors, symbolic, weight_values, witness
-from tapemagic.tracing._tf_private.keras_private import inner_variable
+from tapemagic.tracing import backward, custom_errors, symbolic, watches, weight_values, witness
 from tapemagic.tracing.moved import MoveWatch
 from tapemagic.tracing.recorder import Recorder
-from tapemagic.tracing.results import (
-    describe_watch,
-    flatten,
-    graph_would_convert,
-    target_value,
-    unconnected_mode,
-)
+from tapemagic.tracing.results import flatten, target_value, unconnected_mode
 from tapemagic.tracing.sites import MAX_SOURCE_SETS, SiteBook, sources_key
 from tapemagic.tracing.sources import source_record
 
@@ -167,7 +160,7 @@ class TapeHooks:
                 hooks.rec.saturated_depth -= 1
             result = original(tape, typ, value, traceback)
             if hooks.rec.attached:
-                hooks._note_watched(tape, record)
+                watches.note_watched(hooks.rec, tape, record)
             if failed is not None:
                 symbolic.note_unreached(hooks.rec, tape, record, failed,
                                          functools.partial(source_record, hooks.rec))
@@ -177,16 +170,6 @@ class TapeHooks:
 
         return __exit__
 
-    def _note_watched(self, tape: Any, record: TapeRecord) -> None:
-        rec = self.rec
-        with rec.quiet():
-            try:
-                for variable in tape.watched_variables():
-                    record.watched_handles_at_exit.add(rec.handle_serial(variable.handle))
-                    rec.variables_seen.setdefault(id(variable), variable)
-            except Exception:  # noqa: BLE001 - a tape already deleted or reset has nothing to say
-                pass
-
     def _make_watch(self, original: Any) -> Any:
         hooks = self
 
@@ -195,7 +178,9 @@ class TapeHooks:
                 result = original(tape, tensor)  # record only a watch that succeeded
             except BaseException as error:
                 if not isinstance(error, KeyboardInterrupt) and hooks.rec.recording():
-                    hooks._note_failed_watch(tape, tensor, error)
+                    loc, _ = hooks._user_location(2)
+                    watches.note_failed_watch(hooks.rec, loc, tensor, error,
+                                              lambda: hooks.record_of(tape))
                 raise
             rec = hooks.rec
             if not rec.recording():
@@ -216,21 +201,6 @@ class TapeHooks:
             return result
 
         return watch
-
-    def _note_failed_watch(self, tape: Any, tensor: Any, error: BaseException) -> None:
-        """Remember a ``tape.watch`` that raised (a Keras 3 ``Variable``, a symbolic input)."""
-        rec = self.rec
-        with rec.quiet():
-            loc, _ = self._user_location(3)
-            if graph_would_convert(tensor, rec.function_arrays):  # --eager's doing, not a cut
-                rec.trace.eager_array_watches.append(loc)
-                return
-            message, what, tensor = describe_watch(tensor, error)
-            handle = getattr(inner_variable(tensor), "handle", None)
-            if handle is not None:  # a Keras variable: name it, the report says which
-                rec.handle_serial(handle)
-                rec.variables_seen.setdefault(id(tensor), tensor)
-            self.record_of(tape).failed_watches.append((loc, message, what))
 
     def _make_stop_recording(self, original: Any) -> Any:
         hooks = self
