@@ -205,8 +205,7 @@ class GradientCallRecord:
     #: later runs of this call site that were not analysed but returned None (or zeros) for a
     #: source this run got a gradient for: (run number, result per source)
     regressions: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
-    #: source indices this run got None for that a later run of the site got a gradient for
-    recovered: set[int] = field(default_factory=set)
+    recovered: set[int] = field(default_factory=set)  #: None here, a gradient in a later run
     #: (run number, source index) of a variable source that a later run passed as a plain
     #: tensor (the code replaced the variable by a tensor)
     replaced: list[tuple[int, int]] = field(default_factory=list)
