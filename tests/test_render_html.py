@@ -168,3 +168,13 @@ def test_nasty_fix_stays_text():
     _check_markup(markup)
     assert '<pre class="tm-diff">' in markup
     assert "+ &lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;" in markup
+
+
+def test_fix_verification_names_weights_as_code_and_escapes_the_rest():
+    report = seed000_report()
+    fix = dataclasses.replace(report.findings[0].fix,
+                              verification="verified: `dense/kernel` now gets a gradient <b>")
+    markup = render_html(dataclasses.replace(
+        report, findings=(dataclasses.replace(report.findings[0], fix=fix),)))
+    assert "verified: <code>dense/kernel</code> now gets a gradient &lt;b&gt;" in markup
+    assert "`dense/kernel`" not in markup

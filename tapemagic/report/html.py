@@ -167,7 +167,7 @@ def _fix(f: Finding, report: Report) -> str:
     return (f'<div class="tm-fix"><strong>Fix:</strong> {code_spans(fix.title)}'
             f'<span class="tm-applicability">'
             f"{_e(_APPLICABILITY.get(fix.applicability, fix.applicability))}{_e(state)}</span>"
-            + (f"<div>{_e(fix.verification)}</div>" if fix.verification else "")
+            + (f"<div>{code_spans(fix.verification)}</div>" if fix.verification else "")
             + (_diff(diff) if diff is not None else _edits(f))
             + "</div>")
 
