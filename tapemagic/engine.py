@@ -85,7 +85,7 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
             a.call.loc)) is not None})
     derived = derivative_only.forgive(graph, analyses)
     first = first_step.forgive(graph, analyses)
-    recovered = other_runs.forgive(analyses)
+    recovered = other_runs.forgive(graph, analyses)
     diagnoser = Diagnoser(graph, cells, analyses)
     findings, ids = diagnoser.findings()
     calls = tuple(_call(a, cells, diagnoser, ids) for a in analyses)

@@ -102,17 +102,24 @@ class SiteBook:
                 return site_key
         return key
 
-    def later_run(self, site: Site, flat: list[Any], sources: Any) -> bool:
-        """Compare a run not analysed with its set's analysed one; True when it is re-armed."""
+    def later_run(self, site: Site, flat: list[Any], sources: Any,
+                  tape: str | None = None) -> bool:
+        """Compare a run not analysed with its set's analysed one; True when it is re-armed.
+
+        ``tape`` is the id of the run's tape (None when unknown).
+        """
         key = self.canonical(site, sources_key(sources))
         first = self.records.get((site, key))
         if first is None or len(flat) != len(first.sources):
             return False
         results = tuple(later_result(v) for v in flat)
-        # a None of the analysed run that this run has a gradient for: the site differentiates
-        # another target per run (a loop over per-task losses), so the None is that run's own
-        first.recovered.update(i for i, (source, value) in enumerate(
-            zip(first.sources, flat, strict=True)) if source.result == "none" and value is not None)
+        if tape is not None and tape == first.tape:
+            # a None of the analysed run that this run of the same persistent tape has a
+            # gradient for: the site differentiates one loss per run (a loop over per-task
+            # losses of one forward pass), so the None is that run's own (graph/other_runs.py)
+            first.recovered.update(i for i, (source, value) in enumerate(
+                zip(first.sources, flat, strict=True))
+                if source.result == "none" and value is not None)
         if not any(r != "ok" and source.result == "ok"
                    for source, r in zip(first.sources, results, strict=True)):
             return False

@@ -374,7 +374,8 @@ class TapeHooks:
         self.rec.graphs.probes.rearm(site, flatten(result))  # a retrace of a probed call
         if self.moved.watches:
             self.moved.run((site, self.book.canonical(site, sources_key(sources))), result)
-        if self.book.later_run(site, flatten(result), sources):
+        known = self._tapes.get(tape)
+        if self.book.later_run(site, flatten(result), sources, known.id if known else None):
             creation = self.record_of(tape).creation_site
             if creation is not None:
                 self._site_done[creation] = self._site_done.get(creation, 1) - 1
