@@ -116,11 +116,24 @@ def test_its_correct_look_alike_gets_no_hint(name: str) -> None:
     assert hints(step(GOOD[name])) == []
 
 
+#: the TensorFlow version `python -m tapemagic.tracing.api_catalog` was last run with
+GENERATED_WITH = "2.21."
+
+
 @pytest.mark.tf
 @pytest.mark.slow
 def test_the_catalog_is_tensorflows_truth() -> None:
-    """The checked-in catalog is what TensorFlow says today (regenerate when it changes)."""
+    """The checked-in catalog is what TensorFlow says today (regenerate when it changes).
+
+    It is generated from the main stack's TensorFlow (2.21); another version (the older stack
+    CI also runs) has other APIs and ops, and the catalog is not regenerated for it.
+    """
+    import tensorflow as tf
+
     from tapemagic.tracing import api_catalog
+
+    if not tf.__version__.startswith(GENERATED_WITH):
+        pytest.skip(f"the catalog is generated with TensorFlow {GENERATED_WITH}")
 
     stored = json.loads(api_catalog.CATALOG.read_text(encoding="utf-8"))
     assert stored == json.loads(json.dumps(api_catalog.build()))
