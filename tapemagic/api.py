@@ -233,7 +233,9 @@ def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo |
     trace = session.trace
     if session.start_error is not None:
         result.unchecked = f"{type(session.start_error).__name__}: {session.start_error}"
-        problems += (f"tapemagic could not start tracing: {result.unchecked}",)
+        from tapemagic.engine import NOT_STARTED
+
+        problems += (f"{NOT_STARTED}: {result.unchecked}",)
     if session.session is None:  # the block never imported TensorFlow: nothing was traced
         trace = Trace(forced_eager=False)
     elif trace is None:

@@ -62,6 +62,10 @@ _EXPLANATIONS = (
 )
 
 
+#: how a problem note begins when the session never started (``api.py`` writes it)
+NOT_STARTED = "tapemagic could not start tracing"
+
+
 def build_report(trace: Trace, cells: CellMap, cell: CellInfo,
                  exception: BaseException | None = None,
                  problems: Sequence[str] = (),
@@ -90,6 +94,7 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
     findings, ids = diagnoser.findings()
     calls = tuple(_call(a, cells, diagnoser, ids) for a in analyses)
     mode = mode_of(trace)
+    started = not any(p.startswith(NOT_STARTED) for p in problems)
     report = Report(
         versions={"tapemagic": __version__, **trace.versions,
                   "python": trace.versions.get("python", sys.version.split()[0])},
@@ -99,14 +104,14 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
         gradient_calls=calls,
         findings=tuple(findings),
         exception=_exception(exception, cells, trace) if exception is not None else None,
-        notes=tuple(problems) + tuple(run_notes(trace, analyses, cells)) + tuple(
+        notes=tuple(problems) + tuple(run_notes(trace, analyses, cells) if started else ()) + tuple(
             _handled_note(a, line, names, cells) for a, line, names in handled) + tuple(
             _derived_note(a, inner, names, cells) for a, inner, names in derived) + tuple(
             _first_step_note(a, names, scales, cells) for a, names, scales in first) + tuple(
             _other_run_note(a, names, cells) for a, names in recovered) + tuple(
             _unmoved_note(draft, [ids[k] for k in keys if k in ids], cells)
             for draft, keys in diagnoser.corroborated),
-        headline=_headline(calls, findings, _regressed(analyses)),
+        headline=_headline(calls, findings, _regressed(analyses), started),
     )
     if picture_when is not None and not picture_when(report):
         return report
@@ -280,13 +285,15 @@ def _raised(calls: tuple[GradientCall, ...]) -> list[str]:
 
 
 def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
-              regressed: Sequence[str] = ()) -> str:
+              regressed: Sequence[str] = (), started: bool = True) -> str:
     """One line: how many weights get no gradient (or zeros) and how many causes explain it.
 
     Never says "get a gradient" when a gradient call raised, got no sources, or returned None
     in a later run that was not analysed.
     """
     if not calls:
+        if not started:  # an empty trace is no news of the code: it ran unchecked
+            return "tapemagic could not start tracing: the code ran unchecked (see the notes)"
         if any(f.severity == "error" for f in findings):
             return "No gradient call ran: the code stopped before one (see the findings)"
         return "No gradient call ran: nothing to check"

@@ -128,6 +128,9 @@ def test_tensorflow_imported_first_on_another_thread_is_reported_not_called_untr
                             capture_output=True, text=True, env=_env(), timeout=300)
     assert "gradient: None" in traced.stdout
     assert "imported on another thread" in traced.stdout + traced.stderr
+    # an empty trace is no news of the code: the headline says it ran unchecked
+    assert "nothing to check" not in traced.stdout, traced.stdout
+    assert "could not start tracing: the code ran unchecked" in traced.stdout, traced.stdout
     # unchecked is not clean: CI must not pass a run nothing checked (exit status 3)
     assert traced.returncode == 3, traced.stderr
     assert "ran unchecked" in traced.stderr
