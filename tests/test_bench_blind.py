@@ -1,7 +1,8 @@
-"""The blind split (bench/blind) is well formed, and bench/accuracy.py runs it apart.
+"""Each blind split (bench/blind, bench/blind2, …) is well formed and run apart by bench/accuracy.py.
 
-No TensorFlow here: the programs are parsed, not run. Test ids are numbers, not case names, so
-that a run of the suite shows engine authors nothing of the held-out cases (bench/blind/README.md).
+None of a split's reports or case names is shared with the seen corpus or another split. No
+TensorFlow here: the programs are parsed, not run. Test ids are numbers, not case names, so that
+a run of the suite shows engine authors nothing of the held-out cases (each split's README.md).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-BLIND = ROOT / "bench" / "blind"
+#: every held-out split on disk: a new one is checked as soon as it lands
+SPLITS = sorted(p.name for p in (ROOT / "bench").glob("blind*") if (p / "README.md").exists())
 
 
 def _load_accuracy() -> ModuleType:
@@ -30,22 +32,34 @@ def _load_accuracy() -> ModuleType:
 
 
 accuracy = _load_accuracy()
-PROGRAMS = accuracy.discover(BLIND)
-BROKEN = [p for p in PROGRAMS if p.kind == "bad"]
-CLEAN = [p for p in PROGRAMS if p.kind == "clean"]
+PROGRAMS = {split: accuracy.discover(ROOT / "bench" / split) for split in SPLITS}
+BROKEN = {split: [p for p in PROGRAMS[split] if p.kind == "bad"] for split in SPLITS}
+CLEAN = {split: [p for p in PROGRAMS[split] if p.kind == "clean"] for split in SPLITS}
 SEEN = accuracy.discover()
+CASES = [(split, index) for split in SPLITS for index in range(len(BROKEN[split]))]
 
 
-def test_the_split_is_big_enough_and_mostly_graph_mode() -> None:
-    assert len(BROKEN) >= 22
-    assert len(CLEAN) >= 10
-    graph = [p for p in BROKEN if p.header.get("mode") in ("function", "fit")]
-    assert len(graph) * 3 >= len(BROKEN) * 2
+def _others(split: str) -> list[Any]:
+    """The seen corpus and every other split."""
+    return SEEN + [p for other in SPLITS if other != split for p in PROGRAMS[other]]
 
 
-@pytest.mark.parametrize("index", range(len(BROKEN)), ids=str)
-def test_every_broken_case_states_its_expectation(index: int) -> None:
-    program = BROKEN[index]
+def test_the_splits_are_found() -> None:
+    assert {"blind", "blind2"} <= set(SPLITS)
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_the_split_is_big_enough_and_mostly_graph_mode(split: str) -> None:
+    broken = BROKEN[split]
+    assert len(broken) >= 20
+    assert len(CLEAN[split]) >= 8
+    graph = [p for p in broken if p.header.get("mode") in ("function", "fit")]
+    assert len(graph) * 3 >= len(broken) * 2
+
+
+@pytest.mark.parametrize(("split", "index"), CASES, ids=[f"{s}-{i}" for s, i in CASES])
+def test_every_broken_case_states_its_expectation(split: str, index: int) -> None:
+    program = BROKEN[split][index]
     ast.parse(program.path.read_text(encoding="utf-8"), filename=str(program.path))
     header = program.header
     assert header.get("source", "").startswith("https://"), "cite the public report"
@@ -53,38 +67,45 @@ def test_every_broken_case_states_its_expectation(index: int) -> None:
     assert program.causes and program.causes <= accuracy.CAUSES, program.causes
     assert header.get("mode") in ("eager", "function", "fit")
     assert header.get("weights")
+    assert header.get("lint", "").split(" ")[0] in ("yes", "no")
     expects = [m for m in program.markers if m.kind == "expect"]
     assert expects and any(m.primary for m in expects)
     assert all(m.causes <= accuracy.CAUSES for m in program.markers)
     assert (program.path.parent / "fixed.py").exists()
 
 
-def test_fixed_and_clean_programs_carry_a_summary_and_no_markers() -> None:
-    others = [p for p in PROGRAMS if p.kind != "bad"]
+@pytest.mark.parametrize("split", SPLITS)
+def test_fixed_and_clean_programs_carry_a_summary_and_no_markers(split: str) -> None:
+    others = [p for p in PROGRAMS[split] if p.kind != "bad"]
+    assert len(others) == len(BROKEN[split]) + len(CLEAN[split])
     assert all(p.header.get("summary") and not p.markers for p in others)
+    assert all(p.header.get("source", "").startswith("https://") for p in CLEAN[split])
     for program in others:
         ast.parse(program.path.read_text(encoding="utf-8"), filename=str(program.path))
 
 
-def test_every_report_is_cited_once_and_none_is_in_the_seen_corpus() -> None:
-    urls = [p.header.get("source") for p in BROKEN + CLEAN]
+@pytest.mark.parametrize("split", SPLITS)
+def test_every_report_is_cited_once_and_none_is_in_another_corpus(split: str) -> None:
+    urls = [p.header.get("source") for p in BROKEN[split] + CLEAN[split]]
     assert all(urls) and len(set(urls)) == len(urls)
-    seen = {p.header.get("source") for p in SEEN}
-    assert not seen & set(urls)
+    cited = {p.header.get("source") for p in _others(split)}
+    assert not cited & set(urls)
 
 
-def test_no_case_name_is_shared_with_the_seen_corpus() -> None:
+@pytest.mark.parametrize("split", SPLITS)
+def test_no_case_name_is_shared_with_another_corpus(split: str) -> None:
     def names(programs: list[Any]) -> set[str]:
         return {p.name.split("/")[0] if p.kind != "clean" else p.name for p in programs}
 
-    assert not names(PROGRAMS) & names(SEEN)
+    assert not names(PROGRAMS[split]) & names(_others(split))
 
 
-def test_a_run_of_another_corpus_writes_its_own_results(tmp_path: Path) -> None:
+@pytest.mark.parametrize("split", SPLITS)
+def test_a_run_of_a_split_writes_its_own_results(split: str, tmp_path: Path) -> None:
     out = tmp_path / "RESULTS.md"
-    accuracy.write_results([], ["| measure | result |"], out, BLIND)
+    accuracy.write_results([], ["| measure | result |"], out, ROOT / "bench" / split)
     text = out.read_text(encoding="utf-8")
-    assert "--cases bench/blind" in text and "| measure | result |" in text
+    assert f"--cases bench/{split}" in text and "| measure | result |" in text
 
 
 def test_the_options_pick_the_corpus_and_the_results_file(tmp_path: Path,
