@@ -1,4 +1,4 @@
-"""Each blind split (bench/blind, bench/blind2, …) is well formed and run apart by bench/accuracy.py.
+"""Each blind split (bench/blind*) is well formed, and bench/accuracy.py runs it apart.
 
 None of a split's reports or case names is shared with the seen corpus or another split. No
 TensorFlow here: the programs are parsed, not run. Test ids are numbers, not case names, so that
