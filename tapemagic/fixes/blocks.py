@@ -11,7 +11,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from tapemagic.fixes import dotted, precedence
-from tapemagic.fixes.statements import bound_names, method_call_on, source_of
+from tapemagic.fixes.statements import bound_names, method_call_on, single_statement, source_of
 from tapemagic.locations import SourceIndex
 from tapemagic.report.model import Edit
 
@@ -151,11 +151,10 @@ def create_once(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | 
     The statement is wrapped in ``if getattr(self, "w", None) is None:`` so later calls reuse
     the variable the sources (and the optimizer) hold.
     """
-    src = source_of(index, file)
-    stmt = src.statement(line) if src else None
-    if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine):
+    found = single_statement(index, file, line)
+    if found is None:
         return None
-    small = stmt.node.body[0] if len(stmt.node.body) == 1 else None
+    src, stmt, small = found
     if not (isinstance(small, cst.Assign) and len(small.targets) == 1
             and isinstance(small.targets[0].target, cst.Attribute)
             and isinstance(small.targets[0].target.value, cst.Name)

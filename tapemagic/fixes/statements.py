@@ -92,17 +92,31 @@ def source_of(index: SourceIndex, file: str) -> Source | None:
         return None
 
 
+def single_statement(index: SourceIndex, file: str, line: int,
+                     ) -> tuple[Source, Stmt, cst.BaseSmallStatement] | None:
+    """Return the one small statement on ``line`` (``x = f()``, ``f(x)``) with its source.
+
+    None when the file is unknown or the line holds a compound statement or several ``;``-joined
+    ones: a quick fix rewrites only a statement it sees whole.
+    """
+    src = source_of(index, file)
+    stmt = src.statement(line) if src else None
+    if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine) \
+            or len(stmt.node.body) != 1:
+        return None
+    return src, stmt, stmt.node.body[0]
+
+
 def method_call_on(index: SourceIndex, file: str, line: int, method: str,
                    ) -> tuple[Source, Stmt, cst.Call, str] | None:
     """Return the statement ``X.method(NAME)`` on ``line``: its source, statement, call, NAME.
 
     None when the statement on ``line`` has another shape (NAME must be a plain name).
     """
-    src = source_of(index, file)
-    stmt = src.statement(line) if src else None
-    if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine):
+    found = single_statement(index, file, line)
+    if found is None:
         return None
-    small = stmt.node.body[0] if len(stmt.node.body) == 1 else None
+    src, stmt, small = found
     call = small.value if isinstance(small, cst.Expr) else None
     if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
             and call.func.attr.value == method and len(call.args) == 1

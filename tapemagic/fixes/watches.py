@@ -18,7 +18,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tapemagic.fixes import dotted
-from tapemagic.fixes.statements import Source, bound_names, source_of
+from tapemagic.fixes.statements import Source, bound_names, single_statement, source_of
 from tapemagic.locations import SourceIndex
 from tapemagic.report.model import Edit
 
@@ -117,11 +117,10 @@ def inline_into_function(index: SourceIndex, file: str, line: int) -> tuple[Edit
     definitions (or lambdas) that read ``NAME`` and never bind it: their reads become
     ``(EXPR)``. The assignment stays (other code may use the value).
     """
-    src = source_of(index, file)
-    stmt = src.statement(line) if src else None
-    if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine):
+    found = single_statement(index, file, line)
+    if found is None:
         return None
-    small = stmt.node.body[0] if len(stmt.node.body) == 1 else None
+    src, stmt, small = found
     if not (isinstance(small, cst.Assign) and len(small.targets) == 1
             and isinstance(small.targets[0].target, cst.Name)):
         return None
@@ -163,11 +162,10 @@ def inline_into_function(index: SourceIndex, file: str, line: int) -> tuple[Edit
 
 def sources_direct(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | None:
     """``params = list(m.trainable_variables)`` → later reads of ``params`` read the property."""
-    src = source_of(index, file)
-    stmt = src.statement(line) if src else None
-    if src is None or stmt is None or not isinstance(stmt.node, cst.SimpleStatementLine):
+    found = single_statement(index, file, line)
+    if found is None:
         return None
-    small = stmt.node.body[0] if len(stmt.node.body) == 1 else None
+    src, stmt, small = found
     if not (isinstance(small, cst.Assign) and len(small.targets) == 1
             and isinstance(small.targets[0].target, cst.Name)):
         return None
