@@ -255,3 +255,16 @@ def test_the_runner_shuts_its_kernel_down_also_after_a_raising_cell(broken: Done
     # the kernel holds the run's stderr until it exits: it must not outlive the run
     assert "Parent appears to have exited" not in broken.stderr
     assert "boom at the end" in broken.stderr
+
+
+def test_a_missing_notebook_runner_is_one_line_and_a_usage_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tapemagic.cli import main
+
+    (tmp_path / "one.ipynb").write_text(nbformat.writes(nbformat.v4.new_notebook()))
+    monkeypatch.setitem(sys.modules, "nbclient", None)  # as if not installed: import fails
+    assert main(["run", str(tmp_path / "one.ipynb")]) == 2
+    err = capsys.readouterr().err
+    assert "needs nbclient, nbformat and ipykernel" in err and "Traceback" not in err
+    assert err.count("\n") == 1

@@ -63,9 +63,15 @@ async def _execute(client: Any, setup: str) -> None:
 def run_notebook(path: str, outputs: Outputs, output_path: str | None, steps: int,
                  force_eager: bool) -> int:
     """Run the notebook at ``path`` checked, write the outputs; return the exit status."""
-    import nbformat
-    from nbclient import NotebookClient
-
+    try:
+        import ipykernel  # noqa: F401 - the kernel the notebook runs in
+        import nbformat
+        from nbclient import NotebookClient
+    except ImportError as missing:
+        print(f"tapemagic: running a notebook needs nbclient, nbformat and ipykernel "
+              f"({missing.name} is not installed): pip install \"tapemagic[notebook]\"",
+              file=sys.stderr)
+        return 2
     try:
         nb = nbformat.read(path, as_version=4)
     except (OSError, ValueError, KeyError, TypeError) as error:  # nbformat's own errors too
