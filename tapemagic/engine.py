@@ -328,14 +328,15 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
         verb = "gets" if handled == 1 else "get"
         parts.append(f"{handled} of {total} {noun} {verb} no gradient, by design (see the "
                      "notes)")
-    # weights on the loss path that no source list holds, named by an error (a layer unfrozen
-    # after its step was traced): the calls' verdicts cannot show them
-    outside = {v for f in findings if f.severity == "error" and f.cause == "sources-mismatch"
-               for v in f.variables} - {v for v, _ in verdicts}
+    # weights on the loss path that no source list holds, named by a warning or an error (a
+    # layer unfrozen after its step was traced, a variable Keras does not track): the calls'
+    # verdicts cannot show them, and "all weights get a gradient" would hide them
+    outside = {v for f in findings if f.severity != "info" for v in f.variables} - {
+        v for v, _ in verdicts}
     if total and outside:
-        verb = "is" if len(outside) == 1 else "are"
+        verb, end = ("is", "it never trains") if len(outside) == 1 else ("are", "they never train")
         parts.append(f"{len(outside)} weight{'s' if len(outside) > 1 else ''} on the loss "
-                     f"path {verb} in no source list: they never train (see the findings)")
+                     f"path {verb} in no source list: {end} (see the findings)")
     # the same, noted as information (TM110: a cell may train one part on purpose)
     noted = {v for f in findings if f.severity == "info" and f.cause == "sources-mismatch"
              for v in f.variables} - {v for v, _ in verdicts} - outside

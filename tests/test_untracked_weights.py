@@ -85,6 +85,8 @@ def test_raw_tf_variable_in_a_layer_is_reported_where_it_is_made(tmp_path: Path,
     assert _loud(report) == [("TM114", _line(tmp_path, "# MADE"))]
     (finding,) = report.findings
     assert finding.severity == "warning" and len(finding.variables) == 1
+    # the headline does not say every weight gets a gradient: this one never trains
+    assert "1 weight on the loss path is in no source list" in report.headline, report.headline
 
 
 def test_raw_tf_variables_in_a_list_made_in_build_are_named_together(tmp_path: Path) -> None:
