@@ -181,7 +181,7 @@ def _call(analysis: CallAnalysis, cells: CellMap, diagnoser: Diagnoser,
                           _explain(call.error_message or ""))
     return GradientCall(call.id, call.tape, cells.location(call.loc), call.target_label,
                         call.unconnected, tuple(sources), call.method, call.calls,
-                        call.keras_fit, error, call.target_value)
+                        call.keras_fit, error, call.target_value, call.in_function)
 
 
 def _tape(tape: object, cells: CellMap, graph: ProvenanceGraph) -> TapeInfo:

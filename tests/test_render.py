@@ -223,3 +223,15 @@ def test_mimebundle():
 
 def test_nasty_constant_is_nasty():
     assert RAW_IMG in NASTY and '"; ]' in NASTY and "\n" in NASTY and "\\" in NASTY
+
+
+def test_a_call_in_a_traced_function_counts_traces_not_runs():
+    report = seed000_report()
+    call = report.gradient_calls[0]
+    eager = dataclasses.replace(report, gradient_calls=(dataclasses.replace(call, calls=3),))
+    traced = dataclasses.replace(report, gradient_calls=(
+        dataclasses.replace(call, calls=3, traced=True),))
+    assert "ran 3 times, first run analysed" in render_text(eager)
+    # fit's train step runs every batch from one graph: 3 is the graphs made, not the steps
+    assert "traced 3 times, first trace analysed" in render_text(traced)
+    assert "ran 3 times" not in render_text(traced)

@@ -35,7 +35,7 @@ DEFINITIONS = {
 
 
 #: Fields added after the schema was published: not required (older reports lack them).
-ADDED_LATER = {model.Fix: {"keeps_value"}, model.GradientCall: {"target_value"},
+ADDED_LATER = {model.Fix: {"keeps_value"}, model.GradientCall: {"target_value", "traced"},
                model.Location: {"cell", "where"}, model.ChainStep: {"cell", "where"},
                graphmodel.GraphNode: {"file", "execution_count", "cell", "where"}}
 

@@ -201,6 +201,8 @@ class GradientCall:
     """One ``tape.gradient`` / ``jacobian`` call site (or the Keras ``fit`` train step).
 
     ``calls`` counts how often this site ran in the cell; the first run is the one analysed.
+    ``traced``: the site is in a traced function (``tf.function``, ``fit``), where ``calls``
+    counts its traces (each a graph), not the steps that ran the graph.
     ``target_value`` is its target's value (summed) in that run, None when it ran in a traced
     function (and in reports written before the field existed): the loss a fix verification
     compares.
@@ -217,6 +219,7 @@ class GradientCall:
     keras_fit: bool = False
     error: ErrorInfo | None = None
     target_value: float | None = None
+    traced: bool = False
 
 
 @dataclass(frozen=True)

@@ -121,8 +121,9 @@ def _call_block(call: GradientCall, rules: dict[str, str]) -> list[str]:
         extras.append("unconnected_gradients=ZERO")
     if call.keras_fit:
         extras.append("model.fit train step")
-    if call.calls > 1:
-        extras.append(f"ran {call.calls} times, first run analysed")
+    if call.calls > 1:  # in a traced function each count is a trace, not a step
+        extras.append(f"traced {call.calls} times, first trace analysed" if call.traced
+                      else f"ran {call.calls} times, first run analysed")
     lines = [f"{head} ({', '.join(extras)})"]
     rows = [("weight", "result", "verdict", "findings")]
     for s in call.sources:
