@@ -1,6 +1,6 @@
 # source: https://github.com/keras-rl/keras-rl/issues/131
 # cause: sources-mismatch
-# weights: critic/q_hidden/kernel, critic/q_hidden/bias, critic/q_out/kernel, critic/q_out/bias
+# weights: q_hidden/kernel, q_hidden/bias, q_out/kernel, q_out/bias
 # mode: fit
 # summary: a Keras-2-style DDPG compiles the critic, sets critic.trainable = False so the combined actor model (state -> critic(state, actor(state))) trains only the actor, then alternates critic.train_on_batch and combined.train_on_batch; Keras 3 reads the flag when the critic's own step is traced, so the critic never learns its TD targets
 # lint: no (the flag is read when Keras traces each model's step: only the order at run time shows it)

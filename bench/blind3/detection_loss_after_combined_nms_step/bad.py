@@ -1,6 +1,6 @@
 # source: https://github.com/tensorflow/tensorflow/issues/34366
 # cause: non-differentiable-op
-# weights: detector/box_head/kernel, detector/box_head/bias, detector/score_head/kernel, detector/score_head/bias
+# weights: box_head/kernel, box_head/bias, score_head/kernel, score_head/bias
 # mode: function
 # summary: a one-stage detector's training step runs tf.image.combined_non_max_suppression on its predicted boxes and scores inside the tape and regresses the surviving boxes onto the ground truth; CombinedNonMaxSuppression has no registered gradient, so the gradient call raises LookupError
 # lint: yes

@@ -1,6 +1,6 @@
 # source: https://github.com/tianheyu927/PCGrad/issues/3
 # cause: non-differentiable-op
-# weights: multitask/shared/kernel, multitask/shared/bias, multitask/head_a/kernel, multitask/head_a/bias, multitask/head_b/kernel, multitask/head_b/bias, multitask/head_c/kernel, multitask/head_c/bias
+# weights: shared/kernel, shared/bias, head_a/kernel, head_a/bias, head_b/kernel, head_b/bias, head_c/kernel, head_c/bias
 # mode: function
 # summary: a PCGrad-style multi-task step stacks the per-task losses and shuffles their order with tf.random.shuffle before taking each task's gradient; RandomShuffle is not differentiable, so every per-task gradient is None and no weight is updated
 # lint: yes
