@@ -1,3 +1,4 @@
+# source: https://github.com/ModelTC/MQBench/issues/72
 # summary: a PACT activation clips the ReLU output at a learned ceiling with tf.clip_by_value(x, 0, alpha); clip_by_value has a gradient for its bound, so alpha trains with the Dense layers in fit even though the activation looks like a hard clamp
 import numpy as np
 import tensorflow as tf
