@@ -45,10 +45,15 @@ class Blocks:
         self.integer_watches: list[Cut] = []
         #: Where each tensor root (``t:...``, a name bound to a tensor) was made / watched.
         self.made: dict[str, Site] = {}
-        self.built: set[str] = set()  # models whose weights exist (called, built, shaped)
+        self.built: set[str] = set()
+        #: Variables made with ``trainable=False`` (a tape never watches them by itself)
+        self.untrainable: set[str] = set()  # models whose weights exist (called, built, shaped)
         self.watch_sites: dict[str, Site] = {}
         self.depth = 0
         self.in_focus = False
+        #: The ``tape.stop_recording()`` block the focus is paused in: the line to change for
+        #: what runs there unrecorded is that block's, not each op's
+        self.paused: ast.expr | None = None
         self.watched: set[str] = set()
         self.focus_watches = True
         self.focus_call: ast.expr | None = None
@@ -99,9 +104,17 @@ class Blocks:
         if symbolic:
             return replace(value, kind="symbolic")
         if not self.recording and value.live:
-            cut = Cut("outside", api, Site.of(node), value.live, node)
+            cut = Cut("outside", api, self.outside_site(node), value.live, node)
             return Value(cuts=value.cuts | {cut}, ghost=value.ghost | value.live)
         return value
+
+    def outside_site(self, node: ast.AST) -> Site:
+        """Return where an op run off the tape at ``node`` is to be changed.
+
+        Inside the focus's ``stop_recording()`` block that is the block (it wraps more than
+        it should: the forward pass with a metric), else the op's own line.
+        """
+        return Site.of(self.paused if self.paused is not None else node)
 
     def cut(self, node: ast.AST, kind: str, api: str, parts: list[Value]) -> Value:
         """Return the value of a cut API on ``parts``: not live, carrying the cut if it was."""
@@ -127,7 +140,8 @@ class Blocks:
         if symbolic:
             return Value(live=roots, cuts=assigned, kind="symbolic")
         if not self.recording:
-            return Value(cuts=assigned | {Cut("outside", api_of(node), Site.of(node), roots, node)},
+            return Value(cuts=assigned | {Cut("outside", api_of(node), self.outside_site(node),
+                                              roots, node)},
                          ghost=roots)
         if self.in_focus and not self.focus_watches and self.focus_call is not None:
             # The value stays live (the path exists and a watch would record it); the cut

@@ -211,21 +211,28 @@ class LintContext:
                     if _rebinds(stmt, node.id) and _binds_tensor(stmt, run):
                         yield node.id, stmt  # type: ignore[misc]
 
-    def frozen_sources(self) -> Iterator[GradientCall]:
+    def frozen_sources(self) -> Iterator[tuple[GradientCall, Site, str]]:
         """Yield gradient calls asking for non-trainable weights the tape will not watch.
 
-        ``tf.Variable(..., trainable=False)``, or ``model.weights`` / ``model.variables`` of a
-        model with BatchNormalization (its moving statistics are not trainable).
+        With the place to change and its text: where a ``tf.Variable(..., trainable=False)``
+        source was made (also inside a list joined to other weights,
+        ``model.trainable_variables + [temperature]``), or the source list itself when it is
+        ``model.weights`` / ``model.variables`` of a model with BatchNormalization (its moving
+        statistics are not trainable).
         """
         for call, run in self.calls:
             node = call.sources_node
             watched = run.roots.expand(call.watched)
-            if any(v.kind == "variable" and v.text == "frozen" and not v.weights <= watched
-                   for v, _ in self.source_items(call)):
-                yield call  # tf.Variable(..., trainable=False), never watched
+            frozen = sorted(r for r in call.sources_value.weights
+                            if r in run.untrainable and r in run.made
+                            and not run.roots.covered(r, watched))
+            if frozen:  # tf.Variable(..., trainable=False), never watched
+                for root in frozen:
+                    site = run.made[root]
+                    yield call, site, self.segment(site) or "tf.Variable(...)"
             elif isinstance(node, ast.Attribute) and node.attr in ("weights", "variables") \
                     and any(_frozen(model) for model in call.sources_value.items):
-                yield call
+                yield call, Site.of(node), self.text(node)
 
     def segment(self, site: Site) -> str:
         """Return the source text of a one-line site ('' for a longer one)."""

@@ -184,7 +184,7 @@ class Interpreter(Calls):
 
     def with_(self, node: ast.With | ast.AsyncWith, env: Env) -> None:
         """Interpret a ``with``: a tape (the focus starts recording) or ``stop_recording``."""
-        recording, in_focus = self.recording, self.in_focus
+        recording, in_focus, paused = self.recording, self.in_focus, self.paused
         for item in node.items:
             value = self.expr(item.context_expr, env)
             if value.kind == "tape" and item.optional_vars is None:
@@ -199,6 +199,8 @@ class Interpreter(Calls):
                 self.focus_call = item.context_expr
                 self.focus_watches = value.text != "no-watch"
             if value.kind == "stop-recording":
+                if self.in_focus:
+                    self.paused = item.context_expr
                 self.recording = self.in_focus = False
             if item.optional_vars is not None:
                 self.bind(item.optional_vars, value, env)
@@ -207,7 +209,7 @@ class Interpreter(Calls):
         try:
             self.run_body(node.body, env)
         finally:
-            self.recording, self.in_focus = recording, in_focus
+            self.recording, self.in_focus, self.paused = recording, in_focus, paused
 
     def record(self, node: ast.AST, target: Value, sources: Value,
                sources_node: ast.expr | None) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from tapemagic.lint import names, patterns
+from tapemagic.lint import catalog, names, patterns
 from tapemagic.lint.objects import Objects
 from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, join
 
@@ -42,6 +42,8 @@ class Members(Objects):
             frozen = any(k.arg == "trainable" and isinstance(k.value, ast.Constant)
                          and k.value.value is False for k in node.keywords)
             text = "int" if _integer_literal(node, self.imports) else "frozen" if frozen else ""
+            if frozen:
+                self.untrainable.add(root)
             return Value(kind="variable", weights=frozenset({root}), text=text)
         if dotted in names.METADATA:
             return EMPTY
@@ -60,6 +62,11 @@ class Members(Objects):
             taken = operands if dotted.startswith("keras.metrics.") else operands[:1]
             return self.cut(node, "non-differentiable", api, taken)
         if dotted in names.INTEGER_RESULT:
+            listed = catalog.cut(dotted)
+            if listed is not None and join(*operands[1:], *keyword_operands).live:
+                # its op takes no gradient to any input (TensorFlow's registry): a value
+                # weighted in (`bincount(ids, weights=losses)`) is cut too, not only the ids
+                return self.cut(node, listed[0], api, operands + keyword_operands)
             return self.cut(node, "integer", api, operands[:1])
         if dotted in names.CASTS:
             dtype = kwargs.get("dtype") or (args[1] if len(args) > 1 else EMPTY)

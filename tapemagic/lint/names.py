@@ -158,6 +158,8 @@ LOSS_BASES = frozenset({"keras.losses.Loss", "keras.Loss"})
 SEQUENTIAL = frozenset({"keras.Sequential", "keras.models.Sequential"})
 FUNCTIONAL = frozenset({"keras.Model", "keras.models.Model"})
 LAMBDA_LAYER = frozenset({"keras.layers.Lambda"})
+#: Copies of a model's architecture with weights of their own (keras/src/models/cloning.py).
+CLONES = frozenset({"keras.models.clone_model"})
 INPUT = frozenset({"keras.Input", "keras.layers.Input", "keras.layers.InputLayer"})
 #: Attributes of a model that list its weights (``model.weights`` also lists non-trainable ones).
 WEIGHT_LISTS = frozenset({"trainable_variables", "trainable_weights", "weights", "variables",

@@ -63,6 +63,12 @@ class Objects(Blocks):
             for root in outputs.live | {r for c in outputs.cuts for r in c.roots}:
                 self.roots.add(self.fresh(node), root)
             return model
+        if dotted in names.CLONES and args and args[0].kind == "model":
+            # a model of the same layers with new weights: none of the original's are read
+            root = self.fresh(node)
+            if args[0].weights & self.built:
+                self.built.add(root)
+            return Value(kind="model", weights=frozenset({root}), node=node)
         if dotted in names.LAMBDA_LAYER:
             fn = kwargs.get("function") or (args[0] if args else EMPTY)
             return Value(kind="model", weights=frozenset({self.fresh(node)}), items=(fn,),

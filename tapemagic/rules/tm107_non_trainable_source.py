@@ -36,10 +36,8 @@ class NonTrainableSource(RuleModule):
                         {"tape_line": str(loc.line) if loc else "?"}, hit)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
-        for call in ctx.frozen_sources():
-            node = call.sources_node
-            assert node is not None
-            yield LintMatch(self.code, Site.of(node), {"api": ctx.text(node)})
+        for _call, site, text in ctx.frozen_sources():
+            yield LintMatch(self.code, site, {"api": text})
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
         # `model.variables` -> `model.trainable_variables` in the source list
