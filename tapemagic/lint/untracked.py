@@ -35,20 +35,20 @@ _SOURCE_PROPERTIES = frozenset({"trainable_variables", "trainable_weights"})
 def raw_variables(tree: ast.Module, imports: Imports) -> Iterator[ast.Call]:
     """Yield each trainable ``tf.Variable(...)`` a Keras layer class keeps on ``self``."""
     for cls in _classes(tree, imports, KERAS_BASES):
-        if _from_tf_keras(cls, imports):
+        if from_tf_keras(cls, imports):
             continue
-        assigned = _self_assigned(cls)
+        assigned = self_assigned(cls)
         for method in cls.body:
             if not isinstance(method, ast.FunctionDef) or method.name not in _BUILDERS:
                 continue
             for node in ast.walk(method):
-                target = _self_store(node)
+                target = self_store(node)
                 if target is None or target in assigned:
                     continue
                 value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else (
                     node.args[0] if isinstance(node, ast.Call) and node.args else None)
                 for call in _calls_in(value):
-                    if imports.dotted(call.func) == _TF_VARIABLE and _trainable(call):
+                    if imports.dotted(call.func) == _TF_VARIABLE and trainable(call):
                         yield call
 
 
@@ -98,6 +98,11 @@ def module_sources(tree: ast.Module,
 
 # -- helpers ---------------------------------------------------------------------------------
 
+def keras_classes(tree: ast.Module, imports: Imports) -> list[ast.ClassDef]:
+    """Return the Keras layer and model classes of the source (through its own classes)."""
+    return _classes(tree, imports, KERAS_BASES)
+
+
 def _classes(tree: ast.Module, imports: Imports, bases: frozenset[str] | set[str],
              keras: bool = True) -> list[ast.ClassDef]:
     """Return the classes that extend ``bases`` (through classes of the source too)."""
@@ -122,7 +127,7 @@ def _classes(tree: ast.Module, imports: Imports, bases: frozenset[str] | set[str
     return list(found.values())
 
 
-def _from_tf_keras(cls: ast.ClassDef, imports: Imports) -> bool:
+def from_tf_keras(cls: ast.ClassDef, imports: Imports) -> bool:
     """Return True for a class whose Keras base comes from ``tf_keras`` (Keras 2)."""
     for base in cls.bases:
         while isinstance(base, ast.Attribute):
@@ -132,7 +137,7 @@ def _from_tf_keras(cls: ast.ClassDef, imports: Imports) -> bool:
     return False
 
 
-def _self_store(node: ast.AST) -> str | None:
+def self_store(node: ast.AST) -> str | None:
     """Return ``X`` for ``self.X = ...``, ``self.X: T = ...`` or ``self.X.append(...)``."""
     targets: list[ast.expr] = []
     if isinstance(node, ast.Assign):
@@ -149,7 +154,7 @@ def _self_store(node: ast.AST) -> str | None:
     return None
 
 
-def _self_assigned(cls: ast.ClassDef) -> set[str]:
+def self_assigned(cls: ast.ClassDef) -> set[str]:
     """Return the attributes the class itself writes with ``self.X.assign*(...)`` (a state)."""
     found = set()
     for node in ast.walk(cls):
@@ -168,7 +173,7 @@ def _calls_in(node: ast.AST | None) -> list[ast.Call]:
     return [n for n in ast.walk(node) if isinstance(n, ast.Call)] if node is not None else []
 
 
-def _trainable(call: ast.Call) -> bool:
+def trainable(call: ast.Call) -> bool:
     """Return False for ``trainable=False`` and for an integer or boolean variable."""
     for keyword in call.keywords:
         if keyword.arg == "trainable" and not (
@@ -216,7 +221,7 @@ def _frozen_names(tree: ast.Module) -> set[str]:
 
 def _holds_keras(cls: ast.ClassDef, tree: ast.Module, imports: Imports) -> bool:
     """Return True when the class assigns a Keras model or layer to ``self``."""
-    return any(isinstance(node, ast.Assign) and _self_store(node) is not None and any(
+    return any(isinstance(node, ast.Assign) and self_store(node) is not None and any(
         _keras_made(value, tree, imports) for value in (
             node.value.elts if isinstance(node.value, (ast.List, ast.Tuple)) else [node.value]))
         for node in ast.walk(cls))

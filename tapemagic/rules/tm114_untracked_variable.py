@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint import holders
 from tapemagic.lint import untracked as shapes
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
@@ -29,3 +30,6 @@ class UntrackedVariable(RuleModule):
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         for call in shapes.raw_variables(ctx.tree, ctx.imports):
             yield LintMatch(self.code, Site.of(call), {"api": f"{ctx.text(call.func)}(...)"})
+        # a helper object or tf.Module holding the variable: the line that stored it
+        for holder, _variable in holders.held_variables(ctx.tree, ctx.imports):
+            yield LintMatch(self.code, Site.of(holder), {"api": f"{ctx.text(holder.func)}(...)"})

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint import holders
 from tapemagic.lint import untracked as shapes
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
@@ -30,3 +31,6 @@ class LayerInsideLambda(RuleModule):
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         for layer, inner in shapes.lambda_models(ctx.tree, ctx.imports):
             yield LintMatch(self.code, Site.of(layer), {"api": ctx.text(inner)})
+        # a variable only a Lambda's function reads: the line that made it
+        for variable, name in holders.lambda_variables(ctx.tree, ctx.imports):
+            yield LintMatch(self.code, Site.of(variable), {"api": name})
