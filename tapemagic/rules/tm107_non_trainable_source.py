@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from tapemagic import fixes
 from tapemagic.fixes import calls
 from tapemagic.lint.context import LintContext, LintMatch
-from tapemagic.lint.values import Site
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
