@@ -119,6 +119,12 @@ class Blocks:
     def cut(self, node: ast.AST, kind: str, api: str, parts: list[Value]) -> Value:
         """Return the value of a cut API on ``parts``: not live, carrying the cut if it was."""
         value = join(*parts)
+        if any(c.detail == "raises" for c in value.cuts):
+            # an op with no gradient at all behind this cut: no gradient reaches it this way
+            # (`x + stop_gradient(jpeg(x) - x)`), so it raises nothing through this path
+            value = replace(value, cuts=frozenset(
+                replace(c, detail="raises-after") if c.detail == "raises" else c
+                for c in value.cuts))
         symbolic = any(p.kind == "symbolic" for p in parts)
         ghost = value.ghost | value.live
         if value.live:

@@ -20,10 +20,11 @@ _PATH = Path(__file__).resolve().parent / "api_ops.json"
 
 
 @cache
-def _load() -> tuple[dict[str, tuple[str, tuple[str, ...]]], dict[str, int]]:
+def _load() -> tuple[dict[str, tuple[str, tuple[str, ...]]], dict[str, int], frozenset[str]]:
     data = json.loads(_PATH.read_text(encoding="utf-8"))
     cuts = {normalise(k): (v[0], tuple(v[1])) for k, v in data["cuts"].items()}
-    return cuts, {normalise(k): int(v) for k, v in data["dtypes"].items()}
+    return (cuts, {normalise(k): int(v) for k, v in data["dtypes"].items()},
+            frozenset(data.get("raises", {})))
 
 
 def cut(dotted: str) -> tuple[str, tuple[str, ...]] | None:
@@ -32,6 +33,15 @@ def cut(dotted: str) -> tuple[str, tuple[str, ...]] | None:
     ``kind`` is ``"integer"`` (its result is an integer tensor) or ``"non-differentiable"``.
     """
     return _load()[0].get(dotted)
+
+
+def raises(ops: tuple[str, ...]) -> bool:
+    """Whether an op of ``ops`` has no gradient registry entry at all.
+
+    A gradient that reaches such an op's output makes the whole gradient call raise
+    ``LookupError``: every source is lost, also those another path reaches.
+    """
+    return any(op in _load()[2] for op in ops)
 
 
 def dtype_position(dotted: str) -> int | None:

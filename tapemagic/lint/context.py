@@ -73,13 +73,15 @@ class LintContext:
                     continue
                 # tensor roots count only as asked-for sources; unknown names' (`?model`,
                 # from another cell) only when the call asks for them
-                severed = frozenset(r for r in roots.severed(cut, call.target.live)
+                raising = _raises(cut, call.target)
+                lost = cut.roots if raising else roots.severed(cut, call.target.live)
+                severed = frozenset(r for r in lost
                                     if not r.startswith(("t:", "?")) or r in sources)
                 if not severed:
                     continue
                 if sources and not roots.overlap(severed, sources):
                     continue
-                if not sources and call.target.live:
+                if not sources and call.target.live and not raising:
                     continue
                 yield Counted(cut, call, severed)
 
@@ -254,6 +256,17 @@ def _frozen(model: Value, depth: int = 0) -> bool:
     if model.text in _FROZEN_LAYERS:
         return True
     return depth < 8 and any(_frozen(item, depth + 1) for item in model.items)
+
+
+def _raises(cut: Cut, target: Value) -> bool:
+    """Whether ``cut`` is an op with no gradient at all that a gradient reaches.
+
+    TensorFlow calls an op's gradient function only when a gradient reaches one of its
+    outputs: one a later cut took away (an argmax of its result, a ``stop_gradient`` around
+    it: ``Blocks.cut`` marks those ``raises-after``) raises nothing.
+    """
+    return cut.detail == "raises" and not any(
+        c.detail == "secondary" and c.roots & cut.roots for c in target.cuts)
 
 
 def _rebinds(stmt: ast.AST, name: str) -> bool:

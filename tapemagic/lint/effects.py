@@ -144,7 +144,9 @@ class Effects(Members):
         found = catalog.cut(dotted)
         if found is not None:
             value = self.cut(node, found[0], api, operands)
-            return replace(value, text="int") if found[0] == "integer" else value
+            if found[0] == "integer":
+                return replace(value, text="int")
+            return self.raising(node, dotted, value)
         position = catalog.dtype_position(dotted)
         if position is None:
             return None

@@ -60,7 +60,7 @@ class Members(Objects):
             return self.cut(node, "host", api, operands + keyword_operands)
         if dotted in names.NON_DIFFERENTIABLE:  # a metric reads (y_true, y_pred): both
             taken = operands if dotted.startswith("keras.metrics.") else operands[:1]
-            return self.cut(node, "non-differentiable", api, taken)
+            return self.raising(node, dotted, self.cut(node, "non-differentiable", api, taken))
         if dotted in names.INTEGER_RESULT:
             listed = catalog.cut(dotted)
             if listed is not None and join(*operands[1:], *keyword_operands).live:
@@ -97,6 +97,19 @@ class Members(Objects):
                          ghost=value.ghost)
         return self.keras(node, dotted, args, kwargs) or self.op(
             node, api, operands + keyword_operands)
+
+    def raising(self, node: ast.Call, dotted: str, value: Value) -> Value:
+        """Return ``value`` with its cut at ``node`` marked when the API's op has no gradient.
+
+        TensorFlow's catalog says which ops have no registry entry at all (``tf.unique``'s
+        Unique): a gradient reaching one makes the gradient call raise ``LookupError``.
+        """
+        listed = catalog.cut(dotted)
+        if listed is None or listed[0] == "integer" or not catalog.raises(listed[1]):
+            return value
+        return replace(value, cuts=frozenset(
+            replace(c, detail="raises") if c.node is node and not c.detail else c
+            for c in value.cuts))
 
     # -- methods ----------------------------------------------------------------------------------
     def method(self, node: ast.Call, base: Value, attr: str, args: list[Value],

@@ -49,7 +49,8 @@ _METADATA = frozenset({"dtype", "shape", "name", "ndim", "device", "graph", "op"
 
 
 def build() -> dict[str, Any]:
-    """Return the catalog: ``{"cuts": {api: [kind, [ops]]}, "dtypes": {api: position}}``.
+    """Return the catalog: ``{"cuts": {api: [kind, [ops]]}, "dtypes": {api: position},
+    "raises": {op: true}}`` (the op types of ``cuts`` with no registry entry at all).
 
     ``kind`` is ``"integer"`` when the op's first output is always an integer tensor, else
     ``"non-differentiable"``. API names are dotted from ``tensorflow`` (``tensorflow.image.x``),
@@ -68,7 +69,12 @@ def build() -> dict[str, Any]:
         position = _dtype_position(target)
         if position is not None:
             positions[dotted] = position
-    return {"cuts": dict(sorted(cuts.items())), "dtypes": dict(sorted(positions.items()))}
+    # ops the registry has no entry for: a gradient call whose path crosses one raises
+    # LookupError, so every source is lost, not only those behind the op
+    raises = sorted({op for _kind, ops in cuts.values() for op in ops
+                     if registry_entry(op) == "missing"})
+    return {"cuts": dict(sorted(cuts.items())), "dtypes": dict(sorted(positions.items())),
+            "raises": dict.fromkeys(raises, True)}
 
 
 def write(path: Path = CATALOG) -> None:

@@ -4,7 +4,7 @@
 # weights: scorer/s/kernel, scorer/s/bias
 # mode: function
 # summary: a regulariser on the distinct scores (tf.unique) makes tape.gradient raise LookupError; the step catches it and skips the update
-# lint: no (the weights also reach the loss through the MSE term; the checker hints a cut only when it takes away every path, and the LookupError it causes is caught)
+# lint: yes
 import numpy as np
 import tensorflow as tf
 
