@@ -49,8 +49,10 @@ _METADATA = frozenset({"dtype", "shape", "name", "ndim", "device", "graph", "op"
 
 
 def build() -> dict[str, Any]:
-    """Return the catalog: ``{"cuts": {api: [kind, [ops]]}, "dtypes": {api: position},
-    "raises": {op: true}}`` (the op types of ``cuts`` with no registry entry at all).
+    """Return the catalog: cut APIs, dtype parameters, and ops with no gradient at all.
+
+    ``{"cuts": {api: [kind, [ops]]}, "dtypes": {api: position}, "raises": {op: true}}``;
+    ``raises`` lists the op types of ``cuts`` with no registry entry at all.
 
     ``kind`` is ``"integer"`` when the op's first output is always an integer tensor, else
     ``"non-differentiable"``. API names are dotted from ``tensorflow`` (``tensorflow.image.x``),
