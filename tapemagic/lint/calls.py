@@ -262,6 +262,9 @@ class Calls(Effects):
     def call_value(self, node: ast.Call, callee: Value, args: list[Value],
                    kwargs: dict[str, Value]) -> Value:
         """Return the value of calling an abstract value (a function, class, model, loss)."""
+        if callee.kind == "function" and callee.text == "bound" and callee.items:
+            args = [callee.items[0], *args]  # a method read from its instance: self first
+            callee = replace(callee, text="", items=())
         if callee.kind == "function" and isinstance(callee.node, (
                 ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and callee.env is not None:
             given = [*args, *kwargs.values()]

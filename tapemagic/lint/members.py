@@ -345,8 +345,15 @@ class Members(Objects):
         name = getattr(func.node, "name", "<lambda>")
         cuts = frozenset(replace(c, kind="py-host", detail=name) if c.kind == "host" else c
                          for c in result.cuts)
-        return Value(live=result.live, cuts=cuts | inputs.cuts,
-                     ghost=result.ghost | inputs.live | inputs.ghost)
+        # TensorFlow differentiates a py_function only with respect to its `inp` tensors
+        # (script_ops.py `_EagerPyFuncGrad`): weights the body reads itself get None
+        closed = frozenset(r for r in result.live if not r.startswith("t:")
+                           and not self.roots.covered(r, inputs.live))
+        live = result.live - closed
+        if closed:
+            cuts |= {Cut("py-closure", "tf.py_function", Site.of(node), closed, node, name)}
+        return Value(live=live, cuts=cuts | inputs.cuts,
+                     ghost=result.ghost | inputs.live | inputs.ghost | closed)
 
 
 _CALLABLE = frozenset({"model", "instance", "function", "loss", "object", "class"})

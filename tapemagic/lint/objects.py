@@ -241,6 +241,9 @@ class Objects(Blocks):
             found = self.self_member(base, attr)
             if found is not None:
                 return found
+            method = self.find_method(base, attr) if attr not in _KERAS_CALLS else None
+            if method is not None:  # `self._route` handed to an API: bound to its instance
+                return replace(method, items=(base,), text="bound")
         if attr == "losses":
             return self.added_loss(base, node)
         if attr in _WEIGHT_MEMBERS:
@@ -363,3 +366,7 @@ def _weightless(value: Value) -> bool:
         return all(_weightless(i) for i in value.items)
     return value.kind is None and not value.live and not value.cuts and \
         all(r.startswith("t:") for r in value.weights | value.ghost)
+
+
+#: Methods Keras runs itself: a reference to one is not a call of the user's code here.
+_KERAS_CALLS = frozenset({"call", "__call__", "build", "train_step", "test_step"})

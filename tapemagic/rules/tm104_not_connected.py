@@ -127,6 +127,12 @@ class NotConnected(RuleModule):
             yield LintMatch(self.code, Site.of(stmt), {
                 "detail": f"`self.{attr}` may never be read (not in `call`, nor anywhere)",
                 "source": f"self.{attr}"})
+        # weights a tf.py_function's body reads itself, not through its `inp` tensors
+        for found in ctx.cuts("py-closure"):
+            yield LintMatch(self.code, found.cut.site, {
+                "detail": f"`{found.cut.detail}` may read weights inside `tf.py_function` "
+                          "that are not in its `inp` list (only those tensors are "
+                          "differentiated)", "source": found.cut.detail})
         # a tf.Variable source nothing reads: where it was made, as the run says
         for call, name in unread_variables(ctx):
             run = next(r for c, r in ctx.calls if c is call)
