@@ -47,7 +47,9 @@ class Blocks:
         self.made: dict[str, Site] = {}
         self.built: set[str] = set()
         #: Variables made with ``trainable=False`` (a tape never watches them by itself)
-        self.untrainable: set[str] = set()  # models whose weights exist (called, built, shaped)
+        self.untrainable: set[str] = set()
+        #: Models set ``trainable = False`` (and not back) where the interpretation is now
+        self.frozen_models: set[str] = set()  # models whose weights exist (called, built, shaped)
         self.watch_sites: dict[str, Site] = {}
         self.depth = 0
         self.in_focus = False
@@ -192,6 +194,8 @@ class Blocks:
         """Return what iterating over ``value`` yields."""
         if value.kind == "zip":
             return self.sequence([self.element(v) for v in value.items])
+        if value.kind == "dataset":  # a tf.data pipeline: one element per step
+            return value.items[0] if value.items else EMPTY
         if value.kind == "variable":
             return replace(value, items=())
         if value.kind == "layers" and not value.items:  # `for layer in self.layers` of a class

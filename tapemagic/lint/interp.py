@@ -114,6 +114,7 @@ class Interpreter(Calls):
                 holds_variables(value)
             for target in node.targets:
                 self.bind(target, value, env)
+                self.freeze(target, node.value, env)
         elif isinstance(node, ast.AnnAssign) and node.value is not None:
             self.bind(node.target, self.expr(node.value, env), env)
         elif isinstance(node, ast.AugAssign):
@@ -265,6 +266,22 @@ class Interpreter(Calls):
             self.bind(target.value, value, env, source)
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
             self.store(target, value, env)
+
+    def freeze(self, target: ast.expr, value: ast.expr, env: Env) -> None:
+        """Note ``model.trainable = False`` (or ``True``) on a model value of the source.
+
+        Keras then lists none of its weights in ``trainable_variables`` (layer.py
+        ``trainable_weights``), so a source list read from it after that is empty of them.
+        """
+        if not (isinstance(target, ast.Attribute) and target.attr == "trainable"):
+            return
+        owner = self.expr(target.value, env)
+        if owner.kind not in ("model", "instance") or not owner.weights:
+            return
+        if isinstance(value, ast.Constant) and value.value is False:
+            self.frozen_models |= owner.weights
+        else:
+            self.frozen_models -= owner.weights
 
     def store(self, target: ast.Subscript, value: Value, env: Env) -> None:
         """Bind ``d[key] = value`` in a dict or list the source made (``out["loss"] = loss``).

@@ -119,6 +119,11 @@ class Members(Objects):
             return self.tape_method(node, base, attr, args, kwargs, env)
         if base.kind == "tokenizer":
             return Value(text="int") if attr in names.TOKENIZER_METHODS else EMPTY
+        if attr == "map" and args and args[0].kind == "function" and isinstance(
+                args[0].node, (ast.Lambda, ast.FunctionDef)):
+            return self.dataset_map(node, base, args[0])
+        if base.kind == "dataset":  # batch, shuffle, prefetch...: the same elements
+            return base
         if base.kind in ("model", "object") and isinstance(base.node, ast.ClassDef):
             found = self.find_method(base, attr)
             if found is not None:
@@ -327,6 +332,25 @@ class Members(Objects):
             self.recording = recording
         self.record(node, target, variables, None)
         return EMPTY
+
+    def dataset_map(self, node: ast.Call, dataset: Value, fn: Value) -> Value:
+        """Return ``dataset.map(fn)``: a dataset whose elements ``fn`` made, off any tape.
+
+        tf.data traces ``fn`` into its own graph and runs it in the input pipeline
+        (dataset_ops.py ``StructuredFunctionWrapper``): no tape records it, so weights it
+        reads (an encoder applied in the pipeline) reach the training loop as plain data.
+        """
+        element = self.element(dataset) if dataset.kind == "dataset" else dataset
+        arguments = getattr(fn.node, "args", None)
+        count = len(arguments.args) if arguments is not None else 1
+        params = list(element.items) if element.kind == "seq" and len(element.items) == count \
+            else [element] * count
+        recording, self.recording = self.recording, False
+        try:
+            made = self.call_value(node, fn, params, {})
+        finally:
+            self.recording = recording
+        return Value(kind="dataset", items=(made,), cuts=made.cuts, ghost=made.ghost)
 
     def py_function(self, node: ast.Call, func: Value, inputs: Value) -> Value:
         """Return ``tf.py_function(func, inputs)``: differentiable through TF ops in its body.

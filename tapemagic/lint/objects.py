@@ -224,6 +224,9 @@ class Objects(Blocks):
 
     def member(self, base: Value, attr: str, node: ast.AST) -> Value:
         """Return ``model.attr`` (a weight list, a layer list, a weight, a ``self.x`` member)."""
+        if attr in _TRAINABLE_LISTS and base.weights and base.weights <= self.frozen_models:
+            # a frozen model lists none of its weights as trainable
+            return Value(kind="variable", node=node, text="keras:frozen")
         if attr in names.WEIGHT_LISTS:
             unbuilt = base.text == "Sequential" and not base.weights & self.built
             return Value(kind="variable", weights=base.weights, items=(base,), node=node,
@@ -370,3 +373,4 @@ def _weightless(value: Value) -> bool:
 
 #: Methods Keras runs itself: a reference to one is not a call of the user's code here.
 _KERAS_CALLS = frozenset({"call", "__call__", "build", "train_step", "test_step"})
+_TRAINABLE_LISTS = frozenset({"trainable_variables", "trainable_weights"})
