@@ -45,11 +45,12 @@ class Blocks:
         self.integer_watches: list[Cut] = []
         #: Where each tensor root (``t:...``, a name bound to a tensor) was made / watched.
         self.made: dict[str, Site] = {}
-        self.built: set[str] = set()
+        self.built: set[str] = set()  # models whose weights exist (called, built, shaped)
         #: Variables made with ``trainable=False`` (a tape never watches them by itself)
         self.untrainable: set[str] = set()
         #: Models set ``trainable = False`` (and not back) where the interpretation is now
-        self.frozen_models: set[str] = set()  # models whose weights exist (called, built, shaped)
+        self.frozen_models: set[str] = set()
+        self.frozen_sites: dict[str, Site] = {}  # ... and where each was frozen
         self.watch_sites: dict[str, Site] = {}
         self.depth = 0
         self.in_focus = False

@@ -236,6 +236,23 @@ class LintContext:
                     and any(_frozen(model) for model in call.sources_value.items):
                 yield call, Site.of(node), self.text(node)
 
+    def frozen_lists(self) -> Iterator[tuple[Site, str]]:
+        """Yield where a model was frozen whose empty trainable list is a call's only sources.
+
+        ``model.trainable = False`` (in the class that holds it: the Keras 2 GAN recipe in a
+        Keras 3 ``train_step``) empties ``model.trainable_variables``; a gradient call given
+        only that list trains nothing. With the frozen model's text.
+        """
+        for call, run in self.calls:
+            value = call.sources_value
+            if value.text != "keras:frozen" or value.weights:
+                continue
+            for model in value.items:
+                for root in sorted(model.weights):
+                    site = run.frozen_sites.get(root)
+                    if site is not None:
+                        yield site, self.segment(site).rsplit(".trainable", 1)[0]
+
     def segment(self, site: Site) -> str:
         """Return the source text of a one-line site ('' for a longer one)."""
         if site.line != site.end_line or not 0 < site.line <= len(self.lines):

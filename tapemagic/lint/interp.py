@@ -280,6 +280,8 @@ class Interpreter(Calls):
             return
         if isinstance(value, ast.Constant) and value.value is False:
             self.frozen_models |= owner.weights
+            for root in owner.weights:
+                self.frozen_sites[root] = Site.of(target)
         else:
             self.frozen_models -= owner.weights
 

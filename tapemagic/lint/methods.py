@@ -104,3 +104,29 @@ def _names_only(target: ast.expr) -> bool:
     if isinstance(target, ast.Starred):
         return _names_only(target.value)
     return isinstance(target, ast.Name)
+
+
+def class_freeze(tree: ast.Module, cls: ast.ClassDef, attr: str) -> ast.Assign | None:
+    """Return ``self.attr.trainable = False`` when that is the only ``trainable`` set on it.
+
+    Made in the class (its ``__init__``, the Keras 2 GAN recipe), with no other assignment
+    of ``<anything>.attr.trainable`` anywhere in the source: the member stays frozen for
+    every method the class runs later (its ``train_step``).
+    """
+    found: list[ast.Assign] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            if not (isinstance(target, ast.Attribute) and target.attr == "trainable"
+                    and isinstance(target.value, ast.Attribute)
+                    and target.value.attr == attr):
+                continue
+            owner = target.value.value
+            mine = isinstance(owner, ast.Name) and owner.id == "self" and any(
+                n is node for n in ast.walk(cls))
+            frozen = isinstance(node.value, ast.Constant) and node.value.value is False
+            if not (mine and frozen):
+                return None  # set elsewhere, or to something else: not frozen for good
+            found.append(node)
+    return found[0] if len(found) == 1 else None

@@ -17,7 +17,7 @@ from typing import Any
 
 from tapemagic.lint import methods, names
 from tapemagic.lint.blocks import Blocks
-from tapemagic.lint.values import EMPTY, UNKNOWN_PARAMETER, Env, Value, join, merge
+from tapemagic.lint.values import EMPTY, UNKNOWN_PARAMETER, Env, Site, Value, join, merge
 
 #: Layer attributes that are weights (``layer.kernel``).
 _WEIGHT_MEMBERS = frozenset({"kernel", "bias", "embeddings", "gamma", "beta",
@@ -226,7 +226,7 @@ class Objects(Blocks):
         """Return ``model.attr`` (a weight list, a layer list, a weight, a ``self.x`` member)."""
         if attr in _TRAINABLE_LISTS and base.weights and base.weights <= self.frozen_models:
             # a frozen model lists none of its weights as trainable
-            return Value(kind="variable", node=node, text="keras:frozen")
+            return Value(kind="variable", node=node, text="keras:frozen", items=(base,))
         if attr in names.WEIGHT_LISTS:
             unbuilt = base.text == "Sequential" and not base.weights & self.built
             return Value(kind="variable", weights=base.weights, items=(base,), node=node,
@@ -296,6 +296,11 @@ class Objects(Blocks):
         for child in value.weights:
             for parent in instance.weights:
                 self.roots.add(parent, child)
+        freeze = methods.class_freeze(self.tree, cls, attr) if value.kind == "model" else None
+        if freeze is not None and value.weights:
+            self.frozen_models |= value.weights
+            for root in value.weights:
+                self.frozen_sites.setdefault(root, Site.of(freeze))
         self._members[key] = value
         return value
 

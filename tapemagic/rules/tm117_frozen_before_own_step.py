@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext
 from tapemagic.rules.untracked import matches
@@ -24,6 +25,11 @@ class FrozenBeforeOwnStep(RuleModule):
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         return matches(ctx, "frozen", _params)
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        # a step whose only sources are a frozen model's (empty) trainable list
+        for site, layer in ctx.frozen_lists():
+            yield LintMatch(self.code, site, {"layer": layer})
 
 
 def _params(fact: Untracked) -> dict[str, str]:
