@@ -51,6 +51,10 @@ class Blocks:
         #: Models set ``trainable = False`` (and not back) where the interpretation is now
         self.frozen_models: set[str] = set()
         self.frozen_sites: dict[str, Site] = {}  # ... and where each was frozen
+        #: Models whose own Keras train step was traced (a first fit / train_on_batch), and
+        #: those traced while frozen, with where they were frozen
+        self.stepped: set[str] = set()
+        self.frozen_steps: dict[str, Site] = {}
         self.watch_sites: dict[str, Site] = {}
         self.depth = 0
         self.in_focus = False

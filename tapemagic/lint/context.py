@@ -237,12 +237,16 @@ class LintContext:
                 yield call, Site.of(node), self.text(node)
 
     def frozen_lists(self) -> Iterator[tuple[Site, str]]:
-        """Yield where a model was frozen whose empty trainable list is a call's only sources.
+        """Yield where a model was frozen before a train step of its own read its weights.
 
-        ``model.trainable = False`` (in the class that holds it: the Keras 2 GAN recipe in a
-        Keras 3 ``train_step``) empties ``model.trainable_variables``; a gradient call given
-        only that list trains nothing. With the frozen model's text.
+        ``model.trainable = False`` empties ``model.trainable_variables``: a gradient call
+        given only that list trains nothing (the Keras 2 GAN recipe in a Keras 3
+        ``train_step``), nor does the model's own Keras train step first traced while it is
+        frozen (``fit``/``train_on_batch``). With the frozen model's text.
         """
+        for _call, run in self.calls:
+            for site in run.frozen_steps.values():
+                yield site, self.segment(site).rsplit(".trainable", 1)[0]
         for call, run in self.calls:
             value = call.sources_value
             if value.text != "keras:frozen" or value.weights:

@@ -158,6 +158,13 @@ class Members(Wrapped):
     def model_method(self, node: ast.Call, base: Value, attr: str, args: list[Value],
                      kwargs: dict[str, Value]) -> Value:
         """Return the value of a Keras Model/Layer method call."""
+        if attr in ("fit", "train_on_batch"):
+            # Keras 3 traces the model's own train step at its first fit/train_on_batch and
+            # reads `trainable` then (trainer.py): frozen at that moment, it keeps no weights
+            for root in base.weights - self.stepped:
+                self.stepped.add(root)
+                if root in self.frozen_models and root in self.frozen_sites:
+                    self.frozen_steps[root] = self.frozen_sites[root]
         if attr in ("predict", "predict_on_batch"):
             result = self.call_model(node, base, args[:1], {})
             return self.cut(node, "host", f".{attr}()", [result])

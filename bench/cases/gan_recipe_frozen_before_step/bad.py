@@ -4,7 +4,7 @@
 # weights: critic/c1/kernel, critic/c1/bias, critic/c2/kernel, critic/c2/bias
 # mode: fit
 # summary: the Keras 2 GAN recipe under Keras 3: the critic is frozen before its first train_on_batch traces, so it never trains
-# lint: no (the freeze is right for the combined model; only the trace order makes it stick)
+# lint: yes
 import numpy as np
 import keras
 
