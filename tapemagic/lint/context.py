@@ -245,8 +245,8 @@ class LintContext:
         frozen (``fit``/``train_on_batch``). With the frozen model's text.
         """
         for _call, run in self.calls:
-            for site in run.frozen_steps.values():
-                yield site, self.segment(site).rsplit(".trainable", 1)[0]
+            for stepped in run.frozen_steps.values():
+                yield stepped, self.segment(stepped).rsplit(".trainable", 1)[0]
         for call, run in self.calls:
             value = call.sources_value
             if value.text != "keras:frozen" or value.weights:
