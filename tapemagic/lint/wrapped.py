@@ -41,7 +41,7 @@ class Wrapped(Objects):
         The body is interpreted on the inputs; a host conversion there is a ``py-host`` cut
         (TM304): TensorFlow differentiates a py_function by recording its body's ops.
         """
-        if func.kind != "function" or not inputs.live:
+        if func.kind != "function" or not (inputs.live or self.recording):
             return self.op(node, "tf.py_function", [inputs])
         recording, self.recording = self.recording, True
         try:

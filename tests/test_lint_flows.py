@@ -1,0 +1,345 @@
+"""Static hints that follow values where the checker had not followed them (issue 33, section 6).
+
+TF-free: sources are parsed, never run. Each broken shape is hinted at the line to change and
+has a correct look-alike that stays silent. The facts are TensorFlow's and Keras': which ops
+have no gradient registry entry at all (the generated catalog: the gradient call raises), what
+``tf.py_function`` differentiates (its ``inp`` only), where ``dataset.map`` runs its function
+(in the input pipeline, off every tape), what Keras 3 tracks on a layer (layers and variables,
+not helper objects nor what a ``Lambda`` reads), and that ``trainable = False`` empties a
+model's trainable list. Modelled on public reports (cited per shape; our own code).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tapemagic.lint import check_source
+
+HEAD = """\
+import numpy as np
+import tensorflow as tf
+import keras
+x = tf.ones((8, 3))
+y = tf.zeros((8, 1))
+"""
+OFFSET = HEAD.count("\n")
+
+
+def hints(body: str) -> list[tuple[str, int]]:
+    source = HEAD + textwrap.dedent(body).lstrip("\n")  # line 1: the first line of body
+    compile(source, "<test>", "exec")
+    return sorted({(h.code, h.line - OFFSET) for h in check_source(source)})
+
+
+BAD = {
+    # an op with no registry entry on one of two paths: the whole gradient call raises
+    # (tensorflow/tensorflow#126083, tensorflow/probability#545)
+    "tf.linalg.lu beside a differentiable path": ("""
+        w = tf.Variable(tf.eye(3))
+        with tf.GradientTape() as tape:
+            z = x @ w
+            lu, _ = tf.linalg.lu(w)
+            loss = tf.reduce_sum(z ** 2) - tf.reduce_sum(tf.linalg.diag_part(lu))
+        grads = tape.gradient(loss, [w])
+        """, [("TM201", 4)]),
+    "tf.image.adjust_saturation beside a pixel loss": ("""
+        net = keras.Sequential([keras.Input((4, 4, 1)), keras.layers.Dense(3)])
+        with tf.GradientTape() as tape:
+            rgb = net(tf.ones((2, 4, 4, 1)))
+            loss = tf.reduce_mean(rgb) + tf.reduce_mean(tf.image.adjust_saturation(rgb, 1.5))
+        grads = tape.gradient(loss, net.trainable_variables)
+        """, [("TM201", 4)]),
+    # the weighted form of bincount sums the weights in DenseBincount, which has no gradient
+    # (tensorflow/tensorflow#44535)
+    "bincount with weights=losses": ("""
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+        ids = tf.constant([0, 1, 1, 0, 1, 0, 0, 1])
+        with tf.GradientTape() as tape:
+            losses = tf.reduce_sum(model(x), axis=-1)
+            loss = tf.reduce_sum(tf.math.bincount(ids, weights=losses, minlength=2))
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, [("TM201", 5)]),
+    # the forward pass inside tape.stop_recording(): the block is the line to change
+    # (tensorflow/tensorflow#47064)
+    "stop_recording around the forward pass": ("""
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        with tf.GradientTape() as tape:
+            with tape.stop_recording():
+                out = model(x)
+            loss = tf.reduce_mean((out - y) ** 2)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, [("TM103", 3)]),
+    # a non-trainable variable joined to the model's list (tensorflow/tensorflow#23639)
+    "trainable=False variable inside a joined source list": ("""
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        scale = tf.Variable(2.0, trainable=False)
+        sources = model.trainable_variables + [scale]
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(model(x) / scale)
+        grads = tape.gradient(loss, sources)
+        """, [("TM107", 2)]),
+    # fast weights assigned into a cloned model (hereismari/tensorflow-maml#3)
+    "assign into clone_model's weights": ("""
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        fast = keras.models.clone_model(model)
+        with tf.GradientTape() as outer:
+            for f, w in zip(fast.trainable_variables, model.trainable_variables):
+                f.assign(w * 0.5)
+            loss = tf.reduce_mean(fast(x))
+        grads = outer.gradient(loss, model.trainable_variables)
+        """, [("TM402", 5)]),
+    # a py_function's body reads a layer itself (tensorflow/tensorflow#1095)
+    "py_function body closes over a layer": ("""
+        dense = keras.layers.Dense(1)
+        dense.build((None, 3))
+        def route(t):
+            return dense(t) * 2.0
+        with tf.GradientTape() as tape:
+            out = tf.py_function(route, [x], tf.float32)
+            loss = tf.reduce_mean(out)
+        grads = tape.gradient(loss, dense.trainable_variables)
+        """, [("TM104", 6)]),
+    "py_function of a bound method reading self's layer": ("""
+        class Router(keras.layers.Layer):
+            def __init__(self):
+                super().__init__()
+                self.expert = keras.layers.Dense(1)
+            def _route(self, t):
+                return self.expert(t)
+            def call(self, inputs):
+                return tf.py_function(self._route, [inputs], tf.float32)
+        router = Router()
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(router(x))
+        grads = tape.gradient(loss, router.trainable_variables)
+        """, [("TM104", 8)]),
+    # an encoder applied in dataset.map runs in the pipeline (rstudio/tfdatasets#30)
+    "encoder applied in dataset.map": ("""
+        encoder = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+        head = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+        data = tf.data.Dataset.from_tensor_slices((x, y)).batch(4)
+        data = data.map(lambda a, b: (encoder(a), b))
+        sources = encoder.trainable_variables + head.trainable_variables
+        for feats, labels in data:
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((head(feats) - labels) ** 2)
+            grads = tape.gradient(loss, sources)
+        """, [("TM103", 4)]),
+    # Keras 3 does not track a tf.Module or a plain object on a layer
+    # (tensorflow/tensorflow#47264, tensorflow/probability#946)
+    "tf.Module holding a variable on a Keras layer": ("""
+        class Gain(tf.Module):
+            def __init__(self):
+                super().__init__()
+                self.g = tf.Variable(1.0)
+        class Scaled(keras.layers.Layer):
+            def __init__(self):
+                super().__init__()
+                self.proj = keras.layers.Dense(1)
+                self.gain = Gain()
+            def call(self, t):
+                return self.proj(t) * self.gain.g
+        model = keras.Sequential([keras.Input((3,)), Scaled()])
+        model.compile(optimizer="adam", loss="mse")
+        model.fit(x, y)
+        """, [("TM114", 9)]),
+    "helper object holding a keras.Variable on a model": ("""
+        class Positive:
+            def __init__(self):
+                self.raw = keras.Variable(0.5)
+            def __call__(self):
+                return keras.ops.softplus(self.raw)
+        class Reg(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.body = keras.layers.Dense(1)
+                self.scale = Positive()
+            def call(self, t):
+                return self.body(t) * self.scale()
+        model = Reg()
+        model.compile(optimizer="adam", loss="mse")
+        model.fit(x, y)
+        """, [("TM114", 10)]),
+    # a raw variable only a Lambda reads (tensorflow/tensorflow#30587)
+    "Lambda closes over a raw variable": ("""
+        temperature = tf.Variable(1.0)
+        inp = keras.Input((3,))
+        out = keras.layers.Lambda(lambda t: t / temperature)(keras.layers.Dense(2)(inp))
+        model = keras.Model(inp, out)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(model(x))
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, [("TM115", 1)]),
+    # the Keras 2 GAN recipe inside a Keras 3 train_step (KerasKorea/KEKOxTutorial#139)
+    "discriminator frozen in __init__ of a custom train_step": ("""
+        class GAN(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.d = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+                self.d.trainable = False
+            def train_step(self, batch):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(self.d(batch))
+                d_vars = self.d.trainable_variables
+                self.optimizer.apply_gradients(zip(tape.gradient(loss, d_vars), d_vars))
+                return {"loss": loss}
+        """, [("TM117", 5)]),
+    # ... and at module level, frozen before the model's own first train_on_batch
+    "frozen before its own first train_on_batch": ("""
+        disc = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        disc.compile(optimizer="sgd", loss="mse")
+        disc.trainable = False
+        disc.train_on_batch(x, y)
+        """, [("TM117", 3)]),
+}
+
+CLEAN = {
+    # a straight-through around an op with no gradient: nothing reaches the op
+    "straight-through around adjust_hue": """
+        net = keras.Sequential([keras.Input((4, 4, 3)), keras.layers.Dense(3)])
+        with tf.GradientTape() as tape:
+            rgb = net(tf.ones((2, 4, 4, 3)))
+            st = rgb + tf.stop_gradient(tf.image.adjust_hue(rgb, 0.1) - rgb)
+            loss = tf.reduce_mean(st ** 2)
+        grads = tape.gradient(loss, net.trainable_variables)
+        """,
+    "tf.unique of argmax ids for a metric beside the loss": """
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4)])
+        with tf.GradientTape() as tape:
+            logits = model(x)
+            distinct, _ = tf.unique(tf.argmax(logits, axis=-1))
+            loss = tf.reduce_mean(logits ** 2) + 0.0 * tf.cast(tf.size(distinct), tf.float32)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """,
+    "bincount of the labels only, as class weights": """
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+        ids = tf.constant([0, 1, 1, 0, 1, 0, 0, 1])
+        with tf.GradientTape() as tape:
+            counts = tf.cast(tf.math.bincount(ids, minlength=2), tf.float32)
+            per = tf.reduce_sum(model(x), axis=-1) * tf.gather(1.0 / counts, ids)
+            loss = tf.reduce_mean(per)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """,
+    "stop_recording around a metric only": """
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        with tf.GradientTape() as tape:
+            out = model(x)
+            with tape.stop_recording():
+                mae = tf.reduce_mean(tf.abs(out - y))
+            loss = tf.reduce_mean((out - y) ** 2)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """,
+    "trainable=False variable watched explicitly": """
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        scale = tf.Variable(2.0, trainable=False)
+        sources = model.trainable_variables + [scale]
+        with tf.GradientTape() as tape:
+            tape.watch(scale)
+            loss = tf.reduce_mean(model(x) / scale)
+        grads = tape.gradient(loss, sources)
+        """,
+    "clone_model as a target network": """
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        target = keras.models.clone_model(model)
+        target.set_weights(model.get_weights())
+        with tf.GradientTape() as tape:
+            td = y + 0.9 * target(x)
+            loss = tf.reduce_mean((model(x) - td) ** 2)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """,
+    "py_function on TensorFlow ops of its own inputs": """
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        def double(t):
+            return t * 2.0
+        with tf.GradientTape() as tape:
+            out = tf.py_function(double, [model(x)], tf.float32)
+            loss = tf.reduce_mean(out)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """,
+    "teacher in dataset.map, student's weights the sources": """
+        teacher = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+        student = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+        data = tf.data.Dataset.from_tensor_slices(x).batch(4).map(lambda a: (a, teacher(a)))
+        for feats, soft in data:
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((student(feats) - soft) ** 2)
+            grads = tape.gradient(loss, student.trainable_variables)
+        """,
+    "frozen extractor in dataset.map, its empty list among the sources": """
+        extractor = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+        extractor.trainable = False
+        head = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+        data = tf.data.Dataset.from_tensor_slices((x, y)).batch(4)
+        data = data.map(lambda a, b: (extractor(a), b))
+        sources = extractor.trainable_variables + head.trainable_variables
+        for feats, labels in data:
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((head(feats) - labels) ** 2)
+            grads = tape.gradient(loss, sources)
+        """,
+    "helper object that writes its own variable (an EMA copy)": """
+        class Average:
+            def __init__(self):
+                self.shadow = keras.Variable(0.0)
+            def update(self, value):
+                self.shadow.assign(0.9 * self.shadow + 0.1 * value)
+        class Reg(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.body = keras.layers.Dense(1)
+                self.average = Average()
+            def call(self, t):
+                return self.body(t)
+        model = Reg()
+        model.compile(optimizer="adam", loss="mse")
+        model.fit(x, y)
+        """,
+    "Lambda reads a raw variable that the step passes as a source": """
+        temperature = tf.Variable(1.0)
+        inp = keras.Input((3,))
+        out = keras.layers.Lambda(lambda t: t / temperature)(keras.layers.Dense(2)(inp))
+        model = keras.Model(inp, out)
+        sources = model.trainable_variables + [temperature]
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(model(x))
+        grads = tape.gradient(loss, sources)
+        """,
+    "backbone frozen on purpose, the whole model's list differentiated": """
+        class Tuner(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.backbone = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+                self.backbone.trainable = False
+                self.head = keras.layers.Dense(1)
+            def call(self, t):
+                return self.head(self.backbone(t))
+            def train_step(self, batch):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(self(batch))
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+                return {"loss": loss}
+        """,
+    "GAN toggling trainable around each model's own train_on_batch": """
+        disc = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        disc.compile(optimizer="sgd", loss="mse")
+        disc.trainable = False
+        for step in range(2):
+            disc.trainable = True
+            disc.train_on_batch(x, y)
+            disc.trainable = False
+        """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_flow_is_hinted_at_the_line_to_change(name: str) -> None:
+    body, expected = BAD[name]
+    assert hints(body) == expected
+
+
+@pytest.mark.parametrize("name", sorted(CLEAN))
+def test_correct_look_alike_gets_no_hint(name: str) -> None:
+    assert hints(CLEAN[name]) == []
