@@ -193,9 +193,50 @@ BAD = {
         disc.trainable = False
         disc.train_on_batch(x, y)
         """, [("TM117", 3)]),
+    # a loss term computed in the tape and never added (tensorflow/tensorflow#48547)
+    "value loss computed and left out of the total": ("""
+        inp = keras.Input((3,))
+        trunk = keras.layers.Dense(4)(inp)
+        model = keras.Model(inp, [keras.layers.Dense(2)(trunk), keras.layers.Dense(1)(trunk)])
+        with tf.GradientTape() as tape:
+            logits, v = model(x)
+            advantage = tf.stop_gradient(y - v)
+            policy_loss = -tf.reduce_mean(tf.nn.log_softmax(logits)[:, :1] * advantage)
+            value_loss = tf.reduce_mean((y - v) ** 2)
+            total = policy_loss + 0.0
+        grads = tape.gradient(total, model.trainable_variables)
+        """, [("TM104", 9)]),
 }
 
 CLEAN = {
+    "two losses, one tape each, in one block": """
+        inp = keras.Input((3,))
+        model = keras.Model(inp, [keras.layers.Dense(1)(inp), keras.layers.Dense(1)(inp)])
+        with tf.GradientTape() as tape_a, tf.GradientTape() as tape_b:
+            a, b = model(x)
+            loss_a = tf.reduce_mean(a ** 2)
+            loss_b = tf.reduce_mean(b ** 2)
+        grads_a = tape_a.gradient(loss_a, model.trainable_variables)
+        grads_b = tape_b.gradient(loss_b, model.trainable_variables)
+        """,
+    "a metric of the same output beside the loss": """
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        with tf.GradientTape() as tape:
+            out = model(x)
+            mae = tf.reduce_mean(tf.abs(out - y))
+            loss = tf.reduce_mean((out - y) ** 2)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """,
+    "terms summed after they are all computed": """
+        inp = keras.Input((3,))
+        model = keras.Model(inp, [keras.layers.Dense(1)(inp), keras.layers.Dense(1)(inp)])
+        with tf.GradientTape() as tape:
+            a, b = model(x)
+            first = tf.reduce_mean(a ** 2)
+            second = tf.reduce_mean(b ** 2)
+            loss = first + second
+        grads = tape.gradient(loss, model.trainable_variables)
+        """,
     # a straight-through around an op with no gradient: nothing reaches the op
     "straight-through around adjust_hue": """
         net = keras.Sequential([keras.Input((4, 4, 3)), keras.layers.Dense(3)])

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from tapemagic.lint import patterns
+from tapemagic.lint.dropped import Dropped, dropped_terms
 from tapemagic.lint.interp import GradientCall, Interpreter
 from tapemagic.lint.names import GRADIENT_TAPE, Imports
 from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, join
@@ -58,12 +59,25 @@ class LintContext:
     calls: list[tuple[GradientCall, Interpreter]] = field(default_factory=list)
     #: ``tape.watch(...)`` calls inside a tape that raise (Keras 3 variables, Keras tensors).
     failed_watches: list[Cut] = field(default_factory=list)
+    #: Loss terms computed in a tape and left out of its target (:mod:`.dropped`), once.
+    left_out: list[Dropped] | None = None
+
+    def dropped(self) -> list[Dropped]:
+        """Return the terms computed in a tape from asked weights and left out of its target."""
+        if self.left_out is None:
+            self.left_out = list(dropped_terms(self.tree, self.calls))
+        return self.left_out
 
     def counted(self) -> Iterator[Counted]:
-        """Yield every cut that counts, once per (cut, gradient call)."""
+        """Yield every cut that counts, once per (cut, gradient call).
+
+        Not a cut whose weights a term left out of the target reaches (the value loss an
+        actor-critic computed and never added): adding the term is the fix, not the cut.
+        """
         for call, run in self.calls:
             roots = run.roots
             sources = roots.expand(call.sources)
+            left = frozenset().union(*(d.roots for d in self.dropped() if d.call is call))
             for cut in sorted(call.target.cuts, key=lambda c: (c.site.line, c.site.col)):
                 if cut.kind == "not-watched":  # live but unrecorded: see Blocks.read
                     reached = call.target.live | call.target.ghost
@@ -82,6 +96,8 @@ class LintContext:
                 if sources and not roots.overlap(severed, sources):
                     continue
                 if not sources and call.target.live and not raising:
+                    continue
+                if left and severed <= roots.expand(left):
                     continue
                 yield Counted(cut, call, severed)
 
@@ -213,50 +229,6 @@ class LintContext:
                     if _rebinds(stmt, node.id) and _binds_tensor(stmt, run):
                         yield node.id, stmt  # type: ignore[misc]
 
-    def frozen_sources(self) -> Iterator[tuple[GradientCall, Site, str]]:
-        """Yield gradient calls asking for non-trainable weights the tape will not watch.
-
-        With the place to change and its text: where a ``tf.Variable(..., trainable=False)``
-        source was made (also inside a list joined to other weights,
-        ``model.trainable_variables + [temperature]``), or the source list itself when it is
-        ``model.weights`` / ``model.variables`` of a model with BatchNormalization (its moving
-        statistics are not trainable).
-        """
-        for call, run in self.calls:
-            node = call.sources_node
-            watched = run.roots.expand(call.watched)
-            frozen = sorted(r for r in call.sources_value.weights
-                            if r in run.untrainable and r in run.made
-                            and not run.roots.covered(r, watched))
-            if frozen:  # tf.Variable(..., trainable=False), never watched
-                for root in frozen:
-                    site = run.made[root]
-                    yield call, site, self.segment(site) or "tf.Variable(...)"
-            elif isinstance(node, ast.Attribute) and node.attr in ("weights", "variables") \
-                    and any(_frozen(model) for model in call.sources_value.items):
-                yield call, Site.of(node), self.text(node)
-
-    def frozen_lists(self) -> Iterator[tuple[Site, str]]:
-        """Yield where a model was frozen before a train step of its own read its weights.
-
-        ``model.trainable = False`` empties ``model.trainable_variables``: a gradient call
-        given only that list trains nothing (the Keras 2 GAN recipe in a Keras 3
-        ``train_step``), nor does the model's own Keras train step first traced while it is
-        frozen (``fit``/``train_on_batch``). With the frozen model's text.
-        """
-        for _call, run in self.calls:
-            for stepped in run.frozen_steps.values():
-                yield stepped, self.segment(stepped).rsplit(".trainable", 1)[0]
-        for call, run in self.calls:
-            value = call.sources_value
-            if value.text != "keras:frozen" or value.weights:
-                continue
-            for model in value.items:
-                for root in sorted(model.weights):
-                    site = run.frozen_sites.get(root)
-                    if site is not None:
-                        yield site, self.segment(site).rsplit(".trainable", 1)[0]
-
     def segment(self, site: Site) -> str:
         """Return the source text of a one-line site ('' for a longer one)."""
         if site.line != site.end_line or not 0 < site.line <= len(self.lines):
@@ -267,16 +239,6 @@ class LintContext:
     def text(self, node: ast.AST) -> str:
         """Return the source text of ``node`` ('' when it spans nothing)."""
         return ast.get_source_segment("\n".join(self.lines), node) or ""
-
-
-#: Keras layers with non-trainable weights (moving statistics, adapted means).
-_FROZEN_LAYERS = frozenset({"BatchNormalization", "SyncBatchNormalization", "Normalization"})
-
-
-def _frozen(model: Value, depth: int = 0) -> bool:
-    if model.text in _FROZEN_LAYERS:
-        return True
-    return depth < 8 and any(_frozen(item, depth + 1) for item in model.items)
 
 
 def _raises(cut: Cut, target: Value) -> bool:

@@ -58,6 +58,8 @@ class Interpreter(Calls):
         #: Each assignment interpreted -> whether every value it bound held only weights
         #: (TM112: rebinding a variable source to its own weight list replaces nothing)
         self.binds_variables: dict[ast.AST, bool] = {}
+        #: Plain tensors bound to a name inside the focus, in order (a loss term left out)
+        self.tape_bindings: list[tuple[ast.Assign, Value]] = []
         self._steps = 0
         self._returns: list[list[Value]] = []
 
@@ -115,6 +117,8 @@ class Interpreter(Calls):
             for target in node.targets:
                 self.bind(target, value, env)
                 self.freeze(target, node.value, env)
+            if self.in_focus and value.kind is None and value.live:
+                self.tape_bindings.append((node, value))
         elif isinstance(node, ast.AnnAssign) and node.value is not None:
             self.bind(node.target, self.expr(node.value, env), env)
         elif isinstance(node, ast.AugAssign):

@@ -127,6 +127,12 @@ class NotConnected(RuleModule):
             yield LintMatch(self.code, Site.of(stmt), {
                 "detail": f"`self.{attr}` may never be read (not in `call`, nor anywhere)",
                 "source": f"self.{attr}"})
+        # a term computed in the tape from the weights and left out of the target: where
+        # the target is made
+        for term in ctx.dropped():
+            yield LintMatch(self.code, Site.of(term.target), {
+                "detail": f"`{term.name}` is computed in the tape but may be left out of "
+                          f"`{_target_name(term.target)}`", "source": term.name})
         # weights a tf.py_function's body reads itself, not through its `inp` tensors
         for found in ctx.cuts("py-closure"):
             yield LintMatch(self.code, found.cut.site, {
@@ -140,6 +146,10 @@ class NotConnected(RuleModule):
             for root in sorted(value.weights):
                 yield LintMatch(self.code, run.made[root], {
                     "detail": f"`{name.id}` may never be read by any op", "source": name.id})
+
+
+def _target_name(stmt: ast.Assign) -> str:
+    return ast.unparse(stmt.targets[0])
 
 
 def _constant_target(ctx: RuleContext, hit: Hit) -> bool:

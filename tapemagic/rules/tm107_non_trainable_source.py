@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from tapemagic import fixes
 from tapemagic.fixes import calls
+from tapemagic.lint import freezes
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
@@ -35,7 +36,7 @@ class NonTrainableSource(RuleModule):
                         {"tape_line": str(loc.line) if loc else "?"}, hit)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
-        for _call, site, text in ctx.frozen_sources():
+        for _call, site, text in freezes.frozen_sources(ctx):
             yield LintMatch(self.code, site, {"api": text})
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint import freezes
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext
@@ -28,7 +29,7 @@ class FrozenBeforeOwnStep(RuleModule):
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         # a step whose only sources are a frozen model's (empty) trainable list
-        for site, layer in ctx.frozen_lists():
+        for site, layer in freezes.frozen_lists(ctx):
             yield LintMatch(self.code, site, {"layer": layer})
 
 
