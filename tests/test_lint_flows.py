@@ -193,6 +193,25 @@ BAD = {
         disc.trainable = False
         disc.train_on_batch(x, y)
         """, [("TM117", 3)]),
+    # an option that picks an op with no gradient, inside a helper the step calls
+    # (CosmoStat/wf-psf#16): the catalog's keyword facts, read from TensorFlow's own body
+    "resize with method='area' in a helper": ("""
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(16),
+                                  keras.layers.Reshape((4, 4, 1))])
+        def downsample(images):
+            return tf.image.resize(images, (2, 2), method="area")
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(downsample(model(x)))
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, [("TM201", 4)]),
+    "resize with the ResizeMethod.AREA enum, positional": ("""
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(16),
+                                  keras.layers.Reshape((4, 4, 1))])
+        with tf.GradientTape() as tape:
+            low = tf.image.resize(model(x), (2, 2), tf.image.ResizeMethod.AREA)
+            loss = tf.reduce_mean(low)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, [("TM201", 4)]),
     # a loss term computed in the tape and never added (tensorflow/tensorflow#48547)
     "value loss computed and left out of the total": ("""
         inp = keras.Input((3,))
@@ -209,6 +228,21 @@ BAD = {
 }
 
 CLEAN = {
+    "resize with a differentiable method": """
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(16),
+                                  keras.layers.Reshape((4, 4, 1))])
+        with tf.GradientTape() as tape:
+            low = tf.image.resize(model(x), (2, 2), method="bilinear")
+            loss = tf.reduce_mean(low) + tf.reduce_mean(tf.image.resize(model(x), (8, 8)))
+        grads = tape.gradient(loss, model.trainable_variables)
+        """,
+    "area resize of the input data, before the model": """
+        model = keras.Sequential([keras.Input((2, 2, 1)), keras.layers.Dense(1)])
+        small = tf.image.resize(tf.ones((8, 4, 4, 1)), (2, 2), method="area")
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(model(small))
+        grads = tape.gradient(loss, model.trainable_variables)
+        """,
     "two losses, one tape each, in one block": """
         inp = keras.Input((3,))
         model = keras.Model(inp, [keras.layers.Dense(1)(inp), keras.layers.Dense(1)(inp)])

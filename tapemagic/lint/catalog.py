@@ -19,12 +19,38 @@ from tapemagic.lint.names import normalise
 _PATH = Path(__file__).resolve().parent / "api_ops.json"
 
 
+_Options = dict[str, dict[str, tuple[int, dict[str, tuple[str, tuple[str, ...]]]]]]
+
+
 @cache
-def _load() -> tuple[dict[str, tuple[str, tuple[str, ...]]], dict[str, int], frozenset[str]]:
+def _load() -> tuple[dict[str, tuple[str, tuple[str, ...]]], dict[str, int], frozenset[str],
+                     _Options]:
     data = json.loads(_PATH.read_text(encoding="utf-8"))
     cuts = {normalise(k): (v[0], tuple(v[1])) for k, v in data["cuts"].items()}
+    options = {normalise(api): {param: (int(entry[0]), {value: (cut[0], tuple(cut[1]))
+                                                        for value, cut in entry[1].items()})
+                                for param, entry in params.items()}
+               for api, params in data.get("keywords", {}).items()}
     return (cuts, {normalise(k): int(v) for k, v in data["dtypes"].items()},
-            frozenset(data.get("raises", {})))
+            frozenset(data.get("raises", {})), options)
+
+
+def option_cut(dotted: str, chosen: dict[str, str], positional: list[str]
+               ) -> tuple[str, tuple[str, ...], str] | None:
+    """Return ``(kind, op types, "param=value")`` when a call's options cut its result.
+
+    That is when the option value chosen makes the API return an op no gradient crosses
+    (``tf.image.resize(x, size, method="area")``: ``ResizeArea``); None otherwise.
+
+    ``chosen`` maps keyword names to the constant strings given; ``positional`` holds the
+    constant string of each positional argument ("" when not a string).
+    """
+    for param, (position, values) in _load()[3].get(dotted, {}).items():
+        given = chosen.get(param) or (
+            positional[position] if 0 <= position < len(positional) else "")
+        if given in values:
+            return (*values[given], f"{param}={given!r}")
+    return None
 
 
 def cut(dotted: str) -> tuple[str, tuple[str, ...]] | None:

@@ -142,11 +142,16 @@ class Effects(Members):
         api = api or ast.unparse(node.func)
         operands = [self.operand(a, node) for a in [*args, *kwargs.values()]]
         found = catalog.cut(dotted)
+        option = catalog.option_cut(
+            dotted, {k: v.text for k, v in kwargs.items() if isinstance(v.text, str)},
+            [a.text if isinstance(a.text, str) else "" for a in args])
+        if found is None and option is not None:  # the option chose a gradient-less op
+            found, api = option[:2], f"{api}(..., {option[2]})"
         if found is not None:
             value = self.cut(node, found[0], api, operands)
             if found[0] == "integer":
                 return replace(value, text="int")
-            return self.raising(node, dotted, value)
+            return self.raising(node, found[1], value)
         position = catalog.dtype_position(dotted)
         if position is None:
             return None

@@ -60,7 +60,10 @@ class Members(Wrapped):
             return self.cut(node, "host", api, operands + keyword_operands)
         if dotted in names.NON_DIFFERENTIABLE:  # a metric reads (y_true, y_pred): both
             taken = operands if dotted.startswith("keras.metrics.") else operands[:1]
-            return self.raising(node, dotted, self.cut(node, "non-differentiable", api, taken))
+            listed = catalog.cut(dotted)
+            value = self.cut(node, "non-differentiable", api, taken)
+            return self.raising(node, listed[1], value) if listed is not None and \
+                listed[0] != "integer" else value
         if dotted in names.INTEGER_RESULT:
             listed = catalog.cut(dotted)
             if listed is not None and join(*operands[1:], *keyword_operands).live:
@@ -98,14 +101,13 @@ class Members(Wrapped):
         return self.keras(node, dotted, args, kwargs) or self.op(
             node, api, operands + keyword_operands)
 
-    def raising(self, node: ast.Call, dotted: str, value: Value) -> Value:
-        """Return ``value`` with its cut at ``node`` marked when the API's op has no gradient.
+    def raising(self, node: ast.Call, ops: tuple[str, ...], value: Value) -> Value:
+        """Return ``value`` with its cut at ``node`` marked when an op of ``ops`` raises.
 
         TensorFlow's catalog says which ops have no registry entry at all (``tf.unique``'s
         Unique): a gradient reaching one makes the gradient call raise ``LookupError``.
         """
-        listed = catalog.cut(dotted)
-        if listed is None or listed[0] == "integer" or not catalog.raises(listed[1]):
+        if not catalog.raises(ops):
             return value
         return replace(value, cuts=frozenset(
             replace(c, detail="raises") if c.node is node and not c.detail else c

@@ -51,8 +51,10 @@ _METADATA = frozenset({"dtype", "shape", "name", "ndim", "device", "graph", "op"
 def build() -> dict[str, Any]:
     """Return the catalog: cut APIs, dtype parameters, and ops with no gradient at all.
 
-    ``{"cuts": {api: [kind, [ops]]}, "dtypes": {api: position}, "raises": {op: true}}``;
-    ``raises`` lists the op types of ``cuts`` with no registry entry at all.
+    ``{"cuts": {api: [kind, [ops]]}, "dtypes": {api: position}, "raises": {op: true},
+    "keywords": {api: {param: [position, {value: [kind, [ops]]}]}}}``: ``raises`` lists the
+    op types with no registry entry at all, ``keywords`` the option values of an API that
+    give a result no gradient crosses (:func:`_option_cuts`).
 
     ``kind`` is ``"integer"`` when the op's first output is always an integer tensor, else
     ``"non-differentiable"``. API names are dotted from ``tensorflow`` (``tensorflow.image.x``),
@@ -61,22 +63,101 @@ def build() -> dict[str, Any]:
     names = frozenset(n for n in dir(tf.raw_ops) if not n.startswith("_"))  # op types
     cuts: dict[str, list[Any]] = {}
     positions: dict[str, int] = {}
+    keywords: dict[str, dict[str, list[Any]]] = {}
     for dotted, obj in _public(tf, "tensorflow", set(), 0):
         target = api_ops.unwrap(obj)
         found = _cut_ops(target, names)
         if found:
-            kind = "integer" if all(api_ops.first_output_integer(o) for o in found) else \
-                "non-differentiable"
-            cuts[dotted] = [kind, sorted(found)]
+            cuts[dotted] = [_kind(found), sorted(found)]
         position = _dtype_position(target)
         if position is not None:
             positions[dotted] = position
+        chosen = _option_cuts(target, names)
+        if chosen:
+            keywords[dotted] = chosen
     # ops the registry has no entry for: a gradient call whose path crosses one raises
     # LookupError, so every source is lost, not only those behind the op
-    raises = sorted({op for _kind, ops in cuts.values() for op in ops
-                     if registry_entry(op) == "missing"})
+    used = {op for _kind, ops in cuts.values() for op in ops} | {
+        op for params in keywords.values() for _position, values in params.values()
+        for _kind, ops in values.values() for op in ops}
+    raises = sorted(op for op in used if registry_entry(op) == "missing")
     return {"cuts": dict(sorted(cuts.items())), "dtypes": dict(sorted(positions.items())),
-            "raises": dict.fromkeys(raises, True)}
+            "raises": dict.fromkeys(raises, True), "keywords": dict(sorted(keywords.items()))}
+
+
+def _kind(ops: frozenset[str]) -> str:
+    return "integer" if all(api_ops.first_output_integer(o) for o in ops) else \
+        "non-differentiable"
+
+
+def _option_cuts(target: Any, names: frozenset[str]) -> dict[str, list[Any]]:
+    """Return the option values of an API that make its result through a gradient-less op.
+
+    ``{param: [position, {value: [kind, [op]]}]}`` for each branch ``if param == X:`` of the
+    API's body (nested functions included) that returns a generated op with no gradient:
+    ``tf.image.resize(..., method="area")`` returns ``ResizeArea``, its other methods ops
+    with a gradient. ``X`` is a string constant or a class attribute of the API's module
+    (``ResizeMethod.AREA``), keyed by its value and by the attribute's name.
+    """
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(target)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return {}
+    fn = tree.body[0] if tree.body else None
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {}
+    params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+    scope = getattr(target, "__globals__", {})
+    out: dict[str, list[Any]] = {}
+    for node in ast.walk(fn):
+        found = _branch_option(node, params + [a.arg for a in fn.args.kwonlyargs], scope)
+        if found is None:
+            continue
+        param, keys, body = found
+        ops = _returned_ops(body, scope, names)
+        if not ops or not all(_no_gradient(op) for op in ops):
+            continue
+        entry = out.setdefault(param, [params.index(param) if param in params else -1, {}])
+        for key in keys:
+            entry[1][key] = [_kind(ops), sorted(ops)]
+    return out
+
+
+def _branch_option(node: ast.AST, params: list[str], scope: dict[str, Any]
+                   ) -> tuple[str, list[str], list[ast.stmt]] | None:
+    """Return (param, its option keys, the branch body) of ``if param == X:``, else None."""
+    if not isinstance(node, ast.If):
+        return None
+    test = node.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq) and isinstance(test.left, ast.Name)
+            and test.left.id in params):
+        return None
+    other = test.comparators[0]
+    if isinstance(other, ast.Constant) and isinstance(other.value, str):
+        return test.left.id, [other.value], node.body
+    if isinstance(other, ast.Attribute) and isinstance(other.value, ast.Name):
+        holder = scope.get(other.value.id)
+        value = getattr(holder, other.attr, None) if isinstance(holder, type) else None
+        if isinstance(value, str):
+            return test.left.id, sorted({value, other.attr}), node.body
+    return None
+
+
+def _returned_ops(body: list[ast.stmt], scope: dict[str, Any],
+                  names: frozenset[str]) -> frozenset[str]:
+    """Return the generated ops a branch returns directly; empty if it returns anything else."""
+    ops: set[str] = set()
+    flow = _Flow(scope, names)
+    for stmt in body:
+        if not isinstance(stmt, ast.Return):
+            continue
+        call = stmt.value
+        op = flow.generated_op(call.func) if isinstance(call, ast.Call) else None
+        if op is None:
+            return frozenset()
+        ops.add(op)
+    return frozenset(ops)
 
 
 def write(path: Path = CATALOG) -> None:
