@@ -212,6 +212,20 @@ BAD = {
             loss = tf.reduce_mean(low)
         grads = tape.gradient(loss, model.trainable_variables)
         """, [("TM201", 4)]),
+    # one critic called twice where its twin was meant, the twins' lists joined as sources
+    # (ray-project/ray#4103)
+    "twin critic: the first critic called twice": ("""
+        def make():
+            return keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        critic_1 = make()
+        critic_2 = make()
+        both = critic_1.trainable_variables + critic_2.trainable_variables
+        with tf.GradientTape() as tape:
+            q1 = critic_1(x)
+            q2 = critic_1(x)
+            loss = tf.reduce_mean((q1 - y) ** 2) + tf.reduce_mean((q2 - y) ** 2)
+        grads = tape.gradient(loss, both)
+        """, [("TM104", 8)]),
     # a loss term computed in the tape and never added (tensorflow/tensorflow#48547)
     "value loss computed and left out of the total": ("""
         inp = keras.Input((3,))
@@ -228,6 +242,26 @@ BAD = {
 }
 
 CLEAN = {
+    "twin critics, each called once": """
+        def make():
+            return keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        critic_1 = make()
+        critic_2 = make()
+        both = critic_1.trainable_variables + critic_2.trainable_variables
+        with tf.GradientTape() as tape:
+            q1 = critic_1(x)
+            q2 = critic_2(x)
+            loss = tf.reduce_mean((q1 - y) ** 2) + tf.reduce_mean((q2 - y) ** 2)
+        grads = tape.gradient(loss, both)
+        """,
+    "the same model called twice (two views), one model asked": """
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        with tf.GradientTape() as tape:
+            a = model(x)
+            b = model(x)
+            loss = tf.reduce_mean((a - b) ** 2) + tf.reduce_mean(a ** 2)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """,
     "resize with a differentiable method": """
         model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(16),
                                   keras.layers.Reshape((4, 4, 1))])

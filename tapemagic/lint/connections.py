@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from tapemagic.lint import names
 from tapemagic.lint.context import LintContext
-from tapemagic.lint.interp import GradientCall
+from tapemagic.lint.interp import GradientCall, Interpreter
 from tapemagic.lint.values import Value
 
 
@@ -61,7 +61,8 @@ def unread_models(ctx: LintContext) -> Iterator[tuple[GradientCall, ast.expr, bo
         reached = frozenset(r for r in _reached(call) if not r.startswith("t:"))
         items = ctx.source_items(call)
         if len(items) == 1 and isinstance(items[0][1], ast.Name):
-            items = _listed(ctx, items[0][0], items[0][1]) or items
+            items = _listed(ctx, items[0][0], items[0][1]) or _joined(
+                ctx, run, items[0][1]) or items
         for value, node in items:
             asked = frozenset(r for r in value.weights if not r.startswith(("t:", "?")))
             if node is None or value.kind != "variable" or not asked or \
@@ -178,6 +179,57 @@ def _listed(ctx: LintContext, value: Value,
             len(made[0].elts) != len(value.items):
         return []
     return list(zip(value.items, made[0].elts, strict=True))
+
+
+def _joined(ctx: LintContext, run: Interpreter,
+            name: ast.Name) -> list[tuple[Value, ast.expr | None]]:
+    """Return the parts of ``name = a.trainable_variables + b.trainable_variables``.
+
+    Each part a module-level model's weight list, as the module run bound the model.
+    """
+    made = [n.value for n in ast.walk(ctx.tree) if isinstance(n, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == name.id for t in n.targets)]
+    if len(made) != 1:
+        return []
+    parts: list[ast.expr] = []
+    pending: list[ast.expr] = [made[0]]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            pending += [node.right, node.left]
+        else:
+            parts.append(node)
+    out: list[tuple[Value, ast.expr | None]] = []
+    for part in parts:
+        if not (isinstance(part, ast.Attribute) and part.attr in names.WEIGHT_LISTS
+                and isinstance(part.value, ast.Name)):
+            return []
+        model = run.module_env.get(part.value.id)
+        if model is None or model.kind != "model" or not model.weights:
+            return []
+        out.append((Value(kind="variable", weights=model.weights), part))
+    return out if len(out) > 1 else []
+
+
+def repeated_pass(ctx: LintContext, call: GradientCall) -> ast.Call | None:
+    """Return the second of two identical model calls in the tape's block, if there is one.
+
+    ``q1 = critic_1(sa)``, then ``q2 = critic_1(sa)`` where the twin ``critic_2`` was meant:
+    the repeated pass is the line to change when the twin the call asks for is never read.
+    """
+    block = _block(ctx, call.tape) if isinstance(call.tape, ast.expr) else None
+    run = next((r for c, r in ctx.calls if c is call), None)
+    if block is None or run is None:
+        return None
+    passes = {id(node) for node, _weights in run.model_calls.values()}
+    seen: dict[str, ast.Call] = {}
+    for node in sorted((n for n in ast.walk(block) if isinstance(n, ast.Call)
+                        and id(n) in passes), key=lambda n: (n.lineno, n.col_offset)):
+        key = ast.unparse(node)
+        if key in seen:
+            return node
+        seen[key] = node
+    return None
 
 
 def _called(ctx: LintContext, source: ast.expr) -> bool:
