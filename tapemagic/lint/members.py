@@ -122,7 +122,8 @@ class Members(Wrapped):
         if base.kind == "tokenizer":
             return Value(text="int") if attr in names.TOKENIZER_METHODS else EMPTY
         if attr == "map" and args and args[0].kind == "function" and isinstance(
-                args[0].node, (ast.Lambda, ast.FunctionDef)):
+                args[0].node, (ast.Lambda, ast.FunctionDef)) and not isinstance(
+                base.node, ast.ClassDef):  # a class of the source's own `map`: its method
             return self.dataset_map(node, base, args[0])
         if base.kind == "dataset":  # batch, shuffle, prefetch...: the same elements
             return base
