@@ -242,6 +242,15 @@ BAD = {
 }
 
 CLEAN = {
+    "a functional model with two inputs joined by concatenate and two heads, fit": """
+        a = keras.Input((4,))
+        b = keras.Input((3,))
+        joined = keras.layers.concatenate([keras.layers.Dense(2)(a), b])
+        first = keras.layers.Dense(1)(joined)
+        second = keras.layers.Dense(2)(joined)
+        model = keras.Model([a, b], [first, second])
+        model.compile(optimizer="sgd", loss="mse")
+        """,
     "twin critics, each called once": """
         def make():
             return keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])

@@ -106,7 +106,7 @@ class Blocks:
     # -- building blocks --------------------------------------------------------------------------
     def op(self, node: ast.AST, api: str, parts: list[Value]) -> Value:
         """Return a differentiable op's value on ``parts`` (an ``outside`` cut off the tape)."""
-        symbolic = any(p.kind == "symbolic" for p in parts)
+        symbolic = any(map(_symbolic, parts))
         value = join(*parts)
         if symbolic:
             return replace(value, kind="symbolic")
@@ -132,7 +132,7 @@ class Blocks:
             value = replace(value, cuts=frozenset(
                 replace(c, detail="raises-after") if c.detail == "raises" else c
                 for c in value.cuts))
-        symbolic = any(p.kind == "symbolic" for p in parts)
+        symbolic = any(map(_symbolic, parts))
         ghost = value.ghost | value.live
         if value.live:
             found = Cut(kind, api, Site.of(node), value.live, node)
@@ -242,3 +242,8 @@ def api_of(node: ast.AST) -> str:
     """Return a short text for what the user wrote at ``node`` (at most 60 characters)."""
     text = ast.unparse(node)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _symbolic(value: Value) -> bool:
+    """Say whether ``value`` is a Keras symbolic tensor or a list of them (concatenate)."""
+    return value.kind == "symbolic" or (value.kind == "seq" and any(map(_symbolic, value.items)))
