@@ -33,6 +33,9 @@ def stop_hint(shell: Any) -> str:
 
 def early(report: Report, hint: str) -> Report:
     """Return ``report`` as shown while training goes on: the headline says so, and how to stop."""
+    if report.fit_stops:  # Keras raises "No gradients provided": nothing trains on
+        return dataclasses.replace(report, headline=f"{report.headline}; Keras stops this fit "
+                                   "(no weight gets a gradient), this report stays")
     return dataclasses.replace(
         report, headline=f"{report.headline}; training continues: {hint}, this report stays")
 

@@ -235,3 +235,26 @@ def test_a_call_in_a_traced_function_counts_traces_not_runs():
     # fit's train step runs every batch from one graph: 3 is the graphs made, not the steps
     assert "traced 3 times, first trace analysed" in render_text(traced)
     assert "ran 3 times" not in render_text(traced)
+
+
+def test_an_early_report_says_keras_stops_a_fit_that_trains_nothing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tapemagic.cli.script import early_summary
+    from tapemagic.preview import early
+
+    report = seed000_report()
+    call = report.gradient_calls[0]
+    assert report.findings and not report.fit_stops  # not a fit's train step
+    for some_trained in (False, True):
+        sources = [dataclasses.replace(s, result="none") for s in call.sources]
+        if some_trained:
+            sources[0] = dataclasses.replace(sources[0], result="ok")
+        fit = dataclasses.replace(report, gradient_calls=(
+            dataclasses.replace(call, keras_fit=True, sources=tuple(sources)),))
+        # every weight None: Keras raises "No gradients provided", the fit does not go on
+        assert fit.fit_stops is not some_trained
+        early_summary(fit)
+        err = capsys.readouterr().err
+        assert ("training continues" in err) is some_trained
+        assert ("Keras stops this fit" in err) is not some_trained
+        assert ("training continues" in early(fit, "press Ctrl-C").headline) is some_trained

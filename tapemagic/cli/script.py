@@ -95,8 +95,12 @@ def early_summary(report: Report) -> None:
     lines = [f"tapemagic: the checked train steps were analysed: {report.headline}"]
     lines += [f"  {f.location.where + ': ' if f.location else ''}{f.rule} {f.message}"
               for f in report.findings]
-    lines.append("tapemagic: training continues; press Ctrl-C to stop, the full report is "
-                 "written when the script ends")
+    if report.fit_stops:  # Keras raises "No gradients provided": nothing trains on
+        lines.append("tapemagic: Keras stops this fit (no weight gets a gradient); the full "
+                     "report is written when the script ends")
+    else:
+        lines.append("tapemagic: training continues; press Ctrl-C to stop, the full report is "
+                     "written when the script ends")
     print("\n".join(lines), file=sys.stderr, flush=True)
 
 

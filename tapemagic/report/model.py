@@ -275,6 +275,16 @@ class Report:
         """Return True when at least one finding has severity ``error``."""
         return any(f.severity == "error" for f in self.findings)
 
+    @property
+    def fit_stops(self) -> bool:
+        """Return True when a Keras train step got no gradient for any weight it trains.
+
+        Keras' optimizer then raises "No gradients provided for any variable": the fit does
+        not train on, so a report shown early must not say it does.
+        """
+        return any(c.keras_fit and c.sources and all(s.result == "none" for s in c.sources)
+                   for c in self.gradient_calls)
+
     def to_json(self) -> dict[str, Any]:
         """Return the report as the JSON-ready dict of ``report.schema.json``."""
         return _to_plain(self)  # type: ignore[no-any-return]
