@@ -161,10 +161,28 @@ def score(program: Program, report: dict[str, Any] | None) -> dict[str, Any]:
     Returns a dict with ``ok`` (bool) and ``reason`` (the first thing wrong, or ""), plus, for
     a broken program, ``cause``, ``line``, ``weights`` (None when no weight is expected),
     ``primary`` and ``noise`` (a count); for a fixed or clean program, ``serious`` (the count
-    of warning/error findings).
+    of warning/error findings). A report that places anything outside the user's code (an
+    autograph temp file, a library file: ``tapemagic.user_code.misplaced``) is not ok.
     """
     if report is None:
         return {"ok": False, "reason": "no report was written", "serious": None}
+    result = _score(program, report)
+    wrong = _misplaced(report)
+    if wrong and result["ok"]:  # a place the user cannot open is wrong whatever else is right
+        result.update(ok=False, reason=f"a place outside the user's code: {wrong[0]}")
+    return result
+
+
+def _misplaced(report: dict[str, Any]) -> list[str]:
+    """Return what in ``report`` points outside the user's code (tapemagic.user_code)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tapemagic.user_code import misplaced
+
+    return misplaced(report)
+
+
+def _score(program: Program, report: dict[str, Any]) -> dict[str, Any]:
     findings = list(report.get("findings", []))
     serious = [f for f in findings if f.get("severity") in SERIOUS]
     if program.kind != "bad":

@@ -24,9 +24,9 @@ def _generated_callee(file: str, position: Position) -> tuple[str, int] | None:
 
     Autograph writes ``f(x)`` as ``ag__.converted_call(f, (x,), None, fscope)``, with ``f``'s
     names wrapped in ``ag__.ld(...)``: the callee is the last name of the first argument.
-    Operators and subscripts stay as they are (named ``<Sub>``, ``<[]>``). ``rank`` counts
-    the expressions of the same name before this one on its line (``tf.cast(tf.cast(...))``),
-    which keep their order in the user's line.
+    Operators, comparisons and subscripts stay as they are (named ``<Sub>``, ``<Gt>``,
+    ``<[]>``). ``rank`` counts the expressions of the same name before this one on its line
+    (``tf.cast(tf.cast(...))``), which keep their order in the user's line.
     """
     line, end_line, col, end_col = position
     if col is None:
@@ -67,6 +67,10 @@ def _key(node: object) -> str | None:
         return f"<{type(node.op).__name__}>"
     if isinstance(node, ast.Subscript):
         return "<[]>"
+    if isinstance(node, ast.Compare):  # autograph leaves comparisons as written
+        return f"<{type(node.ops[0]).__name__}>"
+    if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):  # `not` is a call
+        return f"<{type(node.op).__name__}>"
     return None
 _call_index: dict[str, tuple[int, dict[int, list[_Call]]]] = {}
 

@@ -13,16 +13,14 @@ from its cell's body (``%%time``: ``<timed exec>``) is read at its cell's file a
 from __future__ import annotations
 
 import os
-import site
 import sys
-import sysconfig
 import threading
 import weakref
 from collections.abc import Callable
 from types import CodeType, FrameType
 from typing import Any
 
-from tapemagic import autograph, magic_bodies
+from tapemagic import autograph, magic_bodies, user_code
 from tapemagic.trace import RawLocation
 
 _LIBRARY_PACKAGES = frozenset({
@@ -44,18 +42,7 @@ _WRAPPER_MODULES = (
 )
 
 
-def _library_roots() -> tuple[str, ...]:
-    roots = {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]}
-    for getter in (site.getsitepackages, lambda: [site.getusersitepackages()]):
-        try:
-            roots.update(getter())
-        except Exception:  # noqa: BLE001 - site may be stubbed in embedded interpreters
-            pass
-    roots.update(p for p in sys.path if p.endswith(("site-packages", "dist-packages")))
-    return tuple(os.path.join(os.path.realpath(r), "") for r in roots if r)
-
-
-_ROOTS = _library_roots()
+_ROOTS = user_code.library_roots()
 # Both caches are keyed by id(code): hashing a code object hashes its constants (no cached
 # hash), which for a 5,000-line cell costs more than the op itself. The frame cache holds the
 # code object (so its id cannot be reused) and answers (is library, is a wrapper module); the
@@ -67,7 +54,7 @@ _USER_CODES: set[int] = set()
 _WRAPPER_CODES: set[int] = set()
 _API_CODES: set[int] = set()
 #: Autograph (tf.function) runs converted copies of the user's functions from generated files.
-GENERATED_MARK = "__autograph_generated_file"
+GENERATED_MARK = user_code.GENERATED_MARK
 #: Set by the tracing session while it runs: maps (generated file, line) to the user's
 #: (file, line, function), or None. Generated frames are resolved at once (not lazily): the
 #: map is autograph's, in force only while the function is being traced.
@@ -88,6 +75,8 @@ def _classify(frame: FrameType) -> tuple[CodeType, bool, bool]:
         or filename.startswith("<frozen")
         or os.path.realpath(filename).startswith(_ROOTS)
     )
+    if library:  # an editable install's files lie under no library root: keep them known
+        user_code.LIBRARY_FILES.add(filename)
     entry = (code, library, name.startswith(_WRAPPER_MODULES))
     _frame_cache[id(code)] = entry
     (_USER_CODES if not library else _WRAPPER_CODES if entry[2] else _API_CODES).add(id(code))
@@ -247,7 +236,22 @@ def source_of(frame: FrameType) -> tuple[str, int]:
 
 
 def definition_of(code: CodeType) -> RawLocation:
-    """Return where ``code`` is defined (its first line, as ``co_firstlineno``)."""
+    """Return where ``code`` is defined (its first line, as ``co_firstlineno``).
+
+    A function defined inside a converted one (a ``tf.custom_gradient``'s gradient function
+    written in a ``tf.function`` step) is generated code: its definition is read at the user's
+    line through autograph's source map, as an instruction's place is (:func:`location_at`).
+    """
+    if remap_generated is not None and GENERATED_MARK in code.co_filename:
+        # autograph puts its own unmapped decorator (`@ag__.autograph_artifact`) above the
+        # def: the first mapped line of the header (the user's decorator, else the def) counts
+        first = code.co_firstlineno
+        body = min((line for _, _, line in code.co_lines() if line and line > first),
+                   default=first + 1)
+        for line in range(first, body):
+            origin = remap_generated(code.co_filename, line)
+            if origin is not None:
+                return RawLocation(origin[0], origin[1], None, None, None, origin[2])
     place = magic_bodies.known_place(code)
     if place is None:
         return RawLocation(code.co_filename, code.co_firstlineno, None, None, None, code.co_name)

@@ -25,6 +25,7 @@ from tapemagic.graph.none_handling import none_handled_in
 from tapemagic.graph.numpy_chain import Link, feeds_in, numpy_chain_in
 from tapemagic.report.model import Location
 from tapemagic.trace import RawLocation
+from tapemagic.user_code import is_user_file
 
 #: Text placed over a cell's own (IPython registers a ``%%time`` cell as its one-line
 #: ``run_cell_magic`` call): compiled filename -> lines. Kept for the session, as linecache keeps
@@ -108,8 +109,12 @@ class SourceIndex:
 
     # -- positions ---------------------------------------------------------------------------------
     def location(self, raw: RawLocation | None) -> Location | None:
-        """Return the user-facing :class:`Location` of a raw frame position."""
-        if raw is None:
+        """Return the user-facing :class:`Location` of a raw frame position.
+
+        None when there is none, or when ``raw`` is not in the user's code (autograph's
+        generated copy, a library file): a report names only places the user can open.
+        """
+        if raw is None or not is_user_file(raw.file):
             return None
         found = self._locations.get(raw)
         if found is None:

@@ -60,6 +60,7 @@ def run_program(folder: Path | None, source: str, *, catch: type[BaseException] 
     """
     import tapemagic
     from tapemagic.report.validate import validate_report
+    from tapemagic.user_code import misplaced
 
     source = prefix + textwrap.dedent(source)
     path = Path(name) if folder is None else folder / name
@@ -84,7 +85,9 @@ def run_program(folder: Path | None, source: str, *, catch: type[BaseException] 
     except catch:
         pass  # the program's own error, as the user's code raised it
     assert check is not None and check.report is not None
-    validate_report(check.report.to_json())
+    payload = check.report.to_json()
+    validate_report(payload)
+    assert not misplaced(payload), misplaced(payload)  # every place is the user's code
     done = Checked((check.report, marked))
     done.report, done.marked, done.check, done.namespace, done.path = (
         check.report, marked, check, namespace, path)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tapemagic.report.validate import validate_report
+from tapemagic.user_code import misplaced
 
 
 def line_in(source: str, text: str) -> int:
@@ -34,10 +35,14 @@ def start_run(tmp_path: Path, name: str, source: str, *options: str,
 
 def finish_run(tmp_path: Path, name: str, process: subprocess.Popen[str],
                ) -> tuple[int, dict[str, Any], str]:
-    """Wait for a run; return its exit status, its report (validated) and its output."""
+    """Wait for a run; return its exit status, its report (validated) and its output.
+
+    Validated: against the schema, and every place in it is in the user's code.
+    """
     out, _ = process.communicate(timeout=600)  # a bound that only stops a hang
     report = json.loads((tmp_path / f"{name}.json").read_text())
     validate_report(report)
+    assert not misplaced(report), misplaced(report)  # every place is the user's code
     return process.returncode, report, out
 
 
