@@ -129,12 +129,12 @@ def _graph_notes(trace: Trace, analyses: list[CallAnalysis], cells: CellMap) -> 
     if any(a.call.in_function and a.call.reached and any(s.result == "ok" and s.norm is None
                                                          for s in a.sources)
            for a in analyses):
-        # a traced gradient whose value no probe and no returned output showed (a step under
-        # tf.distribute, a step that never ran after its trace)
+        # a traced gradient whose value no probe and no returned output showed (a step that
+        # never ran after its trace)
         notes.append("Gradients computed inside a tf.function are symbolic when it is traced: "
                      "None is certain; an all-zero gradient is seen when the step computes "
-                     "it on its first run, except under tf.distribute or in a step that did "
-                     "not run (run with --eager to check those values).")
+                     "it on its first run, except in a step whose facts were not read "
+                     "(run with --eager to check those values).")
     for call in trace.gradient_calls:
         if not call.reached:
             event = next((e for e in trace.host_events if e.id == call.stopped_at), None)

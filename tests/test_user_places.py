@@ -9,7 +9,7 @@ the tests build through ``checked.run_program`` or ``cli_runs.finish_run`` is he
 gate (``SourceIndex.location``): a raw place outside the user's code has no location.
 
 The programs model a ``tf.custom_gradient`` written inside the ``@tf.function`` step
-(https://github.com/tensorflow/tensorflow/issues/31945 defines one inside a step) and a
+(https://github.com/tensorflow/tensorflow/issues/50170 defines one inside a step) and a
 comparison in a converted step: the graph run named the custom gradient's definition in
 autograph's temp file, and the comparison by its op type with no columns.
 """

@@ -26,6 +26,12 @@ check runs (and undone): for a watched weight it notes, on the device, whether t
 was given a usable gradient (the call's own tensor costs no op). A weight given zeros (a layer
 frozen by masking its gradients) is not stuck; one never given anything while the call's
 other weights were is reported at that optimizer call (``GradientCallRecord.unmoved_apply``).
+
+Under a ``tf.distribute`` strategy the call runs once per replica per step, on threads the
+strategy starts (they belong to the check): eagerly only the runs of the replica that started
+the watch count, and a traced step is instrumented once per graph (all replicas trace into
+it). The counts are the check's own variables, outside the strategy's variable creator: no
+replica syncs them, and each worker of a ``MultiWorkerMirroredStrategy`` reads its own.
 """
 
 from __future__ import annotations
@@ -78,6 +84,9 @@ class _Watch:
     apply_loc: RawLocation | None = None  # the user's line of an optimizer call given some
     last: dict[int, int] = field(default_factory=dict)  # index -> id() of its last gradient
     runs: int = 0  # eager runs made (the Python side stops calling after RUNS)
+    #: the thread number (``Recorder.thread_number``) whose runs count: under ``strategy.run``
+    #: each replica runs the call once per step, and only one replica's runs are intervals
+    replica: int = 0
 
 
 class MoveWatch:
@@ -147,7 +156,7 @@ class MoveWatch:
 
     def start(self, key: object, call: GradientCallRecord, sources: Any, result: Any) -> None:
         """Watch an analysed call's trainable float variable sources, then count this run."""
-        if key in self.watches or call.method != "gradient" or tf.distribute.has_strategy():
+        if key in self.watches or call.method != "gradient":
             return
         objects = flatten(sources)
         if len(objects) != len(call.sources):
@@ -171,7 +180,8 @@ class MoveWatch:
                 given = tfp.host_variable(tf.fill([len(variables)], -1.0))
         except Exception:  # noqa: BLE001 - a device the check cannot place a copy on: unwatched
             return
-        watch = self.watches[key] = _Watch(call, positions, variables, snaps, state, given)
+        watch = self.watches[key] = _Watch(call, positions, variables, snaps, state, given,
+                                           replica=self.rec.thread_number())
         for i, variable in enumerate(variables):
             self._index.setdefault(id(variable), []).append((watch, i))
         self.run(key, result)
@@ -188,7 +198,7 @@ class MoveWatch:
         try:
             with self.rec.quiet(), tfp.stop_recording():
                 if tfp.executing_eagerly():
-                    if watch.runs < RUNS:
+                    if watch.runs < RUNS and self.rec.thread_number() == watch.replica:
                         watch.runs += 1
                         # plain ops, never a tf.function of the check's own: each would be
                         # one more trace in TensorFlow's retracing count, and its "triggered

@@ -11,8 +11,12 @@ one small variable of the probe's own, which the run reads once, after the step'
 one host read per checked step, no per-op reads, so the check stays cheap on an accelerator.
 
 The step's outputs, its variables and its other ops are unchanged: the probe only reads
-tensors the step computes anyway, and writes a variable nothing else reads. Steps under a
-``tf.distribute`` strategy are not probed (their replica graphs would share the variable).
+tensors the step computes anyway, and writes a variable nothing else reads. Under a
+``tf.distribute`` strategy every replica traces the step's call into the one step graph (on
+the threads the strategy starts, which belong to the check): the first replica's gradients are
+probed, and the probe is written once per graph. The variable is the check's own (made
+outside the strategy's variable creator, ``tfp.host_variable``), so no replica syncs it and no
+collective op is added: each worker of a ``MultiWorkerMirroredStrategy`` reads its own.
 """
 
 from __future__ import annotations
@@ -50,6 +54,9 @@ class _Probe:
     positions: list[int]
     op_names: list[str]
     weights: list[Any]  # each probed source's variable (None for a tensor source)
+    #: id() of the step graphs that write it: under a ``tf.distribute`` strategy every replica
+    #: traces its copy of the call into the same graph, and one replica's facts are written
+    graphs: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -78,7 +85,7 @@ class Probes:
         Returns the pairs it could not probe (they stay pending on the function's outputs).
         """
         graph = pairs[0][0].graph if pairs else None
-        if graph is None or tf.distribute.has_strategy():
+        if graph is None:
             return pairs
         probed = [(g, s) for g, s in pairs
                   if g.graph is graph and tfp.dtype_name(g.dtype) in _FLOATS]
@@ -94,7 +101,7 @@ class Probes:
         if facts is None:
             return pairs
         probe = _Probe(facts, [s for _, s in probed], [c[0] for c in ops], positions,
-                       [o[0].op.name if o else "" for _, _, _, o in ops], weights)
+                       [o[0].op.name if o else "" for _, _, _, o in ops], weights, {id(graph)})
         self.armed.append(probe)
         self.by_site[site] = probe
         kept = {id(s) for _, s in probed}
@@ -135,8 +142,9 @@ class Probes:
         values = [getattr(flat[p], "values", flat[p]) if p < len(flat) else None
                   for p in probe.positions]
         graph = next((v.graph for v in values if isinstance(v, tfp.SymbolicTensor)), None)
-        if graph is None:
+        if graph is None or id(graph) in probe.graphs:  # another replica of a probed trace
             return
+        probe.graphs.add(id(graph))
         gradients = [v if isinstance(v, tfp.SymbolicTensor) and v.graph is graph
                      and tfp.dtype_name(v.dtype) in _FLOATS else None for v in values]
         ops = []
