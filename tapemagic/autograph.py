@@ -10,6 +10,8 @@ kind on the line) in the user's line gives the columns an eager run would report
 
 from __future__ import annotations
 
+from types import CodeType
+
 Position = tuple[int, int | None, int | None, int | None]
 
 
@@ -17,6 +19,19 @@ def user_span(generated: str, position: Position, file: str, line: int,
               ) -> tuple[int, int, int] | None:
     """Return (end_line, col, end_col) in ``file`` of the expression at generated ``position``."""
     return _call_span(file, line, _generated_callee(generated, position))
+
+
+def header_lines(code: CodeType) -> range:
+    """Return the generated lines of ``code``'s header: its decorators and its ``def``.
+
+    Autograph puts a decorator of its own (``@ag__.autograph_artifact``), which maps to no
+    user line, above each converted function; the first mapped line of the header (the user's
+    decorator, else the ``def``) is where the user's function is defined.
+    """
+    first = code.co_firstlineno
+    body = min((line for _, _, line in code.co_lines() if line and line > first),
+               default=first + 1)
+    return range(first, body)
 
 
 def _generated_callee(file: str, position: Position) -> tuple[str, int] | None:

@@ -42,7 +42,6 @@ _WRAPPER_MODULES = (
 )
 
 
-_ROOTS = user_code.library_roots()
 # Both caches are keyed by id(code): hashing a code object hashes its constants (no cached
 # hash), which for a 5,000-line cell costs more than the op itself. The frame cache holds the
 # code object (so its id cannot be reused) and answers (is library, is a wrapper module); the
@@ -73,7 +72,7 @@ def _classify(frame: FrameType) -> tuple[CodeType, bool, bool]:
     library = (
         name.split(".", 1)[0] in _LIBRARY_PACKAGES
         or filename.startswith("<frozen")
-        or os.path.realpath(filename).startswith(_ROOTS)
+        or os.path.realpath(filename).startswith(user_code.LIBRARY_ROOTS)
     )
     if library:  # an editable install's files lie under no library root: keep them known
         user_code.LIBRARY_FILES.add(filename)
@@ -243,12 +242,7 @@ def definition_of(code: CodeType) -> RawLocation:
     line through autograph's source map, as an instruction's place is (:func:`location_at`).
     """
     if remap_generated is not None and GENERATED_MARK in code.co_filename:
-        # autograph puts its own unmapped decorator (`@ag__.autograph_artifact`) above the
-        # def: the first mapped line of the header (the user's decorator, else the def) counts
-        first = code.co_firstlineno
-        body = min((line for _, _, line in code.co_lines() if line and line > first),
-                   default=first + 1)
-        for line in range(first, body):
+        for line in autograph.header_lines(code):
             origin = remap_generated(code.co_filename, line)
             if origin is not None:
                 return RawLocation(origin[0], origin[1], None, None, None, origin[2])

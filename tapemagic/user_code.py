@@ -19,7 +19,8 @@ import sysconfig
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["GENERATED_MARK", "LIBRARY_FILES", "is_user_file", "library_roots", "misplaced"]
+__all__ = ["GENERATED_MARK", "LIBRARY_FILES", "LIBRARY_ROOTS", "is_user_file", "library_roots",
+           "misplaced"]
 
 #: Autograph (tf.function) runs converted copies of the user's functions from generated files.
 GENERATED_MARK = "__autograph_generated_file"
@@ -40,7 +41,8 @@ def library_roots() -> tuple[str, ...]:
     return tuple(os.path.join(os.path.realpath(r), "") for r in roots if r)
 
 
-_ROOTS = library_roots()
+#: the directories whose files are library code (with a trailing separator)
+LIBRARY_ROOTS = library_roots()
 #: tapemagic's own package: its frames are never the user's
 _OWN = os.path.join(os.path.dirname(os.path.realpath(__file__)), "")
 _known: dict[str, bool] = {}
@@ -62,7 +64,7 @@ def is_user_file(file: str | None) -> bool:
             known = True
         else:
             real = os.path.realpath(file)
-            known = not real.startswith(_ROOTS) and not real.startswith(_OWN)
+            known = not real.startswith(LIBRARY_ROOTS) and not real.startswith(_OWN)
         _known[file] = known
     return known
 
