@@ -243,21 +243,22 @@ def _count(watch: _Watch, gradients: list[Any]) -> None:
 
     def count() -> Any:
         values = [v.read_value() for v in watch.variables]
-        same = tf.stack([tf.reduce_all(tf.equal(x, s.read_value()))
+        axes = _axes()
+        same = tf.stack([tf.reduce_all(tf.equal(x, s.read_value()), axis=axes(x))
                          for x, s in zip(values, watch.snaps, strict=True)])
-        usable = _usable(gradients, values)
-        old = state.read_value()
+        usable = _usable(gradients, values, axes)
+        head, usable_old, stuck_old, moved_old = tf.split(state.read_value(), [2, n, n, n])
         given = watch.applied.read_value()
-        usable_before = old[2:2 + n] > 0.5
+        usable_before = usable_old > 0.5
         # a weight its optimizer was given zeros for (a layer frozen by masking) is left alone
         before = tf.logical_and(usable_before, tf.not_equal(given, 0.0))
         moved = tf.logical_and(usable_before, tf.logical_not(same))
-        counted = tf.logical_and(old[0] > 0.5, tf.reduce_any(moved))
+        counted = tf.logical_and(head[0] > 0.5, tf.reduce_any(moved))
         stuck = tf.logical_and(counted, tf.logical_and(before, same))
-        new = tf.concat([tf.stack([old[0] + 1.0, old[1] + tf.cast(counted, tf.float32)]),
+        new = tf.concat([head + tf.stack([1.0, tf.cast(counted, tf.float32)]),
                          tf.cast(usable, tf.float32),
-                         old[2 + n:2 + 2 * n] + tf.cast(stuck, tf.float32),
-                         old[2 + 2 * n:] + tf.cast(moved, tf.float32)], axis=0)
+                         stuck_old + tf.cast(stuck, tf.float32),
+                         moved_old + tf.cast(moved, tf.float32)], axis=0)
         with tf.control_dependencies([new]):  # the snapshots are read before they are written
             writes = [s.assign(x) for s, x in zip(watch.snaps, values, strict=True)]
         with tf.control_dependencies(writes):
@@ -278,7 +279,7 @@ def _note_applied(watch: _Watch, items: list[tuple[int, Any, Any]], rate: Any = 
     same = [(i, g) for i, g, _ in items if watch.last.get(i) == id(g)]
     changed = [(i, g, v) for i, g, v in items if watch.last.get(i) != id(g)]
 
-    def note() -> Any:
+    def note() -> None:
         flags = [tf.constant([1.0] * len(same))] if same else []
         if changed:
             flags.append(tf.cast(_usable([g for _, g, _ in changed],
@@ -288,28 +289,44 @@ def _note_applied(watch: _Watch, items: list[tuple[int, Any, Any]], rate: Any = 
         if rate is not None:  # a learning rate of zero applies nothing
             given = given * tf.cast(tf.not_equal(tf.cast(rate, tf.float32), 0.0), tf.float32)
         watch.applied.scatter_nd_update(order, given)
-        return tf.constant(True)
 
-    if tfp.executing_eagerly():
-        note()
-    else:  # in a traced step: only while its runs are counted
-        tf.cond(watch.state[0] <= float(RUNS), note, lambda: tf.constant(False))
+    # plain ops, no tf.cond, in a traced step too: once the runs are counted the state's run
+    # count stays at RUNS, so a cond on it would run this on every step anyway, and a cond
+    # costs more ops to trace (and to optimise on the first run) than this write
+    note()
 
 
-def _usable(gradients: list[Any], values: list[Any]) -> Any:
+def _axes() -> Callable[[Any], Any]:
+    """Return a maker of every axis of a value: one constant per rank, not per reduction."""
+    made: dict[int, Any] = {}
+
+    def axes(value: Any) -> Any:
+        rank = value.shape.rank
+        if rank is None:
+            return None
+        if rank not in made:
+            made[rank] = tf.constant(list(range(rank)), tf.int32)
+        return made[rank]
+
+    return axes
+
+
+def _usable(gradients: list[Any], values: list[Any],
+            axes: Callable[[Any], Any] | None = None) -> Any:
     """Return a bool vector: would an update by each gradient show in its weight's value.
 
     Finite (its sum is), not all zero, and its largest entry at least ``_RELATIVE`` times the
     weight's largest. A None (or integer) gradient is not usable.
     """
+    axes = axes or _axes()
     tops, sums, weights = [], [], []
     for gradient, value in zip(gradients, values, strict=True):
         data = getattr(gradient, "values", gradient)  # IndexedSlices: the rows it touches
         if data is None or tfp.dtype_name(getattr(data, "dtype", None)) not in _FLOATS:
             data = tf.zeros([], tf.float32)
-        tops.append(tf.cast(tf.reduce_max(tf.abs(data)), tf.float32))
-        sums.append(tf.cast(tf.reduce_sum(data), tf.float32))
-        weights.append(tf.cast(tf.reduce_max(tf.abs(value)), tf.float32))
+        tops.append(tf.cast(tf.reduce_max(tf.abs(data), axis=axes(data)), tf.float32))
+        sums.append(tf.cast(tf.reduce_sum(data, axis=axes(data)), tf.float32))
+        weights.append(tf.cast(tf.reduce_max(tf.abs(value), axis=axes(value)), tf.float32))
     top, total = tf.stack(tops), tf.stack(sums)
     return tf.logical_and(tf.logical_and(tf.math.is_finite(total), top > 0.0),
                           top >= _RELATIVE * tf.stack(weights))

@@ -175,11 +175,7 @@ class Probes:
                 target = variable
 
                 def write() -> Any:
-                    facts = [f for g, w in zip(gradients, weights, strict=True)
-                             for f in _gradient_facts(g, w)]
-                    facts += [_op_fact(*o) if o is not None else tf.constant(0.0)
-                              for o in ops]
-                    target.assign(tf.stack(facts))
+                    target.assign(_facts(gradients, weights, ops))
                     return tf.constant(True)
 
                 unwritten = tf.equal(target[0], tf.constant(_UNSET, tf.float32))
@@ -200,17 +196,18 @@ class Probes:
                 continue  # that step has not run yet
             self.armed.remove(probe)
             resolved = True
-            count = len(probe.sources)
+            n, k = len(probe.sources), len(probe.ops)  # the layout of _facts
             for i, source in enumerate(probe.sources):
-                zero, squares, zero_value = (float(v) for v in values[3 * i:3 * i + 3])
+                zero, zero_value = float(values[i]), float(values[n + i])
+                squares = float(values[2 * n + k + i])
                 if zero == 1.0:
                     source.result, source.norm = "zero", 0.0
                 elif squares >= 0.0:  # else the trace that ran did not have this gradient
                     source.norm = math.sqrt(squares)
-                if zero_value >= 0.0:  # the weight's value when the call ran (first_step.py)
+                if probe.weights[i] is not None:  # its value when the call ran (first_step.py)
                     source.zero_value = zero_value == 1.0
             for j, op in enumerate(probe.ops):
-                op.saturated = bool(values[3 * count + j] == 1.0)
+                op.saturated = bool(values[2 * n + j] == 1.0)
         return resolved
 
     def clear(self) -> None:
@@ -220,30 +217,52 @@ class Probes:
         self.by_site.clear()
 
 
-def _gradient_facts(gradient: Any, weight: Any) -> tuple[Any, Any, Any]:
-    """Return (zero everywhere, sum of squares, weight all zero) of one source, in float32.
+def _facts(gradients: list[Any], weights: list[Any], ops: list[Any]) -> Any:
+    """Return the probe's facts as one float32 vector, built with few ops.
 
-    The flags are 0 or 1. A gradient the probe cannot see (None: not in this trace) is
-    (0, -1): not zero, no norm; a tensor source's weight flag is -1 (no variable). The
-    weight is read where the call ran: automatic control dependencies order the read after
-    the step's earlier writes of it and before its optimizer's update.
+    Layout, for n gradients and k ops: per gradient whether it is zero everywhere, per weight
+    whether its value is all zero (0 for a tensor source), per op whether its registered
+    gradient gives its input zeros (saturation.py), as 0 or 1; then per gradient its sum of
+    squares (-1 when the trace that runs lacks it). The flags are stacked and cast once, and
+    each rank's reduction axes and each dtype's zero are made once (every op made here
+    is paid at trace time, and again by the function's first run that optimises it).
     """
-    if gradient is None:
-        zero, squares = tf.constant(0.0), tf.constant(-1.0)
-    else:
-        zero = tf.cast(tf.reduce_all(tf.equal(gradient, tf.zeros([], gradient.dtype))),
-                       tf.float32)
+    shared: dict[object, Any] = {}
+
+    def const(key: object, make: Any) -> Any:
+        if key not in shared:
+            shared[key] = make()
+        return shared[key]
+
+    def axes(value: Any) -> Any:  # every axis: one constant per rank
+        rank = value.shape.rank
+        return None if rank is None else const(("rank", rank),
+                                                   lambda: tf.constant(list(range(rank)), tf.int32))
+
+    def all_zero(value: Any) -> Any:
+        zero = const(("dtype", value.dtype), lambda: tf.zeros([], value.dtype))
+        return tf.reduce_all(tf.equal(value, zero), axis=axes(value))
+
+    false = tf.constant(False)
+    zeros, squares = [], []
+    for gradient in gradients:
+        if gradient is None:
+            zeros.append(false)
+            squares.append(tf.constant(-1.0))
+            continue
+        zeros.append(all_zero(gradient))
         wide = tf.cast(gradient, tf.float32)
-        squares = tf.reduce_sum(wide * wide)
-    if weight is None:
-        return zero, squares, tf.constant(-1.0)
-    value = tf.convert_to_tensor(weight)
-    return zero, squares, tf.cast(tf.reduce_all(tf.equal(value, tf.zeros([], value.dtype))),
-                                  tf.float32)
+        squares.append(tf.reduce_sum(tf.square(wide), axis=axes(wide)))
+    # the weight is read where the call ran: automatic control dependencies order the read
+    # after the step's earlier writes of it and before its optimizer's update
+    values = [false if w is None else all_zero(tf.convert_to_tensor(w)) for w in weights]
+    flags = [_op_flag(*o) if o is not None else false for o in ops]
+    return tf.concat([tf.cast(tf.stack(zeros + values + flags), tf.float32),
+                      tf.stack(squares)], axis=0)
 
 
-def _op_fact(op_type: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...]) -> Any:
-    """Return 1.0 when the op's registered gradient gives its input 0 zeros (saturation.py).
+def _op_flag(op_type: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...]) -> Any:
+    """Return True when the op's registered gradient gives its input 0 zeros (saturation.py).
 
     Built in the step's graph from the op itself: the ops its gradient function adds read
     what the step computes anyway (a ReLU's gradient reads its output).
@@ -253,4 +272,4 @@ def _op_fact(op_type: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...]) ->
         flag = zero_flag(op_type, outputs[0].op, outputs)
     except Exception:  # noqa: BLE001 - one op's gradient we cannot build leaves the rest probed
         flag = None
-    return tf.constant(0.0) if flag is None else tf.cast(flag, tf.float32)
+    return tf.constant(False) if flag is None else flag
