@@ -133,6 +133,8 @@ class TapeRecord:
     failed_watches: list[tuple[RawLocation | None, str, str]] = field(default_factory=list)
     #: made before the run (another cell): what it recorded is not in the trace
     made_before: bool = False
+    #: each ``with tape.stop_recording():`` block: (first seq, end seq, its ``with`` line)
+    pauses: list[tuple[int, int, RawLocation | None]] = field(default_factory=list)
 
     def recording_at(self, seq: int) -> bool:
         """Return True when the tape was recording at ``seq``."""
@@ -140,6 +142,13 @@ class TapeRecord:
             if start <= seq and (end < 0 or seq < end):
                 return True
         return False
+
+    def paused_at(self, seq: int) -> RawLocation | None:
+        """Return the ``stop_recording`` line of the block that was open at ``seq``, else None."""
+        for start, end, loc in self.pauses:
+            if start <= seq < end:
+                return loc
+        return None
 
 
 @dataclass(slots=True)

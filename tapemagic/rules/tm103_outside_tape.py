@@ -1,7 +1,8 @@
 """TM103 outside-tape: an op on the path ran while the tape was not recording.
 
 Matcher: a source the cut analysis marks ``outside-tape`` (a differentiable path exists, but
-its first op ran after the ``with`` block or inside ``stop_recording``). Points at that op, or,
+its first op ran after the ``with`` block or inside ``stop_recording``). Points at that op (at
+the ``with tape.stop_recording():`` line when it ran inside that block), or,
 when it ran inside a helper the user's code called after the block (``loss = loss_fn(pred)``),
 at that call: the line to move into the ``with`` block.
 """
@@ -23,6 +24,8 @@ from tapemagic.trace import OpRecord, RawLocation
 
 _NOT_RECORDING = ("while the tape is not recording (after its `with` block, inside "
                   "`stop_recording`, or before a `tape.reset()`)")
+_PAUSED = ("inside this `tape.stop_recording()` block, which keeps whatever it computes off "
+           "the tape (leave the forward pass and the loss outside the block)")
 #: tensorflow/python/distribute/mirrored_run.py runs the replica function on threads of its
 #: own; the tape stack is per thread, so a tape of the calling thread records none of it
 _REPLICA = ("in the replica function that `strategy.run` runs on the strategy's own threads, "
@@ -54,6 +57,15 @@ class OutsideTape(RuleModule):
                 yield Match((place(tape.loc), "replica"), tape.loc, hit.cause.primary,
                             {"api": api, "when": _REPLICA}, hit)
                 continue
+            paused = (tape.paused_at(op.seq) if op is not None and tape is not None
+                      and op.graph == tape.graph else None)
+            if paused is not None and op is not None:
+                # the op ran inside the user's `with tape.stop_recording():`: that block,
+                # which takes it off the tape, is the line to change (not the op inside it)
+                what = ctx.index.snippet(raw) if raw is not None else None
+                yield Match((place(paused), "paused"), paused, hit.cause.primary,
+                            {"api": what or api, "when": _PAUSED}, hit)
+                continue
             yield _at_user_line(ctx, hit, op, raw, api)
         # a term built from another gradient outside the tape and added in (a WGAN-GP penalty
         # computed before the critic's tape): every weight is connected, the term trains none
@@ -68,7 +80,7 @@ class OutsideTape(RuleModule):
         return matchers.cut_matches(ctx, self.code, "outside")
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
-        if "replica" in draft.key:
+        if "replica" in draft.key or "paused" in draft.key:
             return ()  # the tape goes into the replica function: no edit of this shape yet
         # the line that computes the loss (or forward pass) goes into the neighbouring block;
         # a target computed in the gradient call's own arguments is computed last in it

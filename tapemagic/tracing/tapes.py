@@ -212,13 +212,17 @@ class TapeHooks:
                     yield
                 return
             record = hooks.record_of(tape)
+            loc, _ = hooks._user_location(2)  # the user's `with tape.stop_recording():`
             with original(tape):
                 if record.spans and record.spans[-1][1] < 0:
                     record.spans[-1][1] = hooks.rec.next_seq()
+                start = hooks.rec.next_seq()
                 try:
                     yield
                 finally:
-                    record.spans.append([hooks.rec.next_seq(), -1])
+                    end = hooks.rec.next_seq()
+                    record.pauses.append((start, end, loc))
+                    record.spans.append([end, -1])
 
         return stop_recording
 
