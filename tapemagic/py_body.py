@@ -18,11 +18,14 @@ class PyBody:
     TensorFlow's, and its gradient again there: TensorFlow's own tape inside the body
     (``script_ops.EagerFunc``) gives the gradient per input, and a None becomes a scalar zero
     (``EagerFunc._convert``). ``conversions``: ids of the body's host conversions
-    (``HostEvent``); ``none_inputs``: input positions whose gradient the body's tape returned
+    (``HostEvent``); ``read_handles``: the variables it read; ``none_inputs``: input positions whose gradient the body's tape returned
     as None; ``graded``: the gradient ran.
     """
 
     conversions: list[int] = field(default_factory=list)
+    #: handle serials of the variables the body read (its own tape watched them): their
+    #: gradient stays on that tape; the py_function op's gradient gives only its inputs'
+    read_handles: set[int] = field(default_factory=set)
     none_inputs: set[int] = field(default_factory=set)
     ran: bool = False
     graded: bool = False

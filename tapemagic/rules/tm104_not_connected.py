@@ -5,7 +5,8 @@ it to the target), unless the call raised Keras 3's ``_type_enum`` error, which 
 or the source is a stale copy of a variable made again (TM111). Points where the connection
 ends: the line that built the loss from something else in the place of a value computed from
 the weight (primary) and the last line computed from the weight that the loss never used (a
-prediction left dangling, a second forward pass: secondary), else the line that created a
+prediction left dangling, a second forward pass: secondary), at the ``tf.py_function`` whose body read the weight
+(its gradient covers only the tensors passed in), else the line that created a
 weight the step never read, else, for a target built from Python values, the line that built
 it, else the gradient call. Sources that reach the loss only outside the tape while other
 weights on its recorded path train nowhere (a distiller differentiating by the teacher's
@@ -34,6 +35,9 @@ from tapemagic.rules.context import RuleContext, place
 from tapemagic.rules.untrained import trained_instead, untrained_on_path
 from tapemagic.trace import OpRecord
 
+_PY_BODY = (": the weights are read inside this `tf.py_function`'s body, whose gradient "
+            "reaches only the tensors passed in `inp` (call the layer outside the body, or "
+            "write the body in TensorFlow ops)")
 _SECOND_PASS = (": it is computed by this second, independent forward pass, which reads the "
                 "same weights again instead of using the watched tensor")
 
@@ -51,6 +55,12 @@ class NotConnected(RuleModule):
                 continue  # TM105 / TM111 say it, and why
             call = hit.analysis.call
             raw = call.loc
+            body = _read_in_py_body(ctx, hit)
+            if body is not None and body.loc is not None:
+                # read only inside a py_function's body: that op is the line to change
+                yield Match((place(body.loc), "py-body"), body.loc, hit.cause.primary,
+                            {"target": call.target_label, "detail": _PY_BODY}, hit)
+                continue
             if call.id not in ran:
                 ran[call.id] = _ran_instead(ctx, hit)
             instead = ran[call.id]
@@ -156,6 +166,26 @@ class NotConnected(RuleModule):
 
 def _target_name(stmt: ast.Assign) -> str:
     return ast.unparse(stmt.targets[0])
+
+
+def _read_in_py_body(ctx: RuleContext, hit: Hit) -> OpRecord | None:
+    """Return the ``tf.py_function`` op on the target's dataflow whose body read the source.
+
+    The body ran under a tape of TensorFlow's own (``script_ops.EagerFunc``), which watched
+    the variables it read (``PyBody.read_handles``); the op's gradient gives only its inputs'
+    gradients, so a weight read in the body is connected to nothing the outer tape saw.
+    """
+    handle, trace = hit.source.source.handle, ctx.trace
+    if handle is None or not trace.py_bodies:
+        return None
+    anc = hit.analysis.ancestors
+    for seq, (token, _) in sorted(trace.py_function_ops.items()):
+        body = trace.py_bodies.get(token)
+        op = ctx.graph.ops.get(seq)
+        if (body is not None and handle in body.read_handles and op is not None
+                and set(op.outputs) & anc):
+            return op
+    return None
 
 
 def _constant_target(ctx: RuleContext, hit: Hit) -> bool:

@@ -156,11 +156,14 @@ def patches(rec: Recorder) -> list[tuple[type, str, Any]]:
         if code is not None:
             sys.setprofile(_returns(state, code))  # type: ignore[arg-type]
         try:
-            return registry_call(registry, token, device, args)
+            result = registry_call(registry, token, device, args)
         finally:
             if code is not None:
                 sys.setprofile(None)
             setattr(_local, key, outer)
+        if isinstance(state, _Run) and state.body is not None:
+            _note_reads(rec, state.body, token)
+        return result
 
     def before_convert(func: Any, value: Any) -> None:
         if is_gradient(func):
@@ -179,6 +182,19 @@ def patches(rec: Recorder) -> list[tuple[type, str, Any]]:
     __call__.__doc__ = registry_call.__doc__
     return [(py_funcs.FuncRegistry, "__call__", __call__),
             py_funcs.convert_patch(before_convert)]
+
+
+def _note_reads(rec: Recorder, body: PyBody, token: Any) -> None:
+    """Note the variables the body read, which the tape TensorFlow ran it under watched."""
+    tape = py_funcs.body_tape(token)
+    try:
+        variables = tape.watched_variables() if tape is not None else ()
+    except Exception:  # noqa: BLE001 - a tape already let go of has nothing to say
+        return
+    for variable in variables:
+        serial = rec.known_handle(getattr(variable, "handle", None))
+        if serial is not None:
+            body.read_handles.add(serial)
 
 
 def note_return(rec: Recorder, run: _Run) -> None:

@@ -23,6 +23,16 @@ def registered_function(token: str) -> Any:
     return script_ops._py_funcs.get(token)
 
 
+def body_tape(token: Any) -> Any:
+    """Return the tape ``EagerFunc.__call__`` ran the body of ``token`` under, else None.
+
+    ``script_ops.tape_cache`` keeps it (bytes token -> (tape, args, outputs)) from the body's
+    run until its gradient runs; there is none when no gradient can be asked of the body.
+    """
+    entry = script_ops.tape_cache.get(token if isinstance(token, bytes) else str(token).encode())
+    return entry[0] if entry else None
+
+
 def is_gradient(func: Any) -> bool:
     """Return True for the ``EagerFunc`` of a py_function's gradient (``_is_grad_func``)."""
     return bool(func._is_grad_func)
