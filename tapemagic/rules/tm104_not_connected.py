@@ -6,7 +6,8 @@ or the source is a stale copy of a variable made again (TM111). Points where the
 ends: the line that built the loss from something else in the place of a value computed from
 the weight (primary) and the last line computed from the weight that the loss never used (a
 prediction left dangling, a second forward pass: secondary), at the ``tf.py_function`` whose body read the weight
-(its gradient covers only the tensors passed in), else the line that created a
+(its gradient covers only the tensors passed in), at the later of two evaluations of a twin
+made by the same code when the sources' model was never evaluated, else the line that created a
 weight the step never read, else, for a target built from Python values, the line that built
 it, else the gradient call. Sources that reach the loss only outside the tape while other
 weights on its recorded path train nowhere (a distiller differentiating by the teacher's
@@ -78,6 +79,15 @@ class NotConnected(RuleModule):
                 yield Match((place(call.loc), "other-model"), call.loc, hit.cause.primary,
                             {"target": call.target_label,
                              "detail": _other_model(ctx, other)}, hit)
+                continue
+            again = _same_code_again(ctx, hit)
+            if again is not None and again[0].loc is not None:
+                # the loss evaluates a twin made by the same code twice, the sources' model
+                # never: the later evaluation is where the sources' model was meant
+                op, twin_handle = again
+                yield Match((place(op.loc), "again"), op.loc, hit.cause.primary,
+                            {"target": call.target_label,
+                             "detail": _again(ctx, twin_handle)}, hit)
                 continue
             twin = ctx.second_pass(hit)
             if twin is not None and twin.loc is not None:
@@ -166,6 +176,42 @@ class NotConnected(RuleModule):
 
 def _target_name(stmt: ast.Assign) -> str:
     return ast.unparse(stmt.targets[0])
+
+
+def _same_code_again(ctx: RuleContext, hit: Hit) -> tuple[OpRecord, int] | None:
+    """Return the later of two evaluations of a twin model read in a variable source's place.
+
+    The shape of a twin-critic step that calls ``critic_1`` twice where the second call was
+    meant for ``critic_2``: the source was never read while the tape recorded, and a weight
+    made by the same code (same line, shape and dtype) was read on the target's dataflow at
+    two or more user lines. The last of those reads, and the twin's handle; else None.
+    """
+    source, trace = hit.source.source, ctx.trace
+    made = trace.handle_created.get(source.handle) if source.handle is not None else None
+    if made is None or source.kind != "keras-variable" or ctx.reads_in_span(hit):
+        return None
+    anc, tape, tensors = hit.analysis.ancestors, hit.analysis.tape, trace.tensors
+    for handle, raw in trace.handle_created.items():
+        if handle == source.handle or raw is None or (raw.file, raw.line) != (
+                made.file, made.line):
+            continue
+        reads = []
+        for op in ctx.graph.reads.get(handle, ()):
+            record = tensors.get(op.outputs[0]) if op.outputs else None
+            if (not op.in_gradient and op.loc is not None and record is not None
+                    and set(op.outputs) & anc and (tape is None or tape.recording_at(op.seq))
+                    and record.dtype == source.dtype and record.shape == source.shape):
+                reads.append(op)
+        lines = {(op.loc.file, op.loc.line) for op in reads if op.loc is not None}
+        if len(lines) >= 2:
+            return max(reads, key=lambda op: op.seq), handle
+    return None
+
+
+def _again(ctx: RuleContext, handle: int) -> str:
+    return (f": this line evaluates again the model that holds `{ctx.handle_name(handle)}` "
+            "(made by the same code as the sources' model, already evaluated above), where "
+            "the sources' model may have been meant")
 
 
 def _read_in_py_body(ctx: RuleContext, hit: Hit) -> OpRecord | None:
