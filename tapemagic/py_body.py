@@ -18,8 +18,8 @@ class PyBody:
     TensorFlow's, and its gradient again there: TensorFlow's own tape inside the body
     (``script_ops.EagerFunc``) gives the gradient per input, and a None becomes a scalar zero
     (``EagerFunc._convert``). ``conversions``: ids of the body's host conversions
-    (``HostEvent``); ``read_handles``: the variables it read; ``none_inputs``: input positions whose gradient the body's tape returned
-    as None; ``graded``: the gradient ran.
+    (``HostEvent``); ``read_handles``: the variables it read; ``none_inputs``: input
+    positions whose gradient the body's tape returned as None; ``graded``: the gradient ran.
     """
 
     conversions: list[int] = field(default_factory=list)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from tapemagic.py_body import PyBody
+from tapemagic.switches import Switches
 
 #: ``Trace.state_writes`` label of a write a Keras optimizer made (a slot or a weight update)
 OPTIMIZER_WRITE = "optimizer"
@@ -133,8 +134,6 @@ class TapeRecord:
     failed_watches: list[tuple[RawLocation | None, str, str]] = field(default_factory=list)
     #: made before the run (another cell): what it recorded is not in the trace
     made_before: bool = False
-    #: each ``with tape.stop_recording():`` block: (first seq, end seq, its ``with`` line)
-    pauses: list[tuple[int, int, RawLocation | None]] = field(default_factory=list)
 
     def recording_at(self, seq: int) -> bool:
         """Return True when the tape was recording at ``seq``."""
@@ -142,13 +141,6 @@ class TapeRecord:
             if start <= seq and (end < 0 or seq < end):
                 return True
         return False
-
-    def paused_at(self, seq: int) -> RawLocation | None:
-        """Return the ``stop_recording`` line of the block that was open at ``seq``, else None."""
-        for start, end, loc in self.pauses:
-            if start <= seq < end:
-                return loc
-        return None
 
 
 @dataclass(slots=True)
@@ -298,8 +290,7 @@ class Trace:
     handle_trainable: dict[int, bool] = field(default_factory=dict)
     #: op seq of a ``tf.custom_gradient`` output -> (function name, its gradient function's def)
     custom_gradients: dict[int, tuple[str, RawLocation]] = field(default_factory=dict)
-    #: handle serial -> seq of its last ``assign``/``assign_add``/``assign_sub`` call (recorded
-    #: also while per-op recording is detached)
+    #: handle serial -> seq of its last ``assign*`` call (also while per-op recording is detached)
     variable_writes: dict[int, int] = field(default_factory=dict)
     #: handle serial -> where the variable was created (its VarHandleOp ran during the run)
     handle_created: dict[int, RawLocation] = field(default_factory=dict)
@@ -316,13 +307,13 @@ class Trace:
     #: gradient function's definition, the function's name, the handles it read, the error)
     custom_gradient_errors: list[tuple[RawLocation, str, tuple[int, ...], str]] = field(
         default_factory=list)
-    #: serials of float constants made in a traced graph whose every element is 0 (a Python
-    #: 0.0 read when the function was traced, frozen into the graph)
+    #: serials of all-zero float constants of a traced graph (a Python 0.0 frozen into it)
     zero_constants: set[int] = field(default_factory=set)
     #: traced steps whose sources went stale when a layer was unfrozen (graph mode)
     stale_steps: list[StaleStep] = field(default_factory=list)
     #: trainable variables the trained model reads that Keras does not track or froze for good
     untracked: list[Untracked] = field(default_factory=list)
+    switches: Switches = field(default_factory=Switches)  #: stop_recording blocks, freezes
     function_calls: int = 0
     forced_eager: bool = True
     #: ``tape.watch`` calls that raised on a NumPy argument of a tf.function run eagerly by

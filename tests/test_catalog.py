@@ -35,7 +35,7 @@ EXPECTED = {
               "unsafe"),
     "TM108": ("failed-watch", "not-watched", "error", ["error", "what", "tape_line", "variables"],
               "unsafe"),
-    "TM109": ("empty-sources", "sources-mismatch", "error", ["sources", "variables"],
+    "TM109": ("empty-sources", "sources-mismatch", "error", ["sources", "detail", "variables"],
               "unsafe"),
     "TM110": ("weights-never-trained", "sources-mismatch", "info", ["variables"],
               "display-only"),

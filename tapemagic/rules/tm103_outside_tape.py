@@ -57,8 +57,8 @@ class OutsideTape(RuleModule):
                 yield Match((place(tape.loc), "replica"), tape.loc, hit.cause.primary,
                             {"api": api, "when": _REPLICA}, hit)
                 continue
-            paused = (tape.paused_at(op.seq) if op is not None and tape is not None
-                      and op.graph == tape.graph else None)
+            paused = (trace.switches.paused_at(tape.id, op.seq) if op is not None
+                      and tape is not None and op.graph == tape.graph else None)
             if paused is not None and op is not None:
                 # the op ran inside the user's `with tape.stop_recording():`: that block,
                 # which takes it off the tape, is the line to change (not the op inside it)

@@ -5,13 +5,14 @@ it to the target), unless the call raised Keras 3's ``_type_enum`` error, which 
 or the source is a stale copy of a variable made again (TM111). Points where the connection
 ends: the line that built the loss from something else in the place of a value computed from
 the weight (primary) and the last line computed from the weight that the loss never used (a
-prediction left dangling, a second forward pass: secondary), at the ``tf.py_function`` whose body read the weight
-(its gradient covers only the tensors passed in), at the later of two evaluations of a twin
-made by the same code when the sources' model was never evaluated, else the line that created a
-weight the step never read, else, for a target built from Python values, the line that built
-it, else the gradient call. Sources that reach the loss only outside the tape while other
-weights on its recorded path train nowhere (a distiller differentiating by the teacher's
-weights) are the wrong sources: at the gradient call, instead of TM103.
+prediction left dangling, a second forward pass: secondary), at the ``tf.py_function`` whose
+body read the weight (its gradient covers only the tensors passed in), at the later of two
+evaluations of a twin made by the same code when the sources' model was never evaluated, else
+the line that created a weight the step never read, else, for a target built from Python
+values, the line that built it, else the gradient call. Sources that reach the loss only
+outside the tape while other weights on its recorded path train nowhere (a distiller
+differentiating by the teacher's weights) are the wrong sources: at the gradient call,
+instead of TM103.
 """
 
 from __future__ import annotations

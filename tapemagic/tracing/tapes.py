@@ -221,7 +221,8 @@ class TapeHooks:
                     yield
                 finally:
                     end = hooks.rec.next_seq()
-                    record.pauses.append((start, end, loc))
+                    hooks.rec.trace.switches.pauses.setdefault(record.id, []).append(
+                        (start, end, loc))
                     record.spans.append([end, -1])
 
         return stop_recording

@@ -35,6 +35,7 @@ import tensorflow as tf
 from tapemagic import frames
 from tapemagic.locations import source_lines
 from tapemagic.optypes import READ_OPS
+from tapemagic.switches import Freeze
 from tapemagic.trace import OPTIMIZER_WRITE, RawLocation, Untracked
 from tapemagic.tracing import keras_state
 from tapemagic.tracing._tf_private.keras_private import inner_variable
@@ -139,6 +140,9 @@ class TrackingHooks:
         try:
             found = [*self._scoped(), *self._from_modules(), *self._from_freezes()]
             rec.trace.untracked.extend(found)
+            rec.trace.switches.freezes.extend(  # every freeze: the rules name the line
+                Freeze(seq, loc, name, tuple(h for h in map(self.serial, vs) if h is not None))
+                for seq, loc, name, vs in self._freezes)
         except Exception:  # noqa: BLE001 - an object gone strange: no finding, the run stands
             pass
         finally:
