@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from tapemagic.graph.left_out import left_out_term
 from tapemagic.graph.verdicts import Cause
 from tapemagic.lint.connections import (
     constant_targets,
@@ -117,6 +118,7 @@ class NotConnected(RuleModule):
                     raw = ctx.index.assignment(call.loc, argument.id) or raw
             yield Match((place(raw),), raw, hit.cause.primary,
                         {"target": call.target_label, "detail": ""}, hit)
+        yield from _left_out_terms(ctx)
         yield from _zeros_from_other_model(ctx)
         yield from _sources_of_a_pass_outside(ctx)
 
@@ -177,6 +179,25 @@ class NotConnected(RuleModule):
 
 def _target_name(stmt: ast.Assign) -> str:
     return ast.unparse(stmt.targets[0])
+
+
+def _left_out_terms(ctx: RuleContext) -> Iterable[Match]:
+    """Yield, at the line that built the target, the sources whose loss term was left out.
+
+    A source cut only by a ``tf.stop_gradient`` the user wrote, with a loss-like scalar
+    computed from it in the tape that the target does not use (``graph/left_out.py``).
+    """
+    for hit in ctx.hits("stop-gradient"):
+        found = left_out_term(ctx.graph, hit.analysis, hit.source)
+        if found is None:
+            continue
+        term, built = found
+        line = term.loc.line if term.loc is not None else "?"
+        yield Match((place(built.loc), "left-out"), built.loc, True,
+                    {"target": hit.analysis.call.target_label,
+                     "detail": f": the term computed from them at line {line} is not added "
+                               "into it, and their other path is cut by `tf.stop_gradient`"},
+                    hit)
 
 
 def _same_code_again(ctx: RuleContext, hit: Hit) -> tuple[OpRecord, int] | None:
