@@ -61,3 +61,24 @@ def test_the_freeze_that_emptied_the_list_is_the_line(tmp_path: Path) -> None:
 def test_a_freeze_undone_before_the_step_leaves_nothing(tmp_path: Path) -> None:
     report, _ = _run(tmp_path, "critic.trainable = True")
     assert [f.rule for f in report.findings if f.severity in ("error", "warning")] == []
+
+
+PLAIN = """
+import tensorflow as tf
+w = tf.Variable(2.0, name="w")
+scale = tf.Variable(3.0, trainable=False, name="scale")
+with tf.GradientTape() as tape:
+    loss = w * scale
+grads = tape.gradient(loss, [w, scale])
+"""
+
+
+def test_a_plain_variable_made_non_trainable_is_placed_where_it_was_made(tmp_path: Path) -> None:
+    path = tmp_path / "plain.py"
+    path.write_text(textwrap.dedent(PLAIN))
+    with tapemagic.gradcheck() as check:
+        exec(compile(path.read_text(), str(path), "exec"), {"__name__": "__main__"})  # noqa: S102
+    loud = [f for f in check.report.findings if f.severity in ("error", "warning")]
+    assert [f.rule for f in loud] == ["TM107"] and loud[0].variables == ("scale",)
+    line = path.read_text().splitlines()[loud[0].location.line - 1]
+    assert line.startswith("scale = tf.Variable(3.0, trainable=False")

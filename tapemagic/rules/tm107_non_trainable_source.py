@@ -2,7 +2,9 @@
 
 Matcher: a variable source marked ``not-watched`` that is not trainable while the tape watched
 accessed variables: the tape watches only trainable ones (``model.weights`` holds BatchNorm's
-moving statistics, for one). Points at the gradient call, where the source list is passed.
+moving statistics, for one). Points at the gradient call, where the source list is passed;
+for a plain ``tf.Variable`` the run made, at the line that made it (its ``trainable`` flag is
+set there once and for all).
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ class NonTrainableSource(RuleModule):
             if tape is not None and not tape.watch_accessed_variables:
                 continue  # TM101: the tape watches nothing on its own
             raw = hit.analysis.call.loc
+            made = ctx.trace.handle_created.get(source.handle)
+            if source.kind == "variable" and made is not None:
+                # the user's own `tf.Variable(..., trainable=False)`: a tf.Variable's flag is
+                # fixed when it is made, so that line is the one to change
+                raw = made
             loc = ctx.index.location(tape.loc if tape is not None else raw)
             yield Match((place(raw),), raw, hit.cause.primary,
                         {"tape_line": str(loc.line) if loc else "?"}, hit)
