@@ -219,6 +219,9 @@ class GradientCallRecord:
     checked_runs: int = 0
     #: the optimizer call that was given other sources of this call but never an unmoved one
     unmoved_apply: RawLocation | None = None
+    #: (source index, runs) of trainable weights whose gradient was all zero in every one of
+    #: at least two checked runs (``tracing/moved.py``): whatever zeroed it, they do not train
+    zeroed: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,8 +249,12 @@ class Untracked:
     Found by ``tracing/tracking.py`` from Keras 3's own tracking (a layer's ``weights``, a
     model's ``trainable_variables``) while the objects live. ``how``:
 
-    - ``variable``: a raw ``tf.Variable`` held by a Keras layer (attribute or list) that is not
-      one of its ``weights``; ``loc`` is where it was made (None: made before the run);
+    - ``variable``: a variable a Keras layer reads that is not one of its ``weights``: a raw
+      ``tf.Variable`` it holds (attribute or list; ``loc`` is where it was made, None: made
+      before the run), any variable behind an object Keras does not look into (``via`` names
+      its type, ``attribute`` the layer's attribute; ``loc`` is the statement that stored it on
+      the layer), or one no layer reaches (``via`` is :data:`CLOSURE`: a function the layer
+      calls closed over it; ``loc`` is where it was made);
     - ``layer``: a Keras layer or model called inside another layer's call (a ``Lambda``:
       ``holder_type`` says which) that does not track its weights; ``loc`` is the user line that
       called it there;
@@ -268,6 +275,12 @@ class Untracked:
     loc: RawLocation | None
     step: RawLocation | None = None
     model: str = ""
+    attribute: str = ""
+    via: str = ""
+
+
+#: ``Untracked.via`` of a variable no layer reaches: a function the layer calls closed over it
+CLOSURE = "<closure>"
 
 
 @dataclass
