@@ -25,32 +25,40 @@ if TYPE_CHECKING:
     from tapemagic.trace import OpRecord
 
 
-def kept_zero(graph: ProvenanceGraph, analysis: CallAnalysis) -> tuple[list[int], list[int]]:
-    """Return (the sources explained, the zero weights that explain them), as source indices.
+def kept_zero(graph: ProvenanceGraph, analysis: CallAnalysis,
+              ) -> tuple[list[int], list[int], list[int]]:
+    """Return the sources explained, the zero weights that explain them, and the others.
 
-    Only sources of ``analysis`` whose gradient was zero in every checked run and for which
-    the analysis found no cause. ([], []) when there are none.
+    All as source indices, among the sources of ``analysis`` whose gradient was zero in every
+    checked run and for which the analysis found no cause. A source whose paths meet a zero
+    made by a dead ReLU (an op whose output is all zero, another rule's finding) goes to the
+    third list: that finding explains it, as it explains the layer behind the ReLU.
     """
     sources = analysis.sources
     stuck = sorted(i for i, _ in analysis.call.zeroed
                    if i < len(sources) and sources[i].node is not None)
     origins = [i for i in stuck if sources[i].source.zero_value]
-    if not origins:
-        return [], []
-    zeros = zero_tensors(graph, [n for i in origins if (n := sources[i].node) is not None],
-                         sums=True)
+    dead = [out for op in graph.ops.values() if op.op_type == "Relu" and op.saturated
+            and not op.in_gradient for out in op.outputs]
+    if not stuck or not (origins or dead):
+        return [], [], []
+    nodes = [n for i in origins if (n := sources[i].node) is not None]
+    zeros = zero_tensors(graph, nodes + dead, sums=True)
     targets = set(analysis.call.targets)
     explained: list[int] = []
+    derived: list[int] = []
     used: set[int] = set()
     for i in stuck:
         source = sources[i]
         if source.verdict != "zero" or source.causes or source.node is None:
             continue
         found = crossed(graph, source.node, analysis.connected, targets, zeros)
-        if found:
+        if found and all(k < len(origins) for k in found):
             explained.append(i)
             used.update(origins[k] for k in found)
-    return explained, sorted(used)
+        elif found:
+            derived.append(i)
+    return explained, sorted(used), derived
 
 
 def first_product(graph: ProvenanceGraph, node: int) -> OpRecord | None:

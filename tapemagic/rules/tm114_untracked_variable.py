@@ -22,7 +22,7 @@ from tapemagic.lint.values import Site
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext
 from tapemagic.rules.untracked import matches
-from tapemagic.trace import CLOSURE, Untracked
+from tapemagic.untracked_facts import CLOSURE, Untracked
 
 
 @register

@@ -12,7 +12,8 @@ Matcher, two invariants read by ``tracing/moved.py`` that need no cause:
 - ``GradientCallRecord.zeroed``: trainable sources whose gradient was all zero in every one of
   at least two checked runs (a first step only, behind a zero-initialised ReZero scale, is not
   enough). Points at the gradient call (for ``fit``, the ``fit`` line); a finding of another
-  rule naming the same weights (a dead ReLU, a ``tf.sign``) keeps this one as a note.
+  rule naming the same weights (a dead ReLU, a ``tf.sign``, zero weights) keeps this one as a
+  note, and a weight whose zeros come from a dead ReLU's output is that finding's.
 
 Both leave alone a weight another gradient call site of the run takes as a source (it trains
 there: a GAN's other step, a later phase) and a call that raised. No quick fix: which list the
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.graph import zero_weights
 from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
@@ -51,7 +53,11 @@ class WeightNotUpdated(RuleModule):
                 # an optimizer call given the other weights but never these: the line to change
                 where = call.unmoved_apply or call.loc
                 yield _match(call, where, stuck, _UNMOVED, "")
-            zeroed = _named(analysis, call.zeroed, elsewhere, connected=False)
+            # zeros a dead ReLU makes downstream: its finding explains them (no cut of their own)
+            _, _, derived = zero_weights.kept_zero(ctx.graph, analysis) if call.zeroed else (
+                [], [], [])
+            zeroed = _named(analysis, [(i, n) for i, n in call.zeroed if i not in derived],
+                            elsewhere, connected=False)
             zeroed = [(name, n) for name, n in zeroed if name not in dict(stuck)]
             if zeroed:
                 yield _match(call, call.loc, zeroed, _ZEROED, "zeroed")

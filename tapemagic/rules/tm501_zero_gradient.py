@@ -109,7 +109,7 @@ def _zero_weights(ctx: RuleContext) -> Iterable[Match]:
     for analysis in ctx.analyses:
         if analysis.call.error_type:
             continue
-        explained, origins = zero_weights.kept_zero(ctx.graph, analysis)
+        explained, origins, _ = zero_weights.kept_zero(ctx.graph, analysis)
         ops = [(op, i) for i in origins
                if (op := zero_weights.first_product(ctx.graph, analysis.sources[i].node or -1))]
         if not explained or not ops:

@@ -35,11 +35,12 @@ import tensorflow as tf
 from tapemagic import frames
 from tapemagic.locations import source_lines
 from tapemagic.optypes import READ_OPS
-from tapemagic.trace import CLOSURE, OPTIMIZER_WRITE, RawLocation, Untracked
+from tapemagic.trace import OPTIMIZER_WRITE, RawLocation
 from tapemagic.tracing import holders, keras_state
 from tapemagic.tracing._tf_private.keras_private import inner_variable
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.unfreeze import named_owner
+from tapemagic.untracked_facts import CLOSURE, Untracked
 
 _KERAS_TRAINER = "keras.src.backend.tensorflow.trainer"
 #: how deep the attributes of a ``tf.Module`` are searched for Keras layers
