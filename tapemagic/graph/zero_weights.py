@@ -14,6 +14,7 @@ scale that moves (ReZero, Fixup) is no origin: it is not in ``zeroed``.
 
 from __future__ import annotations
 
+from collections import deque
 from typing import TYPE_CHECKING
 
 from tapemagic.graph.first_step import crossed, zero_tensors
@@ -70,3 +71,27 @@ def first_product(graph: ProvenanceGraph, node: int) -> OpRecord | None:
             if op is not None and op.op_type in MULTIPLYING and not op.in_gradient:
                 found.append(op)
     return min(found, key=lambda op: op.seq) if found else None
+
+
+def may_cancel(graph: ProvenanceGraph, node: int, within: set[int]) -> bool:
+    """Return True when weight ``node``'s paths to the target meet again at some op.
+
+    Its gradient is then a sum of contributions, which may cancel exactly by the maths (a
+    critic's last bias in ``critic(fake) - critic(real)``): a zero there is no evidence that
+    nothing flows. A weight with one path and a zero gradient got nothing through it.
+    """
+    reached = set(graph.read_values(node, node in graph.reads))
+    queue = deque(reached)
+    while queue:
+        tensor = queue.popleft()
+        for edge in graph.out_edges.get(tensor, ()):
+            if edge.dst in reached or edge.dst not in within or not edge.differentiable:
+                continue
+            reached.add(edge.dst)
+            queue.append(edge.dst)
+    for tensor in reached:
+        for edge in graph.out_edges.get(tensor, ()):
+            op = graph.ops.get(edge.ref) if edge.kind == "op" else None
+            if op is not None and sum(i in reached for i in op.inputs) >= 2:
+                return True
+    return False

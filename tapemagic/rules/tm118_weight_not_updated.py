@@ -13,7 +13,9 @@ Matcher, two invariants read by ``tracing/moved.py`` that need no cause:
   at least two checked runs (a first step only, behind a zero-initialised ReZero scale, is not
   enough). Points at the gradient call (for ``fit``, the ``fit`` line); a finding of another
   rule naming the same weights (a dead ReLU, a ``tf.sign``, zero weights) keeps this one as a
-  note, and a weight whose zeros come from a dead ReLU's output is that finding's.
+  note, and a weight whose zeros come from a dead ReLU's output is that finding's. A weight
+  whose paths to the loss meet again is left alone: its contributions may cancel exactly
+  (a critic's last bias in ``critic(fake) - critic(real)``).
 
 Both leave alone a weight another gradient call site of the run takes as a source (it trains
 there: a GAN's other step, a later phase) and a call that raised. No quick fix: which list the
@@ -53,14 +55,31 @@ class WeightNotUpdated(RuleModule):
                 # an optimizer call given the other weights but never these: the line to change
                 where = call.unmoved_apply or call.loc
                 yield _match(call, where, stuck, _UNMOVED, "")
-            # zeros a dead ReLU makes downstream: its finding explains them (no cut of their own)
-            _, _, derived = zero_weights.kept_zero(ctx.graph, analysis) if call.zeroed else (
-                [], [], [])
-            zeroed = _named(analysis, [(i, n) for i, n in call.zeroed if i not in derived],
-                            elsewhere, connected=False)
+            zeroed = _named(analysis, _zeroed(ctx, analysis), elsewhere, connected=False)
             zeroed = [(name, n) for name, n in zeroed if name not in dict(stuck)]
             if zeroed:
                 yield _match(call, call.loc, zeroed, _ZEROED, "zeroed")
+
+
+def _zeroed(ctx: RuleContext, analysis: CallAnalysis) -> list[tuple[int, int]]:
+    """Return the call's zeroed sources that no other finding explains and cannot cancel.
+
+    Zeros a dead ReLU makes downstream are its finding's (no cut of their own); zero weights
+    that keep each other zero are TM501's (kept: this finding becomes its note). Otherwise a
+    weight whose paths meet again may get contributions that cancel by the maths.
+    """
+    call = analysis.call
+    if not call.zeroed:
+        return []
+    explained, _, derived = zero_weights.kept_zero(ctx.graph, analysis)
+    out = []
+    for i, steps in call.zeroed:
+        node = analysis.sources[i].node if i < len(analysis.sources) else None
+        if node is None or i in derived or (i not in explained and zero_weights.may_cancel(
+                ctx.graph, node, analysis.connected)):
+            continue
+        out.append((i, steps))
+    return out
 
 
 def _named(analysis: CallAnalysis, found: list[tuple[int, int]], elsewhere: set[int],
