@@ -161,8 +161,7 @@ def _unmoved_note(draft: Draft, found: list[str], cells: CellMap) -> str:
     named = ", ".join(f"`{n}`" for n in draft.variables)
     steps = draft.params.get("steps", "?")
     return (f"{named} also did not change in {steps} checked steps of the gradient call at "
-            f"{where_label(draft.raw, cells)} while other weights did (see "
-            f"{', '.join(found)}).")
+            f"{where_label(draft.raw, cells)} (see {', '.join(found)}).")
 
 
 def _call(analysis: CallAnalysis, cells: CellMap, diagnoser: Diagnoser,

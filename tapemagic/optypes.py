@@ -150,6 +150,15 @@ MULTIPLYING = frozenset({
     "Conv2D", "Conv3D", "DepthwiseConv2dNative", "Conv2DBackpropInput",
 })
 
+#: Elementwise ops with f(0) = 0 (activations through the origin): a zero input, a zero output.
+ZERO_AT_ZERO = frozenset({
+    "Tanh", "Relu", "Relu6", "LeakyRelu", "Elu", "Selu", "Softsign", "Sin", "Sinh", "Asinh",
+    "Atan", "Atanh", "Tan", "Erf", "Abs", "Square",
+})
+
+#: Sums: zero when every input is (a zero bias added to a zero product).
+SUMS = frozenset({"Add", "AddV2", "AddN", "BiasAdd", "Sub"})
+
 #: Ops whose output is zero when their (first) input is: a zero stays a zero through them.
 ZERO_KEEPING = frozenset({
     "ReadVariableOp", "Identity", "IdentityN", "Cast", "Reshape", "Transpose", "ExpandDims",

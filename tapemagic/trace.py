@@ -14,6 +14,7 @@ from typing import Literal
 
 from tapemagic.py_body import PyBody
 from tapemagic.switches import Switches
+from tapemagic.untracked_facts import Untracked
 
 #: ``Trace.state_writes`` label of a write a Keras optimizer made (a slot or a weight update)
 OPTIMIZER_WRITE = "optimizer"
@@ -220,6 +221,9 @@ class GradientCallRecord:
     checked_runs: int = 0
     #: the optimizer call that was given other sources of this call but never an unmoved one
     unmoved_apply: RawLocation | None = None
+    #: (source index, runs) of trainable weights whose gradient was all zero in every one of
+    #: at least two checked runs (``tracing/moved.py``): whatever zeroed it, they do not train
+    zeroed: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,37 +242,6 @@ class StaleStep:
     site: tuple[str, int]
     seq: int
     runs: int
-
-
-@dataclass(frozen=True, slots=True)
-class Untracked:
-    """Trainable variables that the model being trained reads but Keras does not track for it.
-
-    Found by ``tracing/tracking.py`` from Keras 3's own tracking (a layer's ``weights``, a
-    model's ``trainable_variables``) while the objects live. ``how``:
-
-    - ``variable``: a raw ``tf.Variable`` held by a Keras layer (attribute or list) that is not
-      one of its ``weights``; ``loc`` is where it was made (None: made before the run);
-    - ``layer``: a Keras layer or model called inside another layer's call (a ``Lambda``:
-      ``holder_type`` says which) that does not track its weights; ``loc`` is the user line that
-      called it there;
-    - ``module``: Keras weights of layers held by a ``tf.Module`` whose ``trainable_variables``
-      (which sees no Keras 3 variable) were a gradient call's sources; ``loc`` is the user's
-      ``class`` statement of that module, ``step`` that call (``loc`` is the call, ``step``
-      None, when the class is not the user's);
-    - ``frozen``: weights of a model whose own Keras train step was traced while they were
-      frozen, so it got no trainable weights (Keras 3 reads ``trainable`` at trace time);
-      ``loc`` is the ``trainable = False`` that froze them (the train call when they were
-      frozen before the run), ``step`` the train call's line, ``model`` the model it trains.
-    """
-
-    how: Literal["variable", "layer", "module", "frozen"]
-    handles: tuple[int, ...]
-    holder: str
-    holder_type: str
-    loc: RawLocation | None
-    step: RawLocation | None = None
-    model: str = ""
 
 
 @dataclass

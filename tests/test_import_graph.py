@@ -143,6 +143,7 @@ def test_find_cycle_finds_one():
 # What ``tapemagic/tracing/`` may import from outside itself (ARCHITECTURE.md): the Trace data,
 # the source index and the TF-free frame walk beside it, the op tables and the heap switch.
 TRACING_MAY_IMPORT = frozenset({"tapemagic.trace", "tapemagic.py_body", "tapemagic.switches",
+                                "tapemagic.untracked_facts",
                                 "tapemagic.locations", "tapemagic.frames",
                                 "tapemagic.magic_bodies", "tapemagic.autograph",
                                 "tapemagic.optypes", "tapemagic.heap"})

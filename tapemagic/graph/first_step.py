@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING
 
-from tapemagic.optypes import MULTIPLYING, ZERO_GRADIENT, ZERO_KEEPING
+from tapemagic.optypes import MULTIPLYING, SUMS, ZERO_AT_ZERO, ZERO_GRADIENT, ZERO_KEEPING
 
 if TYPE_CHECKING:
     from tapemagic.graph.provenance import ProvenanceGraph
@@ -44,16 +44,16 @@ def forgive(graph: ProvenanceGraph, analyses: list[CallAnalysis],
                   and s.result == "ok" and s.norm != 0.0]
         if not zeroed or not scales:
             continue
-        zeros = _zero_tensors(graph, [s.node for s in scales if s.node is not None])
+        zeros = zero_tensors(graph, [s.node for s in scales if s.node is not None])
         targets = set(analysis.call.targets)
         names, used = [], set()
         for source in zeroed:
             assert source.node is not None
-            crossed = _crossed(graph, source.node, analysis.connected, targets, zeros)
-            if crossed is not None:
+            stopped = crossed(graph, source.node, analysis.connected, targets, zeros)
+            if stopped is not None:
                 source.causes, source.path = [], []
                 names.append(source.source.name)
-                used |= crossed
+                used |= stopped
         if names:
             changed.append((analysis, names, [scales[i].source.name for i in sorted(used)]))
     return changed
@@ -69,8 +69,13 @@ def _forgivable(graph: ProvenanceGraph, source: SourceAnalysis) -> bool:
     return True
 
 
-def _zero_tensors(graph: ProvenanceGraph, nodes: list[int]) -> dict[int, int]:
-    """Return each tensor that is zero because a zero weight is: tensor -> that weight's index."""
+def zero_tensors(graph: ProvenanceGraph, nodes: list[int], sums: bool = False,
+                 ) -> dict[int, int]:
+    """Return each tensor that is zero because a zero weight is: tensor -> that weight's index.
+
+    ``sums``: also through ops that are zero at zero (``optypes.ZERO_AT_ZERO``: a tanh) and
+    sums of zeros only (a bias added to a zero product when the bias is zero too).
+    """
     zeros: dict[int, int] = {}
     queue = deque((out, i) for i, node in enumerate(nodes)
                   for out in graph.read_values(node, node in graph.reads))
@@ -82,12 +87,15 @@ def _zero_tensors(graph: ProvenanceGraph, nodes: list[int]) -> dict[int, int]:
         for edge in graph.out_edges.get(tensor, ()):
             op = graph.ops.get(edge.ref) if edge.kind == "op" else None
             if op is not None and (op.op_type in MULTIPLYING or (
-                    op.op_type in ZERO_KEEPING and op.inputs[:1] == (tensor,))):
+                    op.op_type in ZERO_KEEPING and op.inputs[:1] == (tensor,)) or (sums and (
+                    (op.op_type in ZERO_AT_ZERO and op.inputs[:1] == (tensor,))
+                    or (op.op_type in SUMS and all(i in zeros or i == tensor
+                                                   for i in op.inputs))))):
                 queue.append((edge.dst, origin))
     return zeros
 
 
-def _crossed(graph: ProvenanceGraph, node: int, within: set[int], targets: set[int],
+def crossed(graph: ProvenanceGraph, node: int, within: set[int], targets: set[int],
              zeros: dict[int, int]) -> set[int] | None:
     """Return the zero weights whose products stop every path from ``node`` to a target.
 

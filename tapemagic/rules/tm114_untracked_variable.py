@@ -1,10 +1,14 @@
-"""TM114 untracked-variable: a raw ``tf.Variable`` held by a Keras 3 layer, never trained.
+"""TM114 untracked-variable: a variable a Keras 3 layer reads but does not track, never trained.
 
-Matcher: a trainable ``tf.Variable`` a user's Keras layer holds (an attribute, or in a list)
-that is not in its ``weights`` (``tracing/tracking.py`` asks Keras), read on the loss path of
-a model the run trains, taken by no gradient call or optimizer and never written. Points at
-the ``tf.Variable(...)`` line (or, for a variable made before the check, the line that read
-it). No quick fix: ``self.add_weight`` needs the shape and initialiser the user meant.
+Matcher: a trainable variable read in the call of a model the run trains that no layer of
+it tracks (``tracing/tracking.py`` asks Keras' own ``weights``): a raw ``tf.Variable`` a user's
+layer holds (an attribute, or in a list), any variable behind an object Keras does not look
+into (a ``tf.Module``, a helper object of the user's), or one a function the layer calls
+closed over (a ``Lambda`` over a global ``tf.Variable``); taken by no gradient call or
+optimizer and never written. Points at the line that made it untracked: the
+``tf.Variable(...)`` line for a raw or closed-over variable (or, made before the check, the
+line that read it), the ``self.<attr> = ...`` that stored the untracked object on the layer.
+No quick fix: ``self.add_weight`` needs the shape and initialiser the user meant.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from tapemagic.lint.values import Site
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext
 from tapemagic.rules.untracked import matches
+from tapemagic.untracked_facts import CLOSURE, Untracked
 
 
 @register
@@ -25,7 +30,8 @@ class UntrackedVariable(RuleModule):
     code = "TM114"
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
-        return matches(ctx, "variable", lambda fact: {"layer": fact.holder})
+        return matches(ctx, "variable", lambda fact: {"layer": fact.holder,
+                                                      "held": held(fact)})
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         for call in shapes.raw_variables(ctx.tree, ctx.imports):
@@ -33,3 +39,14 @@ class UntrackedVariable(RuleModule):
         # a helper object or tf.Module holding the variable: the line that stored it
         for holder, _variable in holders.held_variables(ctx.tree, ctx.imports):
             yield LintMatch(self.code, Site.of(holder), {"api": f"{ctx.text(holder.func)}(...)"})
+
+
+def held(fact: Untracked) -> str:
+    """Say how the layer reaches variables it does not track."""
+    if fact.via == CLOSURE:
+        return (f"a function its call runs closes over them, and a `{fact.holder_type}` "
+                "owns no variable it is not given")
+    if fact.via:
+        return (f"they are kept in `self.{fact.attribute}`, a `{fact.via}`, and Keras tracks "
+                "only its own variables and layers")
+    return "they are made with `tf.Variable`, and Keras tracks only its own variables"

@@ -17,7 +17,7 @@ from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext
 from tapemagic.rules.untracked import matches
-from tapemagic.trace import Untracked
+from tapemagic.untracked_facts import Untracked
 
 
 @register

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from tapemagic import fixes
 from tapemagic.fixes import blocks, surrogates
+from tapemagic.graph import zero_weights
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.optypes import SATURATING_SOFTMAX, ZERO_GRADIENT
@@ -24,6 +25,8 @@ from tapemagic.rules.context import RuleContext, place
 
 if TYPE_CHECKING:
     import libcst as cst
+
+    from tapemagic.trace import OpRecord, RawLocation
 
 _REASONS = {
     "Sign": "the gradient of `tf.sign` is zero everywhere",
@@ -54,18 +57,14 @@ class ZeroGradient(RuleModule):
             if op.op_type in SATURATING_SOFTMAX:
                 continue  # a saturated softmax: TM505 (information)
             api = ctx.op_api(op) if not op.layer else op.layer
-            raw = op.layer_loc or op.loc  # a Keras layer's op: the line that made or applied it
-            if (op.layer and op.layer_loc is None and op.loc is not None
-                    and (op.api_module or "").startswith("keras")):
-                # a Keras layer's op runs inside fit or the model call: the line to change is
-                # where the layer is defined (its activation, its initialiser)
-                files = [op.loc.file, *ctx.index.cells]
-                raw = ctx.index.layer_definition(op.layer.rsplit("/", 1)[-1], files) or raw
+            raw = _layer_place(ctx, op)
             yield Match((place(raw), op.op_type), raw, True,
                         {"api": api, "op": op.op_type,
                          "reason": _REASONS.get(op.op_type, "its gradient is zero here")
                          if op.op_type in ZERO_GRADIENT or op.saturated else _PROBABLE},
                         hit, api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0))
+
+        yield from _zero_weights(ctx)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         # an op whose registered gradient is zeros (tf.sign) on every path to the loss: the
@@ -86,6 +85,46 @@ class ZeroGradient(RuleModule):
         else:
             edit = None
         return (edit,) if edit else ()
+
+
+def _layer_place(ctx: RuleContext, op: OpRecord) -> RawLocation | None:
+    """Return where to report ``op``: for a Keras layer's op, the line that made or applied it."""
+    raw = op.layer_loc or op.loc
+    if (op.layer and op.layer_loc is None and op.loc is not None
+            and (op.api_module or "").startswith("keras")):
+        # a Keras layer's op runs inside fit or the model call: the line to change is
+        # where the layer is defined (its activation, its initialiser)
+        files = [op.loc.file, *ctx.index.cells]
+        raw = ctx.index.layer_definition(op.layer.rsplit("/", 1)[-1], files) or raw
+    return raw
+
+
+def _zero_weights(ctx: RuleContext) -> Iterable[Match]:
+    """Match weights that start at zero and keep each other's gradients zero on every step.
+
+    ``graph/zero_weights.py`` finds them for the zeros ``tracing/moved.py`` saw in every
+    checked step. One finding per call, at the layer of the zero weight read first in the
+    forward pass (the first to fix: with it non-zero the next layers get gradients again).
+    """
+    for analysis in ctx.analyses:
+        if analysis.call.error_type:
+            continue
+        explained, origins, _ = zero_weights.kept_zero(ctx.graph, analysis)
+        ops = [(op, i) for i in origins
+               if (op := zero_weights.first_product(ctx.graph, analysis.sources[i].node or -1))]
+        if not explained or not ops:
+            continue
+        op, _ = min(ops, key=lambda item: item[0].seq)
+        raw = _layer_place(ctx, op)
+        api = op.layer or ctx.op_api(op)
+        zero = ", ".join(f"`{analysis.sources[i].source.name}`" for i in origins)
+        yield Match((place(raw), "zero-weights", analysis.call.id), raw, True,
+                    {"api": api, "op": op.op_type,
+                     "reason": f"{zero} start at exactly zero and get zero gradients "
+                               "themselves, so every step multiplies these paths by zero "
+                               "again (a zero initialiser: nothing breaks the symmetry)"},
+                    api=api, op_type=op.op_type,
+                    variables=tuple(analysis.sources[i].source.name for i in explained))
 
 
 def _straight_through(node: cst.BaseExpression) -> cst.BaseExpression | None:

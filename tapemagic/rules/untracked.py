@@ -13,7 +13,7 @@ from tapemagic.graph.walks import forward
 from tapemagic.rules.base import Match
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.rules.untrained import never_trained
-from tapemagic.trace import Untracked
+from tapemagic.untracked_facts import Untracked
 
 
 def matches(ctx: RuleContext, how: str, params: Callable[[Untracked], dict[str, str]],

@@ -9,7 +9,7 @@ from __future__ import annotations
 from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.rules.base import Hit
 from tapemagic.rules.context import RuleContext
-from tapemagic.trace import Untracked
+from tapemagic.untracked_facts import Untracked
 
 
 def untrained_on_path(ctx: RuleContext, analysis: CallAnalysis) -> list[int]:

@@ -57,6 +57,9 @@ if TYPE_CHECKING:
 RUNS = 4
 #: A weight is reported after this many counted intervals in which it did not move.
 MIN_INTERVALS = 2
+#: A weight whose gradient was all zero in every checked run is reported after this many runs:
+#: a zero-initialised scale (ReZero, Fixup) zeroes the weights behind it on the first only.
+MIN_ZERO_RUNS = 2
 #: A gradient counts when its largest entry is at least this times the weight's largest:
 #: plain SGD with a learning rate above 1e-5 then moves that entry by more than float32's
 #: resolution (Adam's first updates are about the learning rate, whatever the gradient).
@@ -74,7 +77,8 @@ class _Watch:
     positions: list[int]  # the watched sources' places in the call's flattened sources
     variables: list[Any]  # their tf.Variables (a Keras variable's inner one)
     snaps: list[Any]  # the value each had at the previous run
-    #: [runs, counted intervals, usable gradient last run x n, stuck x n, moved x n]
+    #: [runs, counted intervals, usable gradient last run x n, stuck x n, moved x n,
+    #: all-zero gradient x n]
     state: Any
     #: per source, what a Keras optimizer was given for it since the last run: -1 nothing
     #: (or not seen), 0 an unusable gradient (zeros: a layer frozen by masking), 1 a usable one
@@ -176,7 +180,7 @@ class MoveWatch:
         try:
             with self.rec.quiet(), tf.init_scope():
                 snaps = [tfp.host_variable(tf.zeros(v.shape, v.dtype)) for v in variables]
-                state = tfp.host_variable(tf.zeros([2 + 3 * len(variables)], tf.float32))
+                state = tfp.host_variable(tf.zeros([2 + 4 * len(variables)], tf.float32))
                 given = tfp.host_variable(tf.fill([len(variables)], -1.0))
         except Exception:  # noqa: BLE001 - a device the check cannot place a copy on: unwatched
             return
@@ -221,9 +225,11 @@ class MoveWatch:
                 if values is None:
                     continue
                 n = len(watch.positions)
-                watch.call.checked_runs = int(values[0])
+                runs = watch.call.checked_runs = int(values[0])
                 for i, position in enumerate(watch.positions):
                     stuck, moved = int(values[2 + n + i]), int(values[2 + 2 * n + i])
+                    if runs >= MIN_ZERO_RUNS and int(values[2 + 3 * n + i]) == runs:
+                        watch.call.zeroed.append((position, runs))
                     if stuck >= MIN_INTERVALS and moved == 0:
                         watch.call.unmoved.append((position, stuck))
                         if i not in watch.given:
@@ -246,8 +252,9 @@ def _count(watch: _Watch, gradients: list[Any]) -> None:
         axes = _axes()
         same = tf.stack([tf.reduce_all(tf.equal(x, s.read_value()), axis=axes(x))
                          for x, s in zip(values, watch.snaps, strict=True)])
-        usable = _usable(gradients, values, axes)
-        head, usable_old, stuck_old, moved_old = tf.split(state.read_value(), [2, n, n, n])
+        usable, zero = _flags(gradients, values, axes)
+        head, usable_old, stuck_old, moved_old, zero_old = tf.split(
+            state.read_value(), [2, n, n, n, n])
         given = watch.applied.read_value()
         usable_before = usable_old > 0.5
         # a weight its optimizer was given zeros for (a layer frozen by masking) is left alone
@@ -258,7 +265,8 @@ def _count(watch: _Watch, gradients: list[Any]) -> None:
         new = tf.concat([head + tf.stack([1.0, tf.cast(counted, tf.float32)]),
                          tf.cast(usable, tf.float32),
                          stuck_old + tf.cast(stuck, tf.float32),
-                         moved_old + tf.cast(moved, tf.float32)], axis=0)
+                         moved_old + tf.cast(moved, tf.float32),
+                         zero_old + tf.cast(zero, tf.float32)], axis=0)
         with tf.control_dependencies([new]):  # the snapshots are read before they are written
             writes = [s.assign(x) for s, x in zip(watch.snaps, values, strict=True)]
         with tf.control_dependencies(writes):
@@ -313,20 +321,30 @@ def _axes() -> Callable[[Any], Any]:
 
 def _usable(gradients: list[Any], values: list[Any],
             axes: Callable[[Any], Any] | None = None) -> Any:
-    """Return a bool vector: would an update by each gradient show in its weight's value.
+    """Return a bool vector: would an update by each gradient show in its weight's value."""
+    return _flags(gradients, values, axes)[0]
 
-    Finite (its sum is), not all zero, and its largest entry at least ``_RELATIVE`` times the
-    weight's largest. A None (or integer) gradient is not usable.
+
+def _flags(gradients: list[Any], values: list[Any],
+           axes: Callable[[Any], Any] | None = None) -> tuple[Any, Any]:
+    """Return two bool vectors: each gradient is usable, each is all zero.
+
+    Usable: finite (its sum is), not all zero, and its largest entry at least ``_RELATIVE``
+    times the weight's largest. A None (or integer) gradient is neither usable nor zero (a
+    severed path is other rules' finding).
     """
     axes = axes or _axes()
-    tops, sums, weights = [], [], []
+    tops, sums, weights, present = [], [], [], []
     for gradient, value in zip(gradients, values, strict=True):
         data = getattr(gradient, "values", gradient)  # IndexedSlices: the rows it touches
-        if data is None or tfp.dtype_name(getattr(data, "dtype", None)) not in _FLOATS:
+        present.append(data is not None
+                       and tfp.dtype_name(getattr(data, "dtype", None)) in _FLOATS)
+        if not present[-1]:
             data = tf.zeros([], tf.float32)
         tops.append(tf.cast(tf.reduce_max(tf.abs(data), axis=axes(data)), tf.float32))
         sums.append(tf.cast(tf.reduce_sum(data, axis=axes(data)), tf.float32))
         weights.append(tf.cast(tf.reduce_max(tf.abs(value), axis=axes(value)), tf.float32))
     top, total = tf.stack(tops), tf.stack(sums)
-    return tf.logical_and(tf.logical_and(tf.math.is_finite(total), top > 0.0),
-                          top >= _RELATIVE * tf.stack(weights))
+    usable = tf.logical_and(tf.logical_and(tf.math.is_finite(total), top > 0.0),
+                            top >= _RELATIVE * tf.stack(weights))
+    return usable, tf.logical_and(tf.constant(present), tf.equal(top, 0.0))

@@ -36,11 +36,12 @@ from tapemagic import frames
 from tapemagic.locations import source_lines
 from tapemagic.optypes import READ_OPS
 from tapemagic.switches import Freeze
-from tapemagic.trace import OPTIMIZER_WRITE, RawLocation, Untracked
-from tapemagic.tracing import keras_state
+from tapemagic.trace import OPTIMIZER_WRITE, RawLocation
+from tapemagic.tracing import holders, keras_state
 from tapemagic.tracing._tf_private.keras_private import inner_variable
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.unfreeze import named_owner
+from tapemagic.untracked_facts import CLOSURE, Untracked
 
 _KERAS_TRAINER = "keras.src.backend.tensorflow.trainer"
 #: how deep the attributes of a ``tf.Module`` are searched for Keras layers
@@ -180,7 +181,8 @@ class TrackingHooks:
                 layers = [scope.callers[i] for i in nesting
                           if isinstance(scope.callers.get(i), layer_cls)]
                 fact = (memo.raw(handle, layers, trained, op.loc, trace.handle_created)
-                        or memo.hidden(handle, layers, trained, op.loc))
+                        or memo.hidden(handle, layers, trained, op.loc)
+                        or memo.closed(handle, layers, trained, op.loc, trace.handle_created))
                 if fact is not None:
                     found[handle] = fact
                     break
@@ -239,31 +241,52 @@ class _Weights:
                 s for s in map(self.hooks.serial, layer.trainable_variables) if s is not None}
         return bool(found & trained)
 
-    def held(self, layer: Any) -> dict[int, Any]:
-        """Return the raw ``tf.Variable``s ``layer`` holds (attributes, lists), untracked."""
+    def held(self, layer: Any) -> dict[int, holders.Held]:
+        """Return the variables ``layer`` reaches through its attributes and does not track."""
         found = self._held.get(id(layer))
         if found is None:
-            found = self._held[id(layer)] = {}
-            tracked = self.tracked(layer)
-            for value in vars(layer).values():
-                items = value if isinstance(value, (list, tuple)) else [value]
-                for item in items:
-                    if isinstance(item, tf.Variable) and not _is_keras(item):
-                        serial = self.hooks.serial(item)
-                        if serial is not None and serial not in tracked:
-                            found[serial] = item
+            layer_cls = _layer_class()
+            found = self._held[id(layer)] = (
+                holders.held(layer, layer_cls, self.hooks.serial, self.tracked(layer))
+                if layer_cls is not None else {})
         return found
 
     def raw(self, handle: int, layers: list[Any], trained: set[int], loc: RawLocation | None,
             created: dict[int, RawLocation]) -> Untracked | None:
-        """Return a raw trainable ``tf.Variable`` of a user's layer in a model the run trains."""
+        """Return a trainable variable a user's layer holds untracked, in a model the run trains.
+
+        Placed where it became untracked: a raw ``tf.Variable`` held directly where it was
+        made; one behind an object Keras does not look into (a ``tf.Module``, a helper object)
+        at the ``self.<attr> = ...`` that stored that object on the layer.
+        """
         for layer in reversed(layers):
-            variable = self.held(layer).get(handle) if _users(layer) else None
-            if variable is not None and variable.trainable and any(
-                    self.trains(m, trained) for m in layers):
-                return Untracked("variable", (handle,), str(layer.name), type(layer).__name__,
-                                 created.get(handle, loc))
+            found = self.held(layer).get(handle) if _users(layer) else None
+            if found is None:
+                continue
+            if not found.variable.trainable or not any(self.trains(m, trained) for m in layers):
+                return None
+            where = (holders.stored_at(type(layer), found.attribute) if found.via else None)
+            return Untracked("variable", (handle,), str(layer.name), type(layer).__name__,
+                             where or created.get(handle, loc), attribute=found.attribute,
+                             via=found.via)
         return None
+
+    def closed(self, handle: int, layers: list[Any], trained: set[int],
+               loc: RawLocation | None, created: dict[int, RawLocation]) -> Untracked | None:
+        """Return a variable read in a trained model's layers that no layer there reaches.
+
+        A function the layer calls closed over it (a ``Lambda`` over a global variable): no
+        layer tracks it, so it is in no ``trainable_variables``. Placed where it was made.
+        Whether it is trainable, on the loss path and never trained is the rules' question.
+        """
+        if not layers or any(handle in self.tracked(layer) for layer in layers) or any(
+                handle in self.held(layer) for layer in layers if _users(layer)):
+            return None
+        if not any(self.trains(m, trained) for m in layers):
+            return None
+        inner = layers[-1]
+        return Untracked("variable", (handle,), str(inner.name), type(inner).__name__,
+                         created.get(handle, loc), via=CLOSURE)
 
     def hidden(self, handle: int, layers: list[Any], trained: set[int],
                loc: RawLocation | None) -> Untracked | None:

@@ -1,0 +1,54 @@
+"""What Keras 3 did not track for the model being trained: plain data, beside ``trace.py``.
+
+TF-free. ``tracing/tracking.py`` fills ``Trace.untracked`` with :class:`Untracked` facts while
+the objects live; the untracked-weights rules (TM114 to TM117) read them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from tapemagic.trace import RawLocation
+
+
+@dataclass(frozen=True, slots=True)
+class Untracked:
+    """Trainable variables that the model being trained reads but Keras does not track for it.
+
+    Found by ``tracing/tracking.py`` from Keras 3's own tracking (a layer's ``weights``, a
+    model's ``trainable_variables``) while the objects live. ``how``:
+
+    - ``variable``: a variable a Keras layer reads that is not one of its ``weights``: a raw
+      ``tf.Variable`` it holds (attribute or list; ``loc`` is where it was made, None: made
+      before the run), any variable behind an object Keras does not look into (``via`` names
+      its type, ``attribute`` the layer's attribute; ``loc`` is the statement that stored it on
+      the layer), or one no layer reaches (``via`` is :data:`CLOSURE`: a function the layer
+      calls closed over it; ``loc`` is where it was made);
+    - ``layer``: a Keras layer or model called inside another layer's call (a ``Lambda``:
+      ``holder_type`` says which) that does not track its weights; ``loc`` is the user line that
+      called it there;
+    - ``module``: Keras weights of layers held by a ``tf.Module`` whose ``trainable_variables``
+      (which sees no Keras 3 variable) were a gradient call's sources; ``loc`` is the user's
+      ``class`` statement of that module, ``step`` that call (``loc`` is the call, ``step``
+      None, when the class is not the user's);
+    - ``frozen``: weights of a model whose own Keras train step was traced while they were
+      frozen, so it got no trainable weights (Keras 3 reads ``trainable`` at trace time);
+      ``loc`` is the ``trainable = False`` that froze them (the train call when they were
+      frozen before the run), ``step`` the train call's line, ``model`` the model it trains.
+    """
+
+    how: Literal["variable", "layer", "module", "frozen"]
+    handles: tuple[int, ...]
+    holder: str
+    holder_type: str
+    loc: RawLocation | None
+    step: RawLocation | None = None
+    model: str = ""
+    attribute: str = ""
+    via: str = ""
+
+
+#: ``Untracked.via`` of a variable no layer reaches: a function the layer calls closed over it
+CLOSURE = "<closure>"
