@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tapemagic import fixes
-from tapemagic.fixes import calls, functional
+from tapemagic.fixes import calls, functional, host_value
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import ChainStep, Edit, Location
@@ -51,7 +51,9 @@ class HostRoundTrip(RuleModule):
         seen = {(e.line, e.col) for e in links}
         more = [e for e in fixes.appended_links(ctx.index, location.file, location.line)
                 if (e.line, e.col) not in seen]
-        return (edit, *links, *more)
+        # code after the block that read the host value keeps it (`round(mse, 5)`)
+        kept = host_value.keep_host_value(ctx.index, location, edit)
+        return (edit, *links, *more, *((kept,) if kept is not None else ()))
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         return matchers.cut_matches(ctx, self.code, "host", transform=fixes.drop_numpy)
