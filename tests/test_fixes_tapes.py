@@ -66,7 +66,8 @@ def test_a_line_nothing_in_between_reads_is_moved_into_that_tape() -> None:
 
 def test_no_copy_when_a_statement_in_between_rebinds_what_the_line_reads() -> None:
     # the copy would run on another `z` than the value the discriminator read: no edit
-    source = GAN_STEP.replace("    d_opt.apply", "    z = tf.random.normal((16, 4))\n    d_opt.apply")
+    again = "    z = tf.random.normal((16, 4))\n    d_opt.apply"
+    source = GAN_STEP.replace("    d_opt.apply", again)
     assert _move(source, "fake = gen(z", tape_line=9) is None
 
 

@@ -68,7 +68,8 @@ def _first_reader(src: statements.Source, where: statements.Stmt, name: str,
                 return pos.line, pos.column
             # read after the enclosing loop or branch: convert once, after the block
             return src.positions[where.node].end.line + 1, where.col
-        owner = src.parents.get(src.parents.get(at.node))
+        parent = src.parents.get(at.node)
+        owner = src.parents.get(parent) if parent is not None else None
         if owner is None or isinstance(owner, (cst.FunctionDef, cst.ClassDef, cst.Module)):
             return None
         at = src.statement_of(owner)
