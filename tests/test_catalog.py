@@ -48,7 +48,7 @@ EXPECTED = {
     "TM114": ("untracked-variable", "sources-mismatch", "warning", ["variables", "layer"],
               "display-only"),
     "TM115": ("layer-inside-lambda", "sources-mismatch", "warning",
-              ["variables", "holder", "holder_type"], "display-only"),
+              ["variables", "where"], "display-only"),
     "TM116": ("module-misses-keras-weights", "sources-mismatch", "warning",
               ["module", "module_type", "variables"], "display-only"),
     "TM117": ("frozen-before-own-step", "sources-mismatch", "warning",

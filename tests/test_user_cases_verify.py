@@ -131,3 +131,41 @@ def test_a_variable_made_once_per_trial_is_silent(tmp_path: Path) -> None:
     done, payload = _run(tmp_path, VARIABLE_PER_TRIAL)
     assert done.returncode == 0, done.stderr
     assert payload["findings"] == []
+
+
+PLAIN_HOLDER = """\
+import numpy as np
+import keras
+from keras import layers
+
+keras.utils.set_random_seed(4)
+
+
+class Heads:
+    def __init__(self):
+        self.dense = [layers.Dense(1, name="head_a"), layers.Dense(1, name="head_b")]
+
+
+class Multi(keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.trunk = layers.Dense(4)
+        self.heads = Heads()
+
+    def call(self, x):
+        h = self.trunk(x)
+        return keras.ops.concatenate([d(h) for d in self.heads.dense], axis=-1)
+
+
+model = Multi()
+model.compile(optimizer="sgd", loss="mse")
+model.fit(np.ones((8, 3), "float32"), np.ones((8, 2), "float32"), epochs=1, verbose=0)
+"""
+
+
+def test_layers_kept_in_a_plain_object_are_not_said_to_be_in_a_lambda(tmp_path: Path) -> None:
+    done, payload = _run(tmp_path, PLAIN_HOLDER)
+    (finding,) = [f for f in payload["findings"] if f["rule"] == "TM115"]
+    assert "Lambda" not in finding["message"]
+    assert "(a `Multi`) calls but does not track (" in finding["message"]
+    assert "plain Python object" in finding["message"]
