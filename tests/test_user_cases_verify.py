@@ -169,3 +169,28 @@ def test_layers_kept_in_a_plain_object_are_not_said_to_be_in_a_lambda(tmp_path: 
     assert "Lambda" not in finding["message"]
     assert "(a `Multi`) calls but does not track (" in finding["message"]
     assert "plain Python object" in finding["message"]
+
+
+REGULARISED_ONLY = """\
+import tensorflow as tf
+import keras
+
+keras.utils.set_random_seed(5)
+model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, name="fc")], name="m")
+prior = tf.Variable([1.0, 2.0], name="prior")  # only ever regularised, by design
+x, y = tf.random.normal((8, 3)), tf.random.normal((8, 1))
+with tf.GradientTape() as tape:
+    mse = float(tf.reduce_mean(tf.square(model(x) - y)))
+    loss = tf.convert_to_tensor(mse) + 1e-3 * (tf.nn.l2_loss(model.layers[0].kernel)
+                                                + tf.nn.l2_loss(prior))
+grads = tape.gradient(loss, model.trainable_variables + [prior])
+"""
+
+
+def test_a_weight_only_the_regulariser_reaches_past_the_cut_is_named(tmp_path: Path) -> None:
+    # the kernel gets the L2 term's gradient but lost the data term's with the bias; `prior`
+    # is read by the L2 term alone, so the cut takes nothing from it
+    done, payload = _run(tmp_path, REGULARISED_ONLY)
+    (finding,) = payload["findings"]
+    assert finding["rule"] == "TM301"
+    assert sorted(finding["variables"]) == ["m/fc/bias", "m/fc/kernel"]
