@@ -56,6 +56,11 @@ _EXPLANATIONS = (
      "A NumPy function got a tensor while a tf.function was being traced (graph mode), where "
      "tensors have no value yet; it is also a host round-trip that cuts the gradient "
      "(rule TM301): use the tf.* equivalent."),
+    # keras/src/optimizers/base_optimizer.py _check_variables_are_known
+    ("can only be called for the variables it was originally built with",
+     "A Keras optimizer is built with the variables of its first `apply_gradients` and takes "
+     "no others: a variable made again between steps (a `tf.Variable(...)` inside the training "
+     "loop or the step, rule TM111) is a new one it does not know. Create it once and reuse it."),
     ("'SymbolicTensor' object has no attribute 'numpy'",
      "`.numpy()` was called while a tf.function was being traced (graph mode), where tensors "
      "have no value yet; it is also a host round-trip that cuts the gradient (rule TM301)."),

@@ -201,16 +201,16 @@ class GradientCallRecord:
     reached: bool = True
     stopped_at: int | None = None
     continued: bool = False
-    #: ``id()`` of the error that stopped the trace (not the object: its traceback would keep
-    #: the run's tensors alive); the report's exception is matched against it and its causes
+    #: ``id()`` of the error that stopped the trace (its traceback keeps tensors alive)
     stopped_error: int | None = None
     #: later runs of this call site that were not analysed but returned None (or zeros) for a
     #: source this run got a gradient for: (run number, result per source)
     regressions: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
     recovered: set[int] = field(default_factory=set)  #: None here, a gradient in a later run
-    #: (run number, source index) of a variable source that a later run passed as a plain
-    #: tensor (the code replaced the variable by a tensor)
+    #: (run, source index): a later run passed a plain tensor there (the code replaced the
+    #: variable by a tensor), and in ``remade`` another variable of the same name, new since
     replaced: list[tuple[int, int]] = field(default_factory=list)
+    remade: list[tuple[int, int]] = field(default_factory=list)
     #: the threads (``Trace.thread_at`` numbers) its call site ran on: one per replica when a
     #: ``tf.distribute`` strategy ran it, not a retrace
     threads: set[int] = field(default_factory=set)

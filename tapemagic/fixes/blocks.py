@@ -11,7 +11,13 @@ from collections.abc import Callable
 import libcst as cst
 
 from tapemagic.fixes import dotted, precedence
-from tapemagic.fixes.statements import bound_names, method_call_on, single_statement, source_of
+from tapemagic.fixes.statements import (
+    bound_names,
+    method_call_on,
+    single_statement,
+    source_of,
+    used_names,
+)
 from tapemagic.locations import SourceIndex
 from tapemagic.report.model import Edit
 
@@ -167,3 +173,31 @@ def create_once(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | 
                   f'{indent}if getattr({owner}, "{attr}", None) is None:\n')]
     edits += [Edit(n, 0, n, 0, "    ") for n in range(stmt.line, stmt.end_line + 1)]
     return tuple(edits)
+
+
+def create_before_loop(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | None:
+    """``v = tf.Variable(...)`` inside a training loop → created once, right before the loop.
+
+    Only when the loop (the nearest ``for``/``while`` around it, in the same function) binds
+    none of the names the creation reads: the one variable is then made from the same values.
+    """
+    found = single_statement(index, file, line)
+    if found is None:
+        return None
+    src, stmt, small = found
+    if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name)
+            and isinstance(small.value, cst.Call)
+            and dotted(small.value.func).split(".")[-1] == "Variable"):
+        return None
+    node: cst.CSTNode | None = stmt.node
+    while node is not None and not isinstance(node, (cst.For, cst.While)):
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Module)):
+            return None
+        node = src.parents.get(node)
+    loop = src.statement_of(node) if node is not None else None
+    if loop is None or stmt.end_line != stmt.line or used_names(small.value) & bound_names(
+            loop.node):
+        return None
+    text = " " * loop.col + src.lines[stmt.line - 1][stmt.col:] + "\n"
+    return (Edit(loop.line, 0, loop.line, 0, text), Edit(stmt.line, 0, stmt.line + 1, 0, ""))

@@ -125,13 +125,20 @@ def method_call_on(index: SourceIndex, file: str, line: int, method: str,
     return src, stmt, call, call.args[0].value.value
 
 
-def move_into_tape(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | None:
-    """Move the statement on ``line`` into the neighbouring ``with tf.GradientTape()`` block.
+def move_into_tape(index: SourceIndex, file: str, line: int,
+                   tape_line: int | None = None) -> tuple[Edit, ...] | None:
+    """Move the statement on ``line`` into the ``with tf.GradientTape()`` block of the tape.
 
-    A statement before the block goes first in its body, one after it goes last: only when the
-    statements between them do not use the names it binds or reads. One after the block takes
-    along the consecutive statements that compute from it, up to the tape's gradient call (the
-    loss built from the moved value would be cut there too). None otherwise.
+    ``tape_line``: where the tape of the gradient call that lost the weights was made; its
+    block is the one the statement goes into (another tape's block in between is passed like
+    any statement). Without it, the neighbouring block. A statement before the block goes first
+    in its body, one after it goes last: only when the statements between them do not use the
+    names it binds or reads. One before the block whose value statements in between also read
+    (a GAN step: the discriminator's tape reads ``fake`` too) is copied into the block, not
+    moved, when none of them rebinds a name it reads: the tape records its own run of it. One
+    after the block takes along the consecutive statements that compute from it, up to the
+    tape's gradient call (the loss built from the moved value would be cut there too).
+    None otherwise.
     """
     src = source_of(index, file)
     stmt = src.statement(line) if src else None
@@ -140,20 +147,31 @@ def move_into_tape(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...]
     names = used_names(stmt.node)
     bound = bound_names(stmt.node)
     for step in (1, -1):
-        at = stmt.index + step
+        at, copy = stmt.index + step, False
         while 0 <= at < len(stmt.block):
             other = stmt.block[at]
             tape = src.tape_with(other)
-            if tape is not None:
+            if tape is not None and (tape_line is None or _made_at(src, other, tape_line)):
                 group = [stmt]
                 if step == -1:
                     group = _loss_path(src, stmt, tape, stmt.block[at + 1:stmt.index])
-                return _move(src, group, other, before=step == 1,
-                             adjacent=abs(at - stmt.index) == 1)
-            if names & used_names(other) or bound & used_names(other):
+                edits = _move(src, group, other, before=step == 1,
+                              adjacent=abs(at - stmt.index) == 1)
+                return edits[1:] if copy else edits
+            if step == 1 and tape_line is not None and bound & used_names(other) \
+                    and not bound_names(other) & names:
+                copy = True  # read in between, never rebound: the block runs its own copy
+            elif names & used_names(other) or bound & used_names(other):
                 break
             at += step
     return None
+
+
+def _made_at(src: Source, with_node: cst.CSTNode, line: int) -> bool:
+    """Return True when ``line`` is in the header of the ``with`` statement ``with_node``."""
+    assert isinstance(with_node, cst.With) and isinstance(with_node.body, cst.IndentedBlock)
+    body = src.positions[with_node.body.body[0]]
+    return src.positions[with_node].start.line <= line < body.start.line
 
 
 def _loss_path(src: Source, stmt: Stmt, tape: str,
@@ -167,7 +185,7 @@ def _loss_path(src: Source, stmt: Stmt, tape: str,
     group, bound = [stmt], bound_names(stmt.node)
     touched = set().union(*(used_names(n) for n in between)) if between else set()
     for node in stmt.block[stmt.index + 1:]:
-        if (not isinstance(node, cst.SimpleStatementLine) or _calls_tape(node, tape)
+        if (not isinstance(node, cst.SimpleStatementLine) or calls_tape(node, tape)
                 or not used_names(node) & bound or used_names(node) & touched):
             break
         found = src.statement(src.positions[node].start.line)
@@ -178,7 +196,7 @@ def _loss_path(src: Source, stmt: Stmt, tape: str,
     return group
 
 
-def _calls_tape(node: cst.CSTNode, tape: str) -> bool:
+def calls_tape(node: cst.CSTNode, tape: str) -> bool:
     """Return True when ``node`` calls a method of the tape (``tape.gradient(...)``)."""
     return any(isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)
                and call.func.value.value == tape for call in _walk_calls(node))

@@ -50,6 +50,9 @@ class OutsideTape(RuleModule):
             if op is not None and op.layer and raw is not None and raw.col is None:
                 raw = ctx.index.line_call(raw) or raw  # traced: the layer call's columns
             api = ctx.op_api(op) if op is not None else call.target_label
+            if op is not None and op.layer and raw is not None and raw != op.layer_loc:
+                # what the user's line ran (`gen(z)`), not where the layer was made
+                api = ctx.index.snippet(raw) or api
             if (op is not None and tape is not None and tape.loc is not None
                     and trace.thread_at(op.seq) != tape.thread):
                 # a tape opened around `strategy.run`: the replica function ran on the
@@ -85,7 +88,13 @@ class OutsideTape(RuleModule):
         # the line that computes the loss (or forward pass) goes into the neighbouring block;
         # a target computed in the gradient call's own arguments is computed last in it
         # a value read by a function the tape runs (a loss closure) is computed in it
-        return (statements.move_into_tape(ctx.index, location.file, location.line)
+        # the block is that of the tape whose gradient call lost the weights (a GAN step has
+        # two: the line before both belongs in the generator's, not the neighbouring one)
+        tapes = {hit.analysis.tape.loc.line for hit in draft.hits
+                 if hit.analysis.tape is not None and hit.analysis.tape.loc is not None
+                 and hit.analysis.tape.loc.file == location.file}
+        tape_line = tapes.pop() if len(tapes) == 1 else None
+        return (statements.move_into_tape(ctx.index, location.file, location.line, tape_line)
                 or statements.hoist_target(ctx.index, location.file, location.line)
                 or watches.inline_into_function(ctx.index, location.file, location.line) or ())
 

@@ -18,6 +18,12 @@ from tapemagic.lint.values import Site
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext
 from tapemagic.rules.untracked import matches
+from tapemagic.trace import Untracked
+
+#: a layer class of the user's that calls a layer it does not track: where Keras 3 looks
+_NOT_TRACKED = ("that `{holder}` (a `{holder_type}`) calls but does not track (Keras 3 tracks a "
+                "layer set as an attribute of a layer, or in a list, tuple or dict attribute, "
+                "not one kept in a plain Python object or a global)")
 
 
 @register
@@ -25,8 +31,7 @@ class LayerInsideLambda(RuleModule):
     code = "TM115"
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
-        return matches(ctx, "layer", lambda fact: {"holder": fact.holder,
-                                                   "holder_type": fact.holder_type})
+        return matches(ctx, "layer", lambda fact: {"where": _where(fact)})
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         for layer, inner in shapes.lambda_models(ctx.tree, ctx.imports):
@@ -34,3 +39,10 @@ class LayerInsideLambda(RuleModule):
         # a variable only a Lambda's function reads: the line that made it
         for variable, name in holders.lambda_variables(ctx.tree, ctx.imports):
             yield LintMatch(self.code, Site.of(variable), {"api": name})
+
+
+def _where(fact: Untracked) -> str:
+    """Say what holds the inner layer: a ``Lambda`` around it, or a layer that calls it."""
+    if fact.holder_type == "Lambda":
+        return f"called inside `{fact.holder}` (a `Lambda`), which does not track it"
+    return _NOT_TRACKED.format(holder=fact.holder, holder_type=fact.holder_type)

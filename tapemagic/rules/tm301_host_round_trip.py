@@ -9,14 +9,16 @@ tensor that depends on the source (``Cause.event``). Fix: drop ``.numpy()`` / un
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from tapemagic import fixes
-from tapemagic.fixes import calls, functional
+from tapemagic.fixes import calls, functional, host_value
+from tapemagic.graph.verdicts import Cause
+from tapemagic.graph.walks import forward
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import ChainStep, Edit, Location
-from tapemagic.rules.base import Draft, Match, RuleModule, register
+from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.chains import host_step, link_steps
 from tapemagic.rules.context import RuleContext, place
 
@@ -30,6 +32,7 @@ class HostRoundTrip(RuleModule):
         for hit in ctx.hits("host-round-trip"):
             if hit.cause.edge is not None:
                 yield ctx.edge_match(hit)
+                yield from (ctx.edge_match(also) for also in _also_behind(ctx, hit))
                 continue
             if hit.cause.event is None or hit.cause.op_seq is not None:
                 continue  # TM304: a conversion inside a tf.py_function body
@@ -51,7 +54,28 @@ class HostRoundTrip(RuleModule):
         seen = {(e.line, e.col) for e in links}
         more = [e for e in fixes.appended_links(ctx.index, location.file, location.line)
                 if (e.line, e.col) not in seen]
-        return (edit, *links, *more)
+        # code after the block that read the host value keeps it (`round(mse, 5)`)
+        kept = host_value.keep_host_value(ctx.index, location, edit)
+        return (edit, *links, *more, *((kept,) if kept is not None else ()))
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         return matchers.cut_matches(ctx, self.code, "host", transform=fixes.drop_numpy)
+
+
+def _also_behind(ctx: RuleContext, hit: Hit) -> Iterator[Hit]:
+    """Yield the sources that still get a gradient but whose path to the loss this cut cuts too.
+
+    ``loss = float(data_term) + l2(kernel)``: the cut left the biases no gradient, and the
+    kernels only the regulariser's; they lose the data term all the same. A source with no
+    differentiable path to the conversion (a weight only the regulariser reads, by design)
+    is not named, nor is any when the cut severs no source (a value detached on purpose).
+    """
+    edge = hit.cause.edge
+    assert edge is not None
+    analysis, graph = hit.analysis, ctx.graph
+    for index, source in enumerate(analysis.sources):
+        if source.result != "ok" or source.causes or source.source.handle is None:
+            continue
+        start = graph.read_values(source.source.handle, True)
+        if edge.src in forward(graph, start, analysis.ancestors, True):
+            yield Hit(analysis, index, source, Cause("host-round-trip", False, edge=edge))

@@ -7,7 +7,7 @@ Imports TensorFlow (through ``_tf_private``): it reads the tensors it is handed
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -155,3 +155,25 @@ def replaced_sources(analysed: Sequence[Any], sources: Any) -> list[int]:
     """
     return [i for i, (source, now) in enumerate(zip(analysed, flatten(sources), strict=False))
             if source.kind != "tensor" and not hasattr(now, "handle")]
+
+
+def remade_sources(analysed: Sequence[Any], held: Sequence[int], sources: Any,
+                   created: Container[int]) -> list[int]:
+    """Return the indices of variable sources a new variable of the same name took over.
+
+    ``analysed`` are the analysed run's source records, ``held`` their ``id()``s (0 for a
+    tensor; the recorder holds those variables, so the ids are theirs), ``sources`` the next
+    run's. Only a variable this run created (``created`` holds its handle serial): the shape
+    of ``v = tf.Variable(...)`` inside the training loop, a new variable at every step.
+    """
+    return [i for i, (source, before, now) in enumerate(
+                zip(analysed, held, flatten(sources), strict=False))
+            if before and source.handle in created and source.trainable
+            and hasattr(now, "handle") and id(now) != before
+            and _variable_name(now) == source.name]
+
+
+def _variable_name(variable: Any) -> str:
+    """Return a variable's name as its source record has it (a Keras ``path``, else ``name``)."""
+    path = getattr(variable, "path", None)
+    return str(path if path is not None else getattr(variable, "name", "")).removesuffix(":0")

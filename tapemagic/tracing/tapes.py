@@ -22,7 +22,7 @@ from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import backward, custom_errors, symbolic, watches, weight_values, witness
 from tapemagic.tracing.moved import MoveWatch
 from tapemagic.tracing.recorder import Recorder
-from tapemagic.tracing.results import flatten, target_value, unconnected_mode
+from tapemagic.tracing.results import flatten, remade_sources, target_value, unconnected_mode
 from tapemagic.tracing.sites import MAX_SOURCE_SETS, SiteBook, sources_key
 from tapemagic.tracing.sources import source_record
 
@@ -301,6 +301,9 @@ class TapeHooks:
         if first is not None:
             first.calls += 1  # the first record counts every run of its call site
             first.threads.add(rec.thread_number())
+            if first.calls == 2 and first.id in self._keys:  # the run right after it
+                first.remade += [(2, i) for i in remade_sources(
+                    first.sources, self._keys[first.id][1], sources, rec.trace.handle_created)]
         key = self.book.canonical(site, sources_key(sources))
         if not self.book.decide(site, key, tape in self._recorded, record.creation_site):
             return None
