@@ -169,6 +169,9 @@ def test_layers_kept_in_a_plain_object_are_not_said_to_be_in_a_lambda(tmp_path: 
     assert "Lambda" not in finding["message"]
     assert "(a `Multi`) calls but does not track (" in finding["message"]
     assert "plain Python object" in finding["message"]
+    # placed where the plain object was stored on the model: the line to change
+    assert finding["location"]["line"] == PLAIN_HOLDER.splitlines().index(
+        "        self.heads = Heads()") + 1
 
 
 REGULARISED_ONLY = """\

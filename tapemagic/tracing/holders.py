@@ -90,6 +90,33 @@ def held(layer: Any, layer_cls: type, serial: Callable[[Any], int | None],
     return found
 
 
+def attribute_reaching(owner: Any, target: Any, layer_cls: type) -> str | None:
+    """Return the attribute of ``owner`` through which its attributes reach ``target``.
+
+    The same walk as :func:`held` (lists, tuples, dicts, ``tf.Module``s and the user's own
+    objects, never into another Keras layer): the attribute that stored a plain object holding
+    ``target`` (a layer Keras does not track). None when no attribute reaches it (a global).
+    """
+    seen = {id(owner)}
+
+    def reaches(value: Any, depth: int) -> bool:
+        if value is target:
+            return True
+        if id(value) in seen or depth > DEPTH or isinstance(value, layer_cls):
+            return False
+        seen.add(id(value))
+        if isinstance(value, (list, tuple)):
+            return any(reaches(item, depth + 1) for item in value)
+        if isinstance(value, dict):
+            return any(reaches(item, depth + 1) for item in value.values())
+        return _walkable(value) and any(reaches(item, depth + 1) for item in vars(value).values())
+
+    for name, value in sorted(vars(owner).items(), key=lambda item: item[0].startswith("_")):
+        if reaches(value, 0):
+            return name
+    return None
+
+
 def _walkable(value: Any) -> bool:
     """Return True for an object whose attributes may hold variables Keras does not see."""
     if isinstance(value, type) or not hasattr(value, "__dict__"):

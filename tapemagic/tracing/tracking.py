@@ -305,6 +305,11 @@ class _Weights:
                         None)
         if variable is None or not variable.trainable:
             return None
+        layer_cls = _layer_class()
+        attribute = holders.attribute_reaching(holder, layers[first], layer_cls) if (
+            layer_cls is not None and _users(holder)) else None
+        if attribute is not None:  # kept in a plain object: the line that stored that object
+            loc = holders.stored_at(type(holder), attribute) or loc
         return Untracked("layer", (handle,), str(holder.name), type(holder).__name__, loc)
 
 
