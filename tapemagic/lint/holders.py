@@ -52,6 +52,10 @@ def held_variables(tree: ast.Module, imports: Imports) -> Iterator[tuple[ast.Cal
                     yield call, variable
 
 
+#: the Keras methods that train a model on every output's loss
+_KERAS_TRAINS = frozenset({"fit", "train_on_batch"})
+
+
 def lambda_variables(tree: ast.Module, imports: Imports) -> Iterator[tuple[ast.Call, str]]:
     """Yield (the ``tf.Variable(...)`` call, its name) of a variable only a Lambda reads."""
     variables: dict[str, ast.Call] = {}
@@ -80,6 +84,11 @@ def lambda_variables(tree: ast.Module, imports: Imports) -> Iterator[tuple[ast.C
         if isinstance(parent, ast.Attribute) and not parent.attr.startswith("assign"):
             continue  # `temperature.numpy()`: a read for a print, not a use as a weight
         used_elsewhere.add(node.id)  # in a source list, written, passed along
+    # only where Keras trains the model (fit gives every output a loss): a custom step may
+    # read the Lambda's output for a metric alone, which leaves the variable untrained on purpose
+    if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+               and n.func.attr in _KERAS_TRAINS for n in ast.walk(tree)):
+        return
     for name in sorted(read_in_lambda - used_elsewhere):
         yield variables[name], name
 

@@ -1,4 +1,4 @@
-# source: https://github.com/tensorflow/tensorflow/issues/26792
+# source: https://github.com/tensorflow/community/pull/56
 # cause: sources-mismatch
 # rule: TM114
 # weights: shift, log_scale
