@@ -242,6 +242,17 @@ BAD = {
 }
 
 CLEAN = {
+    "a Lambda's variable on a second output that only a metric reads, custom step": """
+        temperature = tf.Variable(2.0)
+        inp = keras.Input((3,))
+        logits = keras.layers.Dense(2)(inp)
+        shown = keras.layers.Lambda(lambda t: t / temperature)(logits)
+        model = keras.Model(inp, [logits, shown])
+        with tf.GradientTape() as tape:
+            main, calibrated = model(x)
+            loss = tf.reduce_mean(main ** 2)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """,
     "a functional model with two inputs joined by concatenate and two heads, fit": """
         a = keras.Input((4,))
         b = keras.Input((3,))

@@ -27,7 +27,7 @@ else:  # LibCST loads when the first fix is computed, not when the rules are imp
 Transform: TypeAlias = "Callable[[cst.BaseExpression], cst.BaseExpression | None]"
 
 #: The transform modules below, each loaded (with LibCST) on first use by a rule's fix.
-_SUBMODULES = frozenset({"blocks", "calls", "functional", "numpy_body", "precedence",
+_SUBMODULES = frozenset({"blocks", "calls", "functional", "host_value", "numpy_body", "precedence",
                          "statements", "surrogates", "watches"})
 
 

@@ -84,10 +84,12 @@ def lambda_variables(tree: ast.Module, imports: Imports) -> Iterator[tuple[ast.C
         if isinstance(parent, ast.Attribute) and not parent.attr.startswith("assign"):
             continue  # `temperature.numpy()`: a read for a print, not a use as a weight
         used_elsewhere.add(node.id)  # in a source list, written, passed along
-    # only where Keras trains the model (fit gives every output a loss): a custom step may
-    # read the Lambda's output for a metric alone, which leaves the variable untrained on purpose
-    if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-               and n.func.attr in _KERAS_TRAINS for n in ast.walk(tree)):
+    # only where the Lambda's output surely reaches a loss: Keras trains the model (fit gives
+    # every output a loss), or it is a model's one output; a custom step may read one output
+    # of several for a metric alone, which leaves the variable untrained on purpose
+    if not (any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and n.func.attr in _KERAS_TRAINS for n in ast.walk(tree))
+            or _sole_output(tree, {id(n) for body in bodies for n in ast.walk(body)})):
         return
     for name in sorted(read_in_lambda - used_elsewhere):
         yield variables[name], name
@@ -122,6 +124,24 @@ def _own_variable(holder: ast.ClassDef, classes: dict[str, ast.ClassDef],
             if found is not None:
                 return found
     return None
+
+
+def _sole_output(tree: ast.Module, inside: set[int]) -> bool:
+    """Say whether a ``keras.Model(inputs, NAME)`` has a Lambda's result as its one output."""
+    made = {stmt.targets[0].id for stmt in ast.walk(tree)
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and any(id(n) in inside for n in ast.walk(stmt.value))}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute))
+                and (node.func.id if isinstance(node.func, ast.Name)
+                     else node.func.attr) == "Model"):
+            continue
+        outputs = node.args[1] if len(node.args) > 1 else next(
+            (k.value for k in node.keywords if k.arg == "outputs"), None)
+        if isinstance(outputs, ast.Name) and outputs.id in made:
+            return True
+    return False
 
 
 def _lambda_functions(tree: ast.Module, imports: Imports) -> Iterator[ast.AST]:
