@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 from checked import line_of, loud, run_program
 
+ROOT = Path(__file__).resolve().parent.parent
+
 pytestmark = pytest.mark.tf
 
 SETUP = """\
@@ -263,3 +265,12 @@ def test_a_gradient_zero_on_every_step_with_no_cause_is_named_at_the_step(
     assert sorted(v.rsplit("/", 1)[-1] for v in found[0].variables) == ["bias", "kernel"]
     assert all("aux" in v for v in found[0].variables)
     assert "did not change in 3 checked steps" in found[0].message
+
+
+def test_zeros_whose_op_is_found_leave_the_count_beside_the_cut(tmp_path: Path) -> None:
+    # a fake-quant range every activation is clamped to: the op is the cut (TM501, primary);
+    # the head behind it gets zeros too, counted by TM118 beside it, not as a cut of its own
+    source = (ROOT / "bench/cases/fake_quant_vars_activation_range_eager/bad.py").read_text()
+    report = run_program(tmp_path, source, name="quant.py").report
+    primary = {f.rule for f in report.findings if f.primary}
+    assert primary == {"TM501"}, [(f.rule, f.primary) for f in report.findings]

@@ -58,7 +58,11 @@ class WeightNotUpdated(RuleModule):
             zeroed = _named(analysis, _zeroed(ctx, analysis), elsewhere, connected=False)
             zeroed = [(name, n) for name, n in zeroed if name not in dict(stuck)]
             if zeroed:
-                yield _match(call, call.loc, zeroed, _ZEROED, "zeroed")
+                # the call's zeros have a cause the cut analysis found (an op that passed
+                # zeros): that cut is the one to fix first; these weights' count goes beside it
+                caused = any(h.analysis is analysis and h.cause.cause == "zero-at-runtime"
+                             and h.cause.primary for h in ctx.all_hits)
+                yield _match(call, call.loc, zeroed, _ZEROED, "zeroed", primary=not caused)
 
 
 def _zeroed(ctx: RuleContext, analysis: CallAnalysis) -> list[tuple[int, int]]:
@@ -97,9 +101,9 @@ def _named(analysis: CallAnalysis, found: list[tuple[int, int]], elsewhere: set[
 
 
 def _match(call: GradientCallRecord, where: RawLocation | None, named: list[tuple[str, int]],
-           reason: str, kind: str) -> Match:
+           reason: str, kind: str, primary: bool = True) -> Match:
     loc = call.loc
-    return Match((*place(where), call.id, kind), where, True,
+    return Match((*place(where), call.id, kind), where, primary,
                  {"steps": str(min(n for _, n in named)),
                   "line": str(loc.line) if loc else "?", "reason": reason},
                  variables=tuple(name for name, _ in named))
