@@ -13,7 +13,7 @@ layer's class, the line to change. Nothing here runs a TensorFlow op or changes 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,65 +56,59 @@ def held(layer: Any, layer_cls: type, serial: Callable[[Any], int | None],
 
     Keyed by handle serial. A raw ``tf.Variable`` held directly (or in a list) counts; a
     Keras variable held directly is tracked by Keras and counts only when ``tracked`` says it
-    is not. The walk goes through lists, tuples, dicts, ``tf.Module``s and objects of the
-    user's classes, never into another Keras layer (it tracks its own) or a library object.
+    is not. The walk is :func:`_reached`'s.
     """
     found: dict[int, Held] = {}
-    seen: set[int] = set()
-
-    def walk(value: Any, attribute: str, via: str, depth: int) -> None:
-        if id(value) in seen or depth > DEPTH:
-            return
-        seen.add(id(value))
+    for value, attribute, via in _reached(layer, layer_cls):
         if is_variable(value):
             handle = serial(value)
             if handle is not None and handle not in tracked and handle not in found:
                 found[handle] = Held(value, attribute, via)
-        elif isinstance(value, layer_cls):
-            return
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                walk(item, attribute, via, depth + 1)
-        elif isinstance(value, dict):
-            for item in value.values():
-                walk(item, attribute, via, depth + 1)
-        elif _walkable(value):
-            for item in vars(value).values():
-                walk(item, attribute, via or type(value).__name__, depth + 1)
-
-    seen.add(id(layer))
-    # the user's attributes first: TensorFlow's checkpoint bookkeeping on the layer
-    # (``_self_unconditional_dependency_names``) holds the same objects under private names
-    for name, value in sorted(vars(layer).items(), key=lambda item: item[0].startswith("_")):
-        walk(value, name, "", 0)
     return found
 
 
 def attribute_reaching(owner: Any, target: Any, layer_cls: type) -> str | None:
     """Return the attribute of ``owner`` through which its attributes reach ``target``.
 
-    The same walk as :func:`held` (lists, tuples, dicts, ``tf.Module``s and the user's own
-    objects, never into another Keras layer): the attribute that stored a plain object holding
-    ``target`` (a layer Keras does not track). None when no attribute reaches it (a global).
+    The walk is :func:`_reached`'s (the one :func:`held` takes): the attribute that stored a
+    plain object holding ``target`` (a layer Keras does not track). None when no attribute
+    reaches it (a global).
+    """
+    return next((attribute for value, attribute, _ in _reached(owner, layer_cls)
+                 if value is target), None)
+
+
+def _reached(owner: Any, layer_cls: type) -> Iterator[tuple[Any, str, str]]:
+    """Yield (value, the owner's attribute it hangs off, the user's object it is in) for each.
+
+    Depth first, each value once, at most ``DEPTH`` levels below an attribute: through lists,
+    tuples, dicts, ``tf.Module``s and objects of the user's classes, never into a variable,
+    another Keras layer (it tracks its own) or a library object.
     """
     seen = {id(owner)}
 
-    def reaches(value: Any, depth: int) -> bool:
-        if value is target:
-            return True
-        if id(value) in seen or depth > DEPTH or isinstance(value, layer_cls):
-            return False
+    def walk(value: Any, attribute: str, via: str, depth: int) -> Iterator[tuple[Any, str, str]]:
+        if id(value) in seen or depth > DEPTH:
+            return
         seen.add(id(value))
+        yield value, attribute, via
+        if is_variable(value) or isinstance(value, layer_cls):
+            return
         if isinstance(value, (list, tuple)):
-            return any(reaches(item, depth + 1) for item in value)
-        if isinstance(value, dict):
-            return any(reaches(item, depth + 1) for item in value.values())
-        return _walkable(value) and any(reaches(item, depth + 1) for item in vars(value).values())
+            items: Iterable[Any] = value
+        elif isinstance(value, dict):
+            items = value.values()
+        elif _walkable(value):
+            items, via = vars(value).values(), via or type(value).__name__
+        else:
+            return
+        for item in items:
+            yield from walk(item, attribute, via, depth + 1)
 
+    # the user's attributes first: TensorFlow's checkpoint bookkeeping on the layer
+    # (``_self_unconditional_dependency_names``) holds the same objects under private names
     for name, value in sorted(vars(owner).items(), key=lambda item: item[0].startswith("_")):
-        if reaches(value, 0):
-            return name
-    return None
+        yield from walk(value, name, "", 0)
 
 
 def _walkable(value: Any) -> bool:
