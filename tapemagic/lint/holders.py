@@ -22,7 +22,7 @@ import ast
 from collections.abc import Iterator
 
 from tapemagic.lint import untracked
-from tapemagic.lint.names import LAMBDA_LAYER, VARIABLE, Imports
+from tapemagic.lint.names import FUNCTIONAL, LAMBDA_LAYER, VARIABLE, Imports
 
 _BUILDERS = ("__init__", "build")
 
@@ -89,7 +89,7 @@ def lambda_variables(tree: ast.Module, imports: Imports) -> Iterator[tuple[ast.C
     # of several for a metric alone, which leaves the variable untrained on purpose
     if not (any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                 and n.func.attr in _KERAS_TRAINS for n in ast.walk(tree))
-            or _sole_output(tree, {id(n) for body in bodies for n in ast.walk(body)})):
+            or _sole_output(tree, imports, inside)):
         return
     for name in sorted(read_in_lambda - used_elsewhere):
         yield variables[name], name
@@ -126,16 +126,14 @@ def _own_variable(holder: ast.ClassDef, classes: dict[str, ast.ClassDef],
     return None
 
 
-def _sole_output(tree: ast.Module, inside: set[int]) -> bool:
+def _sole_output(tree: ast.Module, imports: Imports, inside: set[int]) -> bool:
     """Say whether a ``keras.Model(inputs, NAME)`` has a Lambda's result as its one output."""
     made = {stmt.targets[0].id for stmt in ast.walk(tree)
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
             and isinstance(stmt.targets[0], ast.Name)
             and any(id(n) in inside for n in ast.walk(stmt.value))}
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute))
-                and (node.func.id if isinstance(node.func, ast.Name)
-                     else node.func.attr) == "Model"):
+        if not (isinstance(node, ast.Call) and imports.dotted(node.func) in FUNCTIONAL):
             continue
         outputs = node.args[1] if len(node.args) > 1 else next(
             (k.value for k in node.keywords if k.arg == "outputs"), None)
