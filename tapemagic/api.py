@@ -233,9 +233,7 @@ def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo |
     trace = session.trace
     if session.start_error is not None:
         result.unchecked = f"{type(session.start_error).__name__}: {session.start_error}"
-        from tapemagic.engine import NOT_STARTED
-
-        problems += (f"{NOT_STARTED}: {result.unchecked}",)
+        problems += (f"tapemagic could not start tracing: {result.unchecked}",)
     if session.session is None:  # the block never imported TensorFlow: nothing was traced
         trace = Trace(forced_eager=False)
     elif trace is None:
@@ -256,7 +254,7 @@ def _finish(result: Check, session: Any, cells: CellMap | None, cell: CellInfo |
     try:
         result.report = build_report(trace, cells or CellMap(),
                                      cell or CellInfo("", "<gradcheck>"), error, problems,
-                                     picture_when)
+                                     picture_when, started=session.start_error is None)
     except Exception as failure:  # noqa: BLE001 - the user's code and error come first
         warnings.warn(f"tapemagic could not build its report: {type(failure).__name__}: "
                       f"{failure}", RuntimeWarning, stacklevel=3)

@@ -67,26 +67,25 @@ _EXPLANATIONS = (
 )
 
 
-#: how a problem note begins when the session never started (``api.py`` writes it)
-NOT_STARTED = "tapemagic could not start tracing"
-
-
 def build_report(trace: Trace, cells: CellMap, cell: CellInfo,
                  exception: BaseException | None = None,
                  problems: Sequence[str] = (),
-                 picture_when: Callable[[Report], bool] | None = None) -> Report:
+                 picture_when: Callable[[Report], bool] | None = None,
+                 started: bool = True) -> Report:
     """Analyse ``trace`` and return the :class:`Report` (findings, verdicts, graph, DOT).
 
     ``picture_when``: build the collapsed graph and its DOT only for a report it accepts (seen
-    without them); None: always. Auto mode shows only a report with a cut.
+    without them); None: always. Auto mode shows only a report with a cut. ``started``: False
+    when tracing never started, so the empty trace says nothing of the code (it ran unchecked).
     """
     with heap.frozen():  # an edge object per op input
-        return _build_report(trace, cells, cell, exception, problems, picture_when)
+        return _build_report(trace, cells, cell, exception, problems, picture_when, started)
 
 
 def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
                   exception: BaseException | None, problems: Sequence[str],
-                  picture_when: Callable[[Report], bool] | None = None) -> Report:
+                  picture_when: Callable[[Report], bool] | None = None,
+                  started: bool = True) -> Report:
     graph = ProvenanceGraph(trace)
     analyses = analyse(graph, cells.feeds)
     handled = forgive(analyses, {a.call.id: line for a in analyses if (a.call.regressions or any(
@@ -99,7 +98,6 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
     findings, ids = diagnoser.findings()
     calls = tuple(_call(a, cells, diagnoser, ids) for a in analyses)
     mode = mode_of(trace)
-    started = not any(p.startswith(NOT_STARTED) for p in problems)
     report = Report(
         versions={"tapemagic": __version__, **trace.versions,
                   "python": trace.versions.get("python", sys.version.split()[0])},
