@@ -161,13 +161,10 @@ def create_once(index: SourceIndex, file: str, line: int) -> tuple[Edit, ...] | 
     if found is None:
         return None
     src, stmt, small = found
-    if not (isinstance(small, cst.Assign) and len(small.targets) == 1
-            and isinstance(small.targets[0].target, cst.Attribute)
-            and isinstance(small.targets[0].target.value, cst.Name)
-            and isinstance(small.value, cst.Call)
-            and dotted(small.value.func).split(".")[-1] == "Variable"):
+    target = _variable_target(small)
+    if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)):
         return None
-    owner, attr = small.targets[0].target.value.value, small.targets[0].target.attr.value
+    owner, attr = target.value.value, target.attr.value
     indent = " " * stmt.col
     edits = [Edit(stmt.line, 0, stmt.line, 0,
                   f'{indent}if getattr({owner}, "{attr}", None) is None:\n')]
@@ -185,10 +182,7 @@ def create_before_loop(index: SourceIndex, file: str, line: int) -> tuple[Edit, 
     if found is None:
         return None
     src, stmt, small = found
-    if not (isinstance(small, cst.Assign) and len(small.targets) == 1
-            and isinstance(small.targets[0].target, cst.Name)
-            and isinstance(small.value, cst.Call)
-            and dotted(small.value.func).split(".")[-1] == "Variable"):
+    if not (isinstance(small, cst.Assign) and isinstance(_variable_target(small), cst.Name)):
         return None
     node: cst.CSTNode | None = stmt.node
     while node is not None and not isinstance(node, (cst.For, cst.While)):
@@ -201,3 +195,12 @@ def create_before_loop(index: SourceIndex, file: str, line: int) -> tuple[Edit, 
         return None
     text = " " * loop.col + src.lines[stmt.line - 1][stmt.col:] + "\n"
     return (Edit(loop.line, 0, loop.line, 0, text), Edit(stmt.line, 0, stmt.line + 1, 0, ""))
+
+
+def _variable_target(small: cst.BaseSmallStatement) -> cst.BaseAssignTargetExpression | None:
+    """Return what ``TARGET = ....Variable(...)`` assigns to (one target), else None."""
+    if (isinstance(small, cst.Assign) and len(small.targets) == 1
+            and isinstance(small.value, cst.Call)
+            and dotted(small.value.func).split(".")[-1] == "Variable"):
+        return small.targets[0].target
+    return None
