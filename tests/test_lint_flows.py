@@ -11,27 +11,8 @@ model's trainable list. Modelled on public reports (cited per shape; our own cod
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
-
-from tapemagic.lint import check_source
-
-HEAD = """\
-import numpy as np
-import tensorflow as tf
-import keras
-x = tf.ones((8, 3))
-y = tf.zeros((8, 1))
-"""
-OFFSET = HEAD.count("\n")
-
-
-def hints(body: str) -> list[tuple[str, int]]:
-    source = HEAD + textwrap.dedent(body).lstrip("\n")  # line 1: the first line of body
-    compile(source, "<test>", "exec")
-    return sorted({(h.code, h.line - OFFSET) for h in check_source(source)})
-
+from lint_snippets import hints
 
 BAD = {
     # an op with no registry entry on one of two paths: the whole gradient call raises

@@ -13,27 +13,8 @@ is correct and stays silent.
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
-
-from tapemagic.lint import check_source
-
-HEAD = """\
-import numpy as np
-import tensorflow as tf
-import keras
-x = tf.ones((8, 3))
-y = tf.zeros((8, 1))
-"""
-OFFSET = HEAD.count("\n")
-
-
-def hints(body: str) -> list[tuple[str, int]]:
-    source = HEAD + textwrap.dedent(body).lstrip("\n")  # line 1: the first line of body
-    compile(source, "<test>", "exec")  # a test source that does not parse would pass silently
-    return sorted({(h.code, h.line - OFFSET) for h in check_source(source)})
-
+from lint_snippets import hints
 
 STEP = """
 enc = keras.layers.Dense(4)
