@@ -137,7 +137,8 @@ def patch_snapshot() -> dict[str, Any]:
 
     Whole class dicts are compared (not only the names tapemagic patches today), so a patch
     that is added later and not undone is caught as well. ``warnings.filters`` is not here:
-    pytest rebuilds it around every test (tests/test_magic.py checks it within one test).
+    pytest rebuilds it around every test (tests/test_magic_patches_undone.py checks it within
+    one test).
     """
     import tensorflow as tf
     from tensorflow.python.eager import backprop, context
@@ -214,8 +215,9 @@ def shell() -> Any:
 #: One plain step, run before the baseline is taken. TensorFlow's first ops leave a trace of
 #: their own: its op dispatch checks arguments against a ``typing.Protocol``, whose subclass hook
 #: reads ``__annotations__`` on every class of the argument's MRO, and Python then creates an
-#: empty one in ``BaseResourceVariable.__dict__`` (tests/test_magic.py shows it without
-#: tapemagic). With that in the baseline, the class dicts compare key by key with no exception.
+#: empty one in ``BaseResourceVariable.__dict__`` (tests/test_magic_semantics.py shows it
+#: without tapemagic). With that in the baseline, the class dicts compare key by key with no
+#: exception.
 WARM_UP = """\
 _warm_w = tf.Variable([1.0, 2.0])
 with tf.GradientTape() as _warm_tape:
