@@ -11,7 +11,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from test_labextension import MIME, SEED000, _cell_source, _open, _payload, _report_cell
+
+from tests.ui.lab_pages import MIME, SEED000, _cell_source, _open, _payload, _report_cell
 
 pytestmark = pytest.mark.ui
 
