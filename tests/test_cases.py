@@ -1,4 +1,4 @@
-"""Cuts tapemagic must name, and correct code (some of it suspicious-looking) it must leave alone."""
+"""Cuts tapemagic must name, and correct code (some of it suspicious-looking) it leaves alone."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""tf.distribute: replica functions run on threads the strategy starts, and they belong to the check.
+"""tf.distribute: replica functions run on threads the strategy starts; they belong to the check.
 
 Real strategies: ``MirroredStrategy`` over two logical CPU devices (set before TensorFlow starts,
 so in a fresh ``python -m tapemagic run`` process), a one-device ``MirroredStrategy`` in this

@@ -1,8 +1,9 @@
 """A None that another run of the same gradient call site trains is by design (graph/other_runs.py).
 
 A step that takes one gradient per task loss in a loop (and applies each) differentiates
-another target each run: each head gets None from the other task's loss. Only one run is analysed; a later run
-that returned a gradient for that head makes the analysed None by design. Real TensorFlow.
+another target each run: each head gets None from the other task's loss. Only one run is
+analysed; a later run that returned a gradient for that head makes the analysed None by design.
+Real TensorFlow.
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from samples import seed000_report
 
-from tapemagic.report.model import Edit, Fix, Report
 from tapemagic.report.html import render_html
+from tapemagic.report.model import Edit, Fix, Report
 from tapemagic.report.text import render_text
 from tapemagic.verify import CHILD_ENV, ScriptRunner, apply_edits, verify_fixes
 
