@@ -1,10 +1,9 @@
 """Library calls and methods for the abstract interpreter.
 
-TF-free. :class:`Members` knows what the TensorFlow and Keras APIs of
-:mod:`tapemagic.lint.names` do to an abstract value (a cast to ``int32`` is a cut, a
-``tf.Variable`` is made, ``tape.gradient`` is recorded, ``tape.watch`` watches,
-``v.assign(...)`` writes, ``tf.py_function`` runs its body) and what methods of values do.
-Keras objects themselves (layers, models, the user's classes) are
+TF-free. :class:`Members` knows what the TensorFlow and Keras APIs of :mod:`tapemagic.lint.names`
+do to an abstract value (a cast to ``int32`` is a cut, a ``tf.Variable`` is made, ``tape.gradient``
+is recorded, ``tape.watch`` watches, ``v.assign(...)`` writes, ``tf.py_function`` runs its body)
+and what methods of values do. Keras objects themselves (layers, models, the user's classes) are
 :mod:`tapemagic.lint.objects`.
 """
 
@@ -200,8 +199,9 @@ class Members(Wrapped):
                      kwargs: dict[str, Value]) -> Value | None:
         """Return `tf.map_fn`, `tf.scan`, `tf.while_loop` or `tf.cond` with their functions run.
 
-        TensorFlow records the ops of the functions they call (so a cut in the body cuts);
-        None when a function is not one of the source's own (then it is a plain op).
+        TensorFlow records the ops of the functions they call (so a cut in the body cuts): the
+        source's own, or a model given as the function (``tf.map_fn(encoder, frames)``); None
+        for any other (then it is a plain op).
         """
         def fn(index: int, *keys: str) -> Value:
             found = next((kwargs[k] for k in keys if k in kwargs), None)
@@ -209,12 +209,12 @@ class Members(Wrapped):
 
         if dotted in names.MAP_OPS:
             body, elems = fn(0, "fn", "f", "function"), fn(1, "elems", "xs")
-            if body.kind != "function":
+            if body.kind not in ("function", "model", "instance"):
                 return None
             return self.call_value(node, body, [self.element(self.operand(elems, node))], {})
         if dotted in names.SCAN_OPS:
             body = fn(0, "fn")
-            if body.kind != "function":
+            if body.kind not in ("function", "model", "instance"):
                 return None
             element = self.element(self.operand(fn(1, "elems"), node))
             start = join(fn(2, "initializer"), element)
@@ -346,9 +346,9 @@ class Members(Wrapped):
 
 _CALLABLE = frozenset({"model", "instance", "function", "loss", "object", "class"})
 _ASSIGN_METHODS = frozenset({"assign", "assign_add", "assign_sub"})
-_MODEL_PLAIN_METHODS = frozenset({"fit", "evaluate", "summary", "save", "save_weights",
-                                  "load_weights", "build", "count_params", "get_config",
-                                  "reset_states", "add_loss", "add_metric"})
+_MODEL_PLAIN_METHODS = frozenset({"fit", "evaluate", "summary", "save", "save_weights", "build",
+                                  "load_weights", "count_params", "get_config", "reset_states",
+                                  "add_loss", "add_metric"})
 
 
 def _short(node: ast.AST) -> str:

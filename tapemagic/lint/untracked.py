@@ -23,6 +23,8 @@ from collections.abc import Iterator
 from tapemagic.lint.names import KERAS_BASES, LAMBDA_LAYER, Imports
 
 _TF_VARIABLE = "tensorflow.Variable"
+_KERAS_VARIABLE = frozenset({"keras.Variable", "keras.backend.Variable",
+                             "keras.variables.Variable"})
 _MODULE = "tensorflow.Module"
 _BUILDERS = ("__init__", "build")
 _INTEGER = ("int", "uint", "bool")
@@ -70,30 +72,43 @@ def lambda_models(tree: ast.Module, imports: Imports) -> Iterator[tuple[ast.Call
             yield node, inner
 
 
-def module_sources(tree: ast.Module,
-                   imports: Imports) -> Iterator[tuple[ast.Attribute, ast.ClassDef]]:
+def module_sources(tree: ast.Module, imports: Imports
+                   ) -> Iterator[tuple[ast.Attribute, ast.ClassDef, list[ast.Call]]]:
     """Yield ``X.trainable_variables`` given as sources, ``X`` a ``tf.Module`` holding Keras.
 
     With the class: its ``tf.Module`` base is the line that decides what the collection holds
     (the runtime's TM116 points there too), for an instance used outside it (a step at module
-    level) as for ``self.trainable_variables`` in the class's own step.
+    level) as for ``self.trainable_variables`` in the class's own step. And with the trainable
+    ``keras.Variable(...)`` calls it stores on ``self`` when it holds no Keras layer: a Keras 3
+    variable is no ``tf.Variable`` either, and the line that made it is the one to change.
     """
     holders = {cls.name: cls for cls in _classes(tree, imports, {_MODULE}, keras=False)
-               if _holds_keras(cls, tree, imports)}
+               if _holds_keras(cls, tree, imports) or keras_variables(cls, imports)}
     if not holders:
         return
     instances = {name: holders[value.func.id] for name, value in _bindings(tree)
                  if isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
                  and value.func.id in holders}
+    made = {name: [] if _holds_keras(cls, tree, imports) else keras_variables(cls, imports)
+            for name, cls in holders.items()}
     inside: set[int] = set()
     for cls in holders.values():
         for sources in _gradient_sources(cls, {"self"}):
             inside.add(id(sources))
-            yield sources, cls
+            yield sources, cls, made[cls.name]
     for sources in _gradient_sources(tree, set(instances)):
         if id(sources) not in inside:
             assert isinstance(sources.value, ast.Name)
-            yield sources, instances[sources.value.id]
+            cls = instances[sources.value.id]
+            yield sources, cls, made[cls.name]
+
+
+def keras_variables(cls: ast.ClassDef, imports: Imports) -> list[ast.Call]:
+    """Return the trainable ``keras.Variable(...)`` calls a class stores on ``self``."""
+    return [call for node in ast.walk(cls) if self_store(node) is not None
+            and isinstance(node, (ast.Assign, ast.AnnAssign))
+            for call in _calls_in(node.value)
+            if imports.dotted(call.func) in _KERAS_VARIABLE and trainable(call)]
 
 
 # -- helpers ---------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tapemagic.lint import holders
+from tapemagic.lint import closures, holders
 from tapemagic.lint import untracked as shapes
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
@@ -35,10 +35,19 @@ class UntrackedVariable(RuleModule):
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         for call in shapes.raw_variables(ctx.tree, ctx.imports):
-            yield LintMatch(self.code, Site.of(call), {"api": f"{ctx.text(call.func)}(...)"})
+            yield LintMatch(self.code, Site.of(call), {"api": f"{ctx.text(call.func)}(...)",
+                                                       "where": _IN_LAYER})
         # a helper object or tf.Module holding the variable: the line that stored it
         for holder, _variable in holders.held_variables(ctx.tree, ctx.imports):
-            yield LintMatch(self.code, Site.of(holder), {"api": f"{ctx.text(holder.func)}(...)"})
+            yield LintMatch(self.code, Site.of(holder), {"api": f"{ctx.text(holder.func)}(...)",
+                                                         "where": _IN_LAYER})
+        # a variable only the loss given to `compile` reads: no model's weight, fit skips it
+        for call in closures.compiled_loss_variables(ctx):
+            yield LintMatch(self.code, Site.of(call), {
+                "api": f"{ctx.text(call.func)}(...)", "where": "read by the compiled loss"})
+
+
+_IN_LAYER = "in a Keras 3 layer"
 
 
 def held(fact: Untracked) -> str:

@@ -32,9 +32,13 @@ class ModuleMissesKerasWeights(RuleModule):
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         classes: set[int] = set()
-        for sources, cls in shapes.module_sources(ctx.tree, ctx.imports):
+        for sources, cls, variables in shapes.module_sources(ctx.tree, ctx.imports):
             yield LintMatch(self.code, Site.of(sources), {"api": ctx.text(sources)})
-            if id(cls) not in classes:  # `class X(tf.Module)`: its base collects no Keras weight
+            # Keras variables on a module holding no layer: each one's line is the change
+            yield from (LintMatch(self.code, Site.of(v), {"api": ctx.text(sources)})
+                        for v in variables)
+            # else `class X(tf.Module)`: its base collects no Keras weight
+            if id(cls) not in classes and not variables:
                 classes.add(id(cls))
                 yield LintMatch(self.code, Site(cls.lineno, cls.col_offset, cls.lineno,
                                                 cls.col_offset + 6 + len(cls.name)),
