@@ -64,9 +64,81 @@ BAD = {
         model.compile(optimizer="adam", loss=loss)
         model.fit(x, y, epochs=1)
         """, [("TM114", 1)]),
+    # TensorFlow's facts, followed through the v2 API into the v1 function it returns:
+    # the beam search's log-probabilities carry no gradient
+    # (githubharald/CTCWordBeamSearch#4)
+    "ctc_beam_search_decoder log-probability as the loss": ("""
+        model = keras.Sequential([keras.Input((9, 5)), keras.layers.Dense(5)])
+        with tf.GradientTape() as tape:
+            logits = tf.transpose(model(tf.ones((3, 9, 5))), [1, 0, 2])
+            _, log_p = tf.nn.ctc_beam_search_decoder(logits, tf.fill([3], 9), beam_width=4)
+            loss = -tf.reduce_mean(log_p)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, [("TM201", 4)]),
+    # an option value picks a gradient-less op: output_is_sparse=True is
+    # SparseReduceSumSparse (tensorflow/tensorflow#14964)
+    "sparse.reduce_sum with output_is_sparse=True": ("""
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+        with tf.GradientTape() as tape:
+            h = tf.reshape(model(x), [-1])
+            edges = tf.sparse.SparseTensor(tf.constant([[0, 0], [1, 1]], tf.int64), h[:2], [2, 2])
+            sums = tf.sparse.reduce_sum(edges, axis=1, output_is_sparse=True)
+            loss = tf.reduce_mean(tf.sparse.to_dense(sums))
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, [("TM201", 5)]),
+    # decoded labels cast for an edit distance: one cut, at the decoder, not a second at
+    # the cast (tensorflow/tensorflow#32)
+    "greedy CTC decoding cast for an edit distance": ("""
+        model = keras.Sequential([keras.Input((9, 5)), keras.layers.Dense(5)])
+        truth = tf.sparse.from_dense(tf.constant([[1, 2]], tf.int64))
+        with tf.GradientTape() as tape:
+            logits = tf.transpose(model(tf.ones((1, 9, 5))), [1, 0, 2])
+            decoded, _ = tf.nn.ctc_greedy_decoder(logits, tf.fill([1], 9))
+            loss = tf.reduce_mean(tf.edit_distance(tf.cast(decoded[0], tf.int64), truth))
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, [("TM201", 5)]),
 }
 
 CLEAN = {
+    "ctc_loss trained, beam search decoded for a metric": """
+        model = keras.Sequential([keras.Input((9, 5)), keras.layers.Dense(5)])
+        labels = tf.constant([[1, 2, 3]] * 3)
+        with tf.GradientTape() as tape:
+            logits = tf.transpose(model(tf.ones((3, 9, 5))), [1, 0, 2])
+            loss = tf.reduce_mean(tf.nn.ctc_loss(labels, logits, tf.fill([3], 3),
+                                                 tf.fill([3], 9), logits_time_major=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        decoded, log_p = tf.nn.ctc_beam_search_decoder(logits, tf.fill([3], 9))
+        print(float(tf.reduce_mean(log_p)))
+        """,
+    "sparse.reduce_sum with a dense output": """
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+        with tf.GradientTape() as tape:
+            h = tf.reshape(model(x), [-1])
+            edges = tf.sparse.SparseTensor(tf.constant([[0, 0], [1, 1]], tf.int64), h[:2], [2, 2])
+            sums = tf.sparse.reduce_sum(edges, axis=1)
+            loss = tf.reduce_mean(sums)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """,
+    "sparse.reduce_sum with output_is_sparse=False": """
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+        with tf.GradientTape() as tape:
+            h = tf.reshape(model(x), [-1])
+            edges = tf.sparse.SparseTensor(tf.constant([[0, 0], [1, 1]], tf.int64), h[:2], [2, 2])
+            loss = tf.reduce_mean(tf.sparse.reduce_sum(edges, axis=1, output_is_sparse=False))
+        grads = tape.gradient(loss, model.trainable_variables)
+        """,
+    # a set operation on predicted labels for a metric, beside a differentiable loss
+    "set intersection of predicted labels as a metric": """
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4)])
+        with tf.GradientTape() as tape:
+            logits = model(x)
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+                tf.zeros((8,), tf.int32), logits))
+        grads = tape.gradient(loss, model.trainable_variables)
+        top = tf.math.top_k(logits, 2).indices
+        hits = tf.sets.size(tf.sets.intersection(top, tf.zeros((8, 2), tf.int32)))
+        """,
     "map_fn over a model, gradients flow": """
         enc = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4)])
         head = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])

@@ -42,21 +42,25 @@ def option_cut(dotted: str, chosen: dict[str, str], positional: list[str]
     That is when the option value chosen makes the API return an op no gradient crosses
     (``tf.image.resize(x, size, method="area")``: ``ResizeArea``); None otherwise.
 
-    ``chosen`` maps keyword names to the constant strings given; ``positional`` holds the
-    constant string of each positional argument ("" when not a string).
+    ``chosen`` maps keyword names to the constant strings given (a boolean flag as
+    ``"True"``/``"False"``: ``tf.sparse.reduce_sum(..., output_is_sparse=True)`` returns
+    ``SparseReduceSumSparse``); ``positional`` holds the constant string of each positional
+    argument ("" when not a string).
     """
     for param, (position, values) in _load()[3].get(dotted, {}).items():
         given = chosen.get(param) or (
             positional[position] if 0 <= position < len(positional) else "")
         if given in values:
-            return (*values[given], f"{param}={given!r}")
+            shown = given if given in ("True", "False") else repr(given)  # a flag, a string
+            return (*values[given], f"{param}={shown}")
     return None
 
 
 def cut(dotted: str) -> tuple[str, tuple[str, ...]] | None:
     """Return ``(kind, op types)`` when no gradient crosses the API named ``dotted``, else None.
 
-    ``kind`` is ``"integer"`` (its result is an integer tensor) or ``"non-differentiable"``.
+    ``kind`` is ``"integer"`` (its result is an integer tensor), ``"indices"`` (its first
+    output is: decoded labels beside float log-probabilities) or ``"non-differentiable"``.
     """
     return _load()[0].get(dotted)
 

@@ -142,16 +142,23 @@ class Effects(Members):
         api = api or ast.unparse(node.func)
         operands = [self.operand(a, node) for a in [*args, *kwargs.values()]]
         found = catalog.cut(dotted)
-        option = catalog.option_cut(
-            dotted, {k: v.text for k, v in kwargs.items() if isinstance(v.text, str)},
-            [a.text if isinstance(a.text, str) else "" for a in args])
+        chosen = {k: v.text for k, v in kwargs.items() if isinstance(v.text, str)} | {
+            k.arg: str(k.value.value) for k in node.keywords if k.arg is not None
+            and isinstance(k.value, ast.Constant) and isinstance(k.value.value, bool)}
+        option = catalog.option_cut(dotted, chosen, [
+            str(n.value) if isinstance(n, ast.Constant) and isinstance(n.value, bool)
+            else a.text if isinstance(a.text, str) else ""
+            for a, n in zip(args, node.args, strict=False)])
         if found is None and option is not None:  # the option chose a gradient-less op
             found, api = option[:2], f"{api}(..., {option[2]})"
         if found is not None:
-            value = self.cut(node, found[0], api, operands)
+            kind = "non-differentiable" if found[0] == "indices" else found[0]
+            value = self.cut(node, kind, api, operands)
             if found[0] == "integer":
                 return replace(value, text="int")
-            return self.raising(node, found[1], value)
+            value = self.raising(node, found[1], value)
+            # decoded labels (with their log-probabilities): a cast of them is no new cut
+            return replace(value, text="int") if found[0] == "indices" else value
         position = catalog.dtype_position(dotted)
         if position is None:
             return None

@@ -68,7 +68,8 @@ class Members(Wrapped):
             if listed is not None and join(*operands[1:], *keyword_operands).live:
                 # its op takes no gradient to any input (TensorFlow's registry): a value
                 # weighted in (`bincount(ids, weights=losses)`) is cut too, not only the ids
-                return self.cut(node, listed[0], api, operands + keyword_operands)
+                return self.cut(node, "integer" if listed[0] == "integer" else
+                                "non-differentiable", api, operands + keyword_operands)
             return self.cut(node, "integer", api, operands[:1])
         if dotted in names.CASTS:
             dtype = kwargs.get("dtype") or (args[1] if len(args) > 1 else EMPTY)

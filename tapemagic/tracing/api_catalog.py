@@ -32,6 +32,7 @@ from typing import Any
 import tensorflow as tf
 
 from tapemagic.optypes import GATING_INPUTS, METADATA_OPS, RETURNS_NONE
+from tapemagic.tracing import api_flow
 from tapemagic.tracing._tf_private import api_ops, registry_entry
 
 #: Where the checker reads the catalog.
@@ -44,8 +45,6 @@ _SKIPPED = frozenset({"keras", "raw_ops", "compat", "estimator", "experimental",
                       "tools", "__internal__", "__operators__", "test", "feature_column"})
 #: Parameters that set the dtype of an API's result.
 _DTYPE_PARAMETERS = ("dtype", "out_type", "output_type")
-#: Tensor attributes that are metadata: reading them reads no value.
-_METADATA = frozenset({"dtype", "shape", "name", "ndim", "device", "graph", "op", "rank"})
 
 
 def build() -> dict[str, Any]:
@@ -54,25 +53,27 @@ def build() -> dict[str, Any]:
     ``{"cuts": {api: [kind, [ops]]}, "dtypes": {api: position}, "raises": {op: true},
     "keywords": {api: {param: [position, {value: [kind, [ops]]}]}}}``: ``raises`` lists the
     op types with no registry entry at all, ``keywords`` the option values of an API that
-    give a result no gradient crosses (:func:`_option_cuts`).
+    give a result no gradient crosses (:func:`_option_cuts`, :func:`_flag_cuts`).
 
-    ``kind`` is ``"integer"`` when the op's first output is always an integer tensor, else
-    ``"non-differentiable"``. API names are dotted from ``tensorflow`` (``tensorflow.image.x``),
-    with ``tensorflow.compat.v1.`` names for the v1-only ones.
+    ``kind`` is ``"integer"`` when every output of the ops is always an integer tensor,
+    ``"indices"`` when only the first is, else ``"non-differentiable"``. API names are dotted
+    from ``tensorflow`` (``tensorflow.image.x``), with ``tensorflow.compat.v1.`` names for the
+    v1-only ones.
     """
     names = frozenset(n for n in dir(tf.raw_ops) if not n.startswith("_"))  # op types
     cuts: dict[str, list[Any]] = {}
     positions: dict[str, int] = {}
     keywords: dict[str, dict[str, list[Any]]] = {}
+    memo: dict[Any, Any] = {}  # what each followed function's result depends on
     for dotted, obj in _public(tf, "tensorflow", set(), 0):
         target = api_ops.unwrap(obj)
-        found = _cut_ops(target, names)
+        found = _cut_ops(target, names, memo)
         if found:
             cuts[dotted] = [_kind(found), sorted(found)]
         position = _dtype_position(target)
         if position is not None:
             positions[dotted] = position
-        chosen = _option_cuts(target, names)
+        chosen = {} if found else _option_cuts(target, names) | _flag_cuts(target, names, memo)
         if chosen:
             keywords[dotted] = chosen
     # ops the registry has no entry for: a gradient call whose path crosses one raises
@@ -86,8 +87,16 @@ def build() -> dict[str, Any]:
 
 
 def _kind(ops: frozenset[str]) -> str:
-    return "integer" if all(api_ops.first_output_integer(o) for o in ops) else \
-        "non-differentiable"
+    """Say which outputs are integers: all, the first only (``indices``), or not the first.
+
+    ``indices``: decoded labels beside their log-probabilities, a sparse result's indices
+    beside its values.
+    """
+    if all(api_ops.outputs_integer(o) for o in ops):
+        return "integer"
+    if all(api_ops.first_output_integer(o) for o in ops):
+        return "indices"
+    return "non-differentiable"
 
 
 def _option_cuts(target: Any, names: frozenset[str]) -> dict[str, list[Any]]:
@@ -148,7 +157,7 @@ def _returned_ops(body: list[ast.stmt], scope: dict[str, Any],
                   names: frozenset[str]) -> frozenset[str]:
     """Return the generated ops a branch returns directly; empty if it returns anything else."""
     ops: set[str] = set()
-    flow = _Flow(scope, names)
+    flow = api_flow.Flow(scope, names, _no_gradient)
     for stmt in body:
         if not isinstance(stmt, ast.Return):
             continue
@@ -199,14 +208,6 @@ def _public(module: types.ModuleType, prefix: str, seen: set[int],
             yield dotted, obj
 
 
-def _op_type(fn: Any, names: frozenset[str]) -> str | None:
-    """Return the op type a generated ``gen_*_ops`` function builds (its op-type string)."""
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        return None
-    return next((c for c in code.co_consts if isinstance(c, str) and c in names), None)
-
-
 def _generated(fn: Any) -> bool:
     return (getattr(fn, "__module__", "") or "").rsplit(".", 1)[-1].startswith("gen_")
 
@@ -218,113 +219,59 @@ def _no_gradient(op_type: str) -> bool:
     return op_type in RETURNS_NONE or registry_entry(op_type) in ("none", "missing")
 
 
-def _cut_ops(target: Any, names: frozenset[str]) -> frozenset[str]:
+def _cut_ops(target: Any, names: frozenset[str], memo: dict[Any, Any],
+             fixed: dict[str, Any] | None = None) -> frozenset[str]:
     """Return the gradient-less ops an API's result depends on its arguments through.
 
-    Empty when some argument reaches the result by another way (or the source cannot be read).
+    Empty when some argument reaches the result by another way (or the source cannot be
+    read). ``fixed``: option values chosen (``{"output_is_sparse": True}``).
     """
     if _generated(target):
-        op = _op_type(target, names)
+        op = api_flow.op_type(target, names)
         return frozenset({op}) if op is not None and _no_gradient(op) else frozenset()
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(target)))
-    except (OSError, TypeError, SyntaxError, IndentationError):
+    fn = api_flow.parse(target)
+    if fn is None:
         return frozenset()
-    fn = tree.body[0] if tree.body else None
-    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return frozenset()
-    flow = _Flow(getattr(target, "__globals__", {}), names)
-    params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]]
+    flow = api_flow.Flow(getattr(target, "__globals__", {}), names, _severs, fixed, memo)
+    params = api_flow.parameters(fn) + [a.arg for a in (fn.args.vararg, fn.args.kwarg) if a]
     returned = flow.run(fn.body, {p: frozenset({p}) for p in params})
-    return frozenset(flow.cut) if flow.cut and not returned and flow.returns else frozenset()
+    severed = api_flow.cuts(returned)
+    if not flow.returns or not severed or returned - severed:
+        return frozenset()
+    return frozenset(op[len(api_flow.CUT):] for op in severed)
 
 
-class _Flow:
-    """Which parameters each name of a TensorFlow function's body depends on, in order.
+def _severs(op_type: str) -> bool:
+    """Whether ``op_type`` gives outputs no gradient crosses (an ``Assert`` gives none)."""
+    return api_ops.has_outputs(op_type) and _no_gradient(op_type)
 
-    A generated op without a gradient gives a value that depends on nothing (its op is noted
-    in ``cut`` when some parameter reached it); metadata attributes depend on nothing;
-    everything else depends on what its parts depend on.
+
+def _flag_cuts(target: Any, names: frozenset[str], memo: dict[Any, Any]
+               ) -> dict[str, list[Any]]:
+    """Return the boolean options whose other value makes the API's result gradient-less.
+
+    ``{param: [position, {"True": [kind, [op]]}]}``: ``tf.sparse.reduce_sum(...,
+    output_is_sparse=True)`` returns ``SparseReduceSumSparse``'s outputs, which have no
+    gradient; with its default it returns ``SparseReduceSum``'s, which have one.
     """
-
-    def __init__(self, scope: dict[str, Any], names: frozenset[str]) -> None:
-        self.scope = scope
-        self.names = names
-        self.cut: set[str] = set()
-        self.returns = 0
-
-    def run(self, body: list[ast.stmt], env: dict[str, frozenset[str]]) -> frozenset[str]:
-        """Interpret ``body`` on ``env`` (changed in place); return what returns depend on."""
-        out: frozenset[str] = frozenset()
-        for stmt in body:
-            if isinstance(stmt, ast.Return):
-                self.returns += 1
-                out |= self.deps(stmt.value, env) if stmt.value is not None else frozenset()
-            elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                value = self.deps(stmt.value, env) if stmt.value is not None else frozenset()
-                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-                for target in targets:
-                    for name in ast.walk(target):
-                        if isinstance(name, ast.Name):
-                            old = env.get(name.id, frozenset()) if isinstance(
-                                stmt, ast.AugAssign) else frozenset()
-                            env[name.id] = value | old
-            elif isinstance(stmt, (ast.If, ast.For, ast.While, ast.Try, ast.With)):
-                out |= self.branches(stmt, env)
-            elif isinstance(stmt, ast.Expr):
-                self.deps(stmt.value, env)
-        return out
-
-    def branches(self, stmt: ast.stmt, env: dict[str, frozenset[str]]) -> frozenset[str]:
-        """Interpret a compound statement's bodies; a name keeps what any of them bound."""
-        if isinstance(stmt, ast.With):
-            return self.run(stmt.body, env)
-        if isinstance(stmt, ast.Try):
-            bodies = [stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody]
-        else:
-            assert isinstance(stmt, (ast.If, ast.For, ast.While))
-            bodies = [stmt.body, stmt.orelse]
-        out: frozenset[str] = frozenset()
-        results = []
-        for body in bodies:
-            branch = dict(env)
-            out |= self.run(body, branch)
-            results.append(branch)
-        for branch in results:
-            for name, value in branch.items():
-                env[name] = env.get(name, frozenset()) | value if name in env else value
-        return out
-
-    def deps(self, node: ast.AST | None, env: dict[str, frozenset[str]]) -> frozenset[str]:
-        """Return the parameters an expression's value depends on."""
-        if node is None or isinstance(node, (ast.Constant, ast.Lambda)):
-            return frozenset()
-        if isinstance(node, ast.Name):
-            return env.get(node.id, frozenset())
-        if isinstance(node, ast.Attribute):
-            return frozenset() if node.attr in _METADATA else self.deps(node.value, env)
-        if isinstance(node, ast.Call):
-            args = frozenset().union(*(self.deps(a, env) for a in [
-                *node.args, *(k.value for k in node.keywords)]))
-            op = self.generated_op(node.func)
-            if op is not None and _no_gradient(op):
-                if args:
-                    self.cut.add(op)
-                return frozenset()
-            inner = node.func.value if isinstance(node.func, ast.Attribute) else None
-            return args | self.deps(inner, env)
-        return frozenset().union(*(self.deps(c, env) for c in ast.iter_child_nodes(node)
-                                   if isinstance(c, ast.expr)))
-
-    def generated_op(self, func: ast.expr) -> str | None:
-        """Return the op type of ``gen_x_ops.name`` (a generated module of the scope)."""
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
-            return None
-        module = self.scope.get(func.value.id)
-        if not isinstance(module, types.ModuleType) or \
-                not module.__name__.rsplit(".", 1)[-1].startswith("gen_"):
-            return None
-        return _op_type(getattr(module, func.attr, None), self.names)
+    fn = api_flow.parse(target)
+    if fn is None:
+        return {}
+    params = api_flow.parameters(fn)
+    positional = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+    defaults = dict(zip(positional[::-1], fn.args.defaults[::-1], strict=False)) | {
+        a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults, strict=True)
+        if d is not None}
+    out: dict[str, list[Any]] = {}
+    for param, default in defaults.items():
+        if not (isinstance(default, ast.Constant) and isinstance(default.value, bool)):
+            continue
+        chosen = not default.value
+        ops = _cut_ops(target, names, memo, {param: chosen})
+        if ops:
+            out[param] = [params.index(param) if param in positional else -1,
+                          {str(chosen): [_kind(ops), sorted(ops)]}]
+    return out
 
 
 def _dtype_position(target: Any) -> int | None:

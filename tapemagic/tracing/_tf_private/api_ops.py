@@ -23,19 +23,43 @@ def unwrap(obj: Any) -> Any:
     return tf_decorator.unwrap(obj)[1]
 
 
+def has_outputs(op_type: str) -> bool:
+    """Whether ``op_type`` has an output at all (``Assert``, ``PrintV2`` have none)."""
+    found = op_def_registry.get(op_type)
+    return found is not None and bool(found.output_arg)
+
+
 def first_output_integer(op_type: str) -> bool:
     """Whether the first output of ``op_type`` is always integer or boolean.
 
     A fixed output type, or a type attribute whose allowed values are all integer types
     (``ArgMax``'s ``output_type``).
     """
+    return _integer_outputs(op_type)[:1] == [True]
+
+
+def outputs_integer(op_type: str) -> bool:
+    """Whether every output of ``op_type`` is always integer or boolean.
+
+    ``CTCBeamSearchDecoder`` is not: its decoded paths are integers, its log-probabilities
+    floats; ``SparseReduceSumSparse`` gives integer indices and the sums' dtype.
+    """
+    found = _integer_outputs(op_type)
+    return bool(found) and all(found)
+
+
+def _integer_outputs(op_type: str) -> list[bool]:
+    """Return, per output of ``op_type``, whether it is always integer or boolean."""
     found = op_def_registry.get(op_type)
-    if found is None or not found.output_arg:
-        return False
-    first = found.output_arg[0]
-    if first.type:
-        return dtypes.as_dtype(first.type) in _INTEGERS
+    if found is None:
+        return []
     attrs = {a.name: a for a in found.attr}
-    allowed = list(attrs[first.type_attr].allowed_values.list.type) if first.type_attr in \
-        attrs else []
-    return bool(allowed) and all(dtypes.as_dtype(t) in _INTEGERS for t in allowed)
+    out = []
+    for output in found.output_arg:
+        if output.type:
+            out.append(dtypes.as_dtype(output.type) in _INTEGERS)
+            continue
+        allowed = list(attrs[output.type_attr].allowed_values.list.type) if \
+            output.type_attr in attrs else []
+        out.append(bool(allowed) and all(dtypes.as_dtype(t) in _INTEGERS for t in allowed))
+    return out
