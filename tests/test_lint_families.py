@@ -15,7 +15,7 @@ from lint_snippets import hints
 
 BAD = {
     # tf.map_fn(encoder, frames, back_prop=False) in a tf.function: while_v2 wraps the loop's
-    # results in stop_gradient (tensorflow/models#8090)
+    # results in stop_gradient (a model mapped over a sequence: tensorflow/tensorflow#19897)
     "map_fn over a model with back_prop=False, traced": ("""
         enc = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4)])
         head = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])
@@ -27,8 +27,8 @@ BAD = {
             return tape.gradient(loss, enc.trainable_variables + head.trainable_variables)
         step(x)
         """, [("TM401", 6)]),
-    # keras.Variable attributes of a tf.Module: module.trainable_variables is empty
-    # (keras-team/keras#20095)
+    # keras.Variable attributes of a tf.Module: module.trainable_variables is empty (the
+    # variables a tf.Module does not see: tensorflow/tensorflow#27046)
     "keras.Variable kept by a tf.Module trainer": ("""
         class Fit(tf.Module):
             def __init__(self):
@@ -42,7 +42,7 @@ BAD = {
             loss = tf.reduce_mean((fitter(x) - y) ** 2)
         grads = tape.gradient(loss, fitter.trainable_variables)
         """, [("TM116", 4), ("TM116", 5), ("TM116", 11)]),
-    # a learned noise level made by the loss factory and closed over (keras-team/keras#12503)
+    # a learned parameter made by the loss factory and closed over (keras-team/keras#12983)
     "trainable variable closed over by a compiled loss": ("""
         def nll():
             log_noise = tf.Variable(0.0, trainable=True)
@@ -66,7 +66,7 @@ BAD = {
         """, [("TM114", 1)]),
     # TensorFlow's facts, followed through the v2 API into the v1 function it returns:
     # the beam search's log-probabilities carry no gradient
-    # (githubharald/CTCWordBeamSearch#4)
+    # (a beam decoder in training: SeanNaren/deepspeech.pytorch#314)
     "ctc_beam_search_decoder log-probability as the loss": ("""
         model = keras.Sequential([keras.Input((9, 5)), keras.layers.Dense(5)])
         with tf.GradientTape() as tape:
@@ -76,7 +76,7 @@ BAD = {
         grads = tape.gradient(loss, model.trainable_variables)
         """, [("TM201", 4)]),
     # an option value picks a gradient-less op: output_is_sparse=True is
-    # SparseReduceSumSparse (tensorflow/tensorflow#14964)
+    # SparseReduceSumSparse (the sparse-output reductions: tensorflow/tensorflow#10002)
     "sparse.reduce_sum with output_is_sparse=True": ("""
         model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
         with tf.GradientTape() as tape:
@@ -97,6 +97,17 @@ BAD = {
             loss = tf.reduce_mean(tf.edit_distance(tf.cast(decoded[0], tf.int64), truth))
         grads = tape.gradient(loss, model.trainable_variables)
         """, [("TM201", 5)]),
+    # sampled actions compared to make a reward: one cut, at the sample (Multinomial's ids
+    # are integers), not a second at the comparison (tensorflow/tensorflow#4074)
+    "reward from tf.random.categorical samples": ("""
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4)])
+        with tf.GradientTape() as tape:
+            logits = model(x)
+            actions = tf.random.categorical(logits, 1)
+            reward = tf.cast(tf.equal(actions, 2), tf.float32)
+            loss = -tf.reduce_mean(reward)
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, [("TM201", 4)]),
 }
 
 CLEAN = {

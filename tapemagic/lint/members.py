@@ -38,8 +38,7 @@ class Members(Wrapped):
         if dotted in names.VARIABLE:
             root = self.fresh(node)
             self.made.setdefault(root, Site.of(node))
-            frozen = any(k.arg == "trainable" and isinstance(k.value, ast.Constant)
-                         and k.value.value is False for k in node.keywords)
+            frozen = patterns.keyword_false(node, "trainable")
             text = "int" if _integer_literal(node, self.imports) else "frozen" if frozen else ""
             if frozen:
                 self.untrainable.add(root)
@@ -61,8 +60,9 @@ class Members(Wrapped):
             taken = operands if dotted.startswith("keras.metrics.") else operands[:1]
             listed = catalog.cut(dotted)
             value = self.cut(node, "non-differentiable", api, taken)
-            return self.raising(node, listed[1], value) if listed is not None and \
-                listed[0] != "integer" else value
+            if listed is not None and listed[0] == "integer":  # a sample's ids, an argmax
+                return replace(value, text="int")  # ... compared later: no second cut
+            return self.raising(node, listed[1], value) if listed is not None else value
         if dotted in names.INTEGER_RESULT:
             listed = catalog.cut(dotted)
             if listed is not None and join(*operands[1:], *keyword_operands).live:
@@ -78,8 +78,7 @@ class Members(Wrapped):
             return self.op(node, api, operands[:1])
         if dotted in names.TENSOR_MAKERS or dotted in names.DTYPE_KEEPING:
             made = self.op(node, api, operands + keyword_operands)
-            return replace(made, text="int") if _integer_tensor(dotted, node, args, kwargs) \
-                else made
+            return replace(made, text="int" if _integer_tensor(dotted, node, args, kwargs) else "")
         if names.tokenizer_factory(dotted):
             return Value(kind="tokenizer")
         if dotted in names.MAP_OPS | names.WHILE_OPS | names.COND_OPS | names.SCAN_OPS:
