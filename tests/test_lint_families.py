@@ -4,8 +4,11 @@ TF-free: sources are parsed, never run. Each family is a mechanism, not a progra
 model handed to ``tf.map_fn`` as its function is run per element like a function (so
 ``back_prop=False`` in a traced step cuts it); a ``tf.Module`` collects ``tf.Variable``s only,
 and a ``keras.Variable`` is none; ``fit`` differentiates the model's trainable variables only,
-so a trainable variable a compiled loss closes over never trains. Every broken shape has
-correct look-alikes that stay silent. Modelled on public reports (cited per shape; our code).
+so a trainable variable a compiled loss closes over never trains; TensorFlow's catalog, read
+through the functions an API calls (``tf.nn.ctc_beam_search_decoder``, Keras 3's ``keras.ops``
+in its TensorFlow backend) and with a boolean option fixed (``output_is_sparse=True``), says
+which results no gradient crosses. Every broken shape has correct look-alikes that stay
+silent. Modelled on public reports (cited per shape; our code).
 """
 
 from __future__ import annotations
@@ -108,9 +111,28 @@ BAD = {
             loss = -tf.reduce_mean(reward)
         grads = tape.gradient(loss, model.trainable_variables)
         """, [("TM201", 4)]),
+    # a Keras 3 op followed into Keras' TensorFlow backend: keras.ops.image.hsv_to_rgb runs
+    # tf.image.hsv_to_rgb (HSVToRGB has no gradient: tensorflow/tensorflow#21510)
+    "keras.ops.image.hsv_to_rgb on the network's output": ("""
+        net = keras.Sequential([keras.Input((4, 4, 3)), keras.layers.Conv2D(3, 1)])
+        with tf.GradientTape() as tape:
+            hsv = keras.ops.sigmoid(net(tf.ones((2, 4, 4, 3))))
+            rgb = keras.ops.image.hsv_to_rgb(hsv)
+            loss = keras.ops.mean(rgb)
+        grads = tape.gradient(loss, net.trainable_variables)
+        """, [("TM201", 4)]),
 }
 
 CLEAN = {
+    "keras.ops.image colour conversions with gradients, and hsv_to_rgb on the input": """
+        net = keras.Sequential([keras.Input((4, 4, 3)), keras.layers.Conv2D(3, 1)])
+        images = keras.ops.image.hsv_to_rgb(tf.ones((2, 4, 4, 3)))
+        with tf.GradientTape() as tape:
+            out = keras.ops.sigmoid(net(images))
+            loss = keras.ops.mean(keras.ops.image.rgb_to_hsv(out))
+            loss += keras.ops.mean(keras.ops.image.rgb_to_grayscale(out))
+        grads = tape.gradient(loss, net.trainable_variables)
+        """,
     "ctc_loss trained, beam search decoded for a metric": """
         model = keras.Sequential([keras.Input((9, 5)), keras.layers.Dense(5)])
         labels = tf.constant([[1, 2, 3]] * 3)

@@ -65,7 +65,7 @@ def build() -> dict[str, Any]:
     positions: dict[str, int] = {}
     keywords: dict[str, dict[str, list[Any]]] = {}
     memo: dict[Any, Any] = {}  # what each followed function's result depends on
-    for dotted, obj in _public(tf, "tensorflow", set(), 0):
+    for dotted, obj in [*_public(tf, "tensorflow", set(), 0), *_keras_ops()]:
         target = api_ops.unwrap(obj)
         found = _cut_ops(target, names, memo)
         if found:
@@ -206,6 +206,24 @@ def _public(module: types.ModuleType, prefix: str, seen: set[int],
                 yield from _public(obj, dotted, seen, depth + 1)
         elif callable(obj) and not isinstance(obj, type) and prefix != "tensorflow.compat":
             yield dotted, obj
+
+
+def _keras_ops() -> Iterator[tuple[str, Any]]:
+    """Yield (dotted name, function) of Keras 3's ``keras.ops`` and its submodules.
+
+    Followed into Keras' TensorFlow backend (``keras.ops.image.hsv_to_rgb`` runs
+    ``tf.image.hsv_to_rgb``): the checker's names for them are ``keras.ops.x`` and
+    ``keras.ops.image.x`` (:func:`tapemagic.lint.names.normalise`).
+    """
+    import keras
+
+    for prefix, module in (("keras.ops", keras.ops), *(
+            (f"keras.ops.{name}", getattr(keras.ops, name)) for name in ("image", "nn", "linalg",
+                                                                       "numpy"))):
+        for attr in sorted(dir(module)):
+            obj = getattr(module, attr, None)
+            if not attr.startswith("_") and callable(obj) and not isinstance(obj, type):
+                yield f"{prefix}.{attr}", obj
 
 
 def _generated(fn: Any) -> bool:

@@ -33,6 +33,8 @@ Deps = frozenset[str]
 _NONE: Deps = frozenset()
 #: Tensor attributes that are metadata: reading them reads no value.
 METADATA = frozenset({"dtype", "shape", "name", "ndim", "device", "graph", "op", "rank"})
+#: Whose Python functions are followed: TensorFlow's, and Keras' (its ops, its TF backend).
+FOLLOWED = ("tensorflow", "keras.src")
 #: How deep calls are followed (an API, its v1 body, a helper, ...).
 _MAX_DEPTH = 4
 #: A summary being computed (recursion): its callers treat the call as unknown.
@@ -167,6 +169,8 @@ class Flow:
             return None if inner is None else not inner
         if isinstance(test, ast.Name) and test.id in self.fixed:
             return bool(self.fixed[test.id])
+        if isinstance(test, ast.Call) and self.symbolic(test.func):
+            return False  # a Keras op on a training step's tensors runs its backend function
         if not (isinstance(test, ast.Compare) and len(test.ops) == 1
                 and isinstance(test.left, ast.Name) and test.left.id in self.fixed):
             return None
@@ -282,31 +286,49 @@ class Flow:
         return fixed
 
     def function(self, func: ast.expr) -> Any:
-        """Return the TensorFlow Python function a call names (``helper``, ``array_ops.x``)."""
-        obj: Any = None
-        if isinstance(func, ast.Name):
-            obj = self.scope.get(func.id)
-        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-            module = self.scope.get(func.value.id)
-            if isinstance(module, types.ModuleType):
-                obj = getattr(module, func.attr, None)
+        """Return the Python function a call names (``helper``, ``array_ops.x``, ``tf.image.x``).
+
+        Only TensorFlow's and Keras' own functions are followed (:data:`FOLLOWED`).
+        """
+        obj = self.resolve(func)
         if obj is None or isinstance(obj, type) or not callable(obj):
             return None
         target = api_ops.unwrap(obj)
         module = getattr(target, "__module__", "") or ""
-        if not isinstance(target, types.FunctionType) or not module.startswith("tensorflow"):
+        if not isinstance(target, types.FunctionType) or not module.startswith(FOLLOWED):
             return None
         return target
 
+    def resolve(self, func: ast.expr) -> Any:
+        """Return the object a name or a chain of module attributes names in the scope."""
+        if isinstance(func, ast.Name):
+            return self.scope.get(func.id)
+        if isinstance(func, ast.Attribute):
+            holder = self.resolve(func.value)
+            if isinstance(holder, types.ModuleType):
+                return getattr(holder, func.attr, None)
+        return None
+
     def generated_op(self, func: ast.expr) -> str | None:
-        """Return the op type of ``gen_x_ops.name`` (a generated module of the scope)."""
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+        """Return the op type a call builds when it names a generated op function.
+
+        ``gen_x_ops.name`` in the scope, or a public API that is one (``tf.image.hsv_to_rgb``
+        in Keras' TensorFlow backend).
+        """
+        found = self.resolve(func) if isinstance(func, ast.Attribute) else None
+        target = api_ops.unwrap(found) if found is not None else None
+        module = getattr(target, "__module__", "") or ""
+        if not module.rsplit(".", 1)[-1].startswith("gen_"):
             return None
-        module = self.scope.get(func.value.id)
-        if not isinstance(module, types.ModuleType) or \
-                not module.__name__.rsplit(".", 1)[-1].startswith("gen_"):
-            return None
-        return op_type(getattr(module, func.attr, None), self.names)
+        return op_type(target, self.names)
+
+    def symbolic(self, func: ast.expr) -> bool:
+        """Whether a call is Keras' test for symbolic tensors (``any_symbolic_tensors``).
+
+        A Keras op returns a symbolic result only while a functional model is built; on the
+        tensors of a training step it runs its backend function, the branch followed here.
+        """
+        return self.resolve(func) is api_ops.keras_symbolic_test()
 
 
 def op_type(fn: Any, names: frozenset[str]) -> str | None:

@@ -23,6 +23,13 @@ def unwrap(obj: Any) -> Any:
     return tf_decorator.unwrap(obj)[1]
 
 
+def keras_symbolic_test() -> Any:
+    """Return Keras' ``any_symbolic_tensors``, the test each Keras op dispatches on."""
+    from keras.src.backend import any_symbolic_tensors
+
+    return any_symbolic_tensors
+
+
 def has_outputs(op_type: str) -> bool:
     """Whether ``op_type`` has an output at all (``Assert``, ``PrintV2`` have none)."""
     found = op_def_registry.get(op_type)
