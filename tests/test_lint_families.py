@@ -59,6 +59,20 @@ BAD = {
         print(fn.log_noise.numpy())
         model.fit(x, y, epochs=1)
         """, [("TM114", 2)]),
+    # the factory hands back the loss and its variable (to print it): still only the loss
+    # reads it (keras-team/keras#13844)
+    "trainable variable returned beside the compiled loss": ("""
+        def tempered():
+            temperature = tf.Variable(1.0, trainable=True)
+            def loss(t, p):
+                return tf.reduce_mean(tf.square(t - p / temperature))
+            return loss, temperature
+        fn, temperature = tempered()
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        model.compile(optimizer="adam", loss=fn)
+        model.fit(x, y, epochs=1)
+        print(float(temperature.numpy()))
+        """, [("TM114", 2)]),
     "trainable variable at module level read by a compiled loss function": ("""
         temperature = tf.Variable(1.0, trainable=True)
         def loss(t, p):

@@ -76,7 +76,7 @@ def _used_elsewhere(tree: ast.Module, variable: ast.Call,
 
     The variable's names are what it was bound to (``log_noise = tf.Variable(...)``) and the
     attributes it was stored under (``loss.log_noise = log_noise``). Handed over: an element
-    of a list, tuple or set (a source or ``var_list``), or any argument of a call at module
+    of a collection of weights (:func:`_collected`), or any argument of a call at module
     level but a value read through a method (``v.numpy()``). A read inside a function (the
     loss's own ``tf.exp(-log_noise)``) is the use this hint is about.
     """
@@ -91,7 +91,7 @@ def _used_elsewhere(tree: ast.Module, variable: ast.Call,
             names |= {t.attr for t in node.targets if isinstance(t, ast.Attribute)}
     for node in ast.walk(tree):
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and any(
-                _last(e) in names for e in node.elts):
+                _last(e) in names for e in node.elts) and _collected(node, parents):
             return True
         if not isinstance(node, ast.Call):
             continue
@@ -104,6 +104,17 @@ def _used_elsewhere(tree: ast.Module, variable: ast.Call,
         if not _inside_function(node, parents) and _passed(node, names):
             return True
     return False
+
+
+def _collected(node: ast.List | ast.Tuple | ast.Set, parents: dict[ast.AST, ast.AST]) -> bool:
+    """Whether a literal holding the variable is a collection of weights, not a result.
+
+    A list or set is (a source list); a tuple only where it is handed on (an argument, a
+    concatenation): ``return loss, temperature`` gives the caller both, and that is no use.
+    """
+    parent = parents.get(node)
+    return not isinstance(node, ast.Tuple) or isinstance(parent, (ast.Call, ast.keyword,
+                                                                   ast.BinOp))
 
 
 def _passed(node: ast.Call, names: set[str]) -> bool:
