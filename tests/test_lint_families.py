@@ -217,6 +217,29 @@ CLEAN = {
             return tape.gradient(loss, head.trainable_variables)
         step(x)
         """,
+    # a target network's outputs mapped without backprop: it is not asked for
+    "map_fn back_prop=False over a target network": """
+        target = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        @tf.function
+        def step(batch):
+            with tf.GradientTape() as tape:
+                wanted = tf.map_fn(target, batch, back_prop=False)
+                loss = tf.reduce_mean((model(batch) - wanted) ** 2)
+            return tape.gradient(loss, model.trainable_variables)
+        step(x)
+        """,
+    # REINFORCE: the sampled actions weight a log-probability that carries the gradient
+    "categorical samples scored through their log-probability": """
+        policy = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4)])
+        with tf.GradientTape() as tape:
+            logits = policy(x)
+            actions = tf.random.categorical(logits, 1)[:, 0]
+            logp = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=actions, logits=logits)
+            rewards = tf.cast(tf.equal(actions, 2), tf.float32)
+            loss = tf.reduce_mean(logp * rewards)
+        grads = tape.gradient(loss, policy.trainable_variables)
+        """,
     "tf.Variable kept by a tf.Module trainer": """
         class Fit(tf.Module):
             def __init__(self):
