@@ -1,17 +1,18 @@
-"""Benchmark (run by hand, never from the tests): what TM118's move check adds to a checked step.
+"""Benchmark (run by hand, never from the tests): what the in-graph check adds to a checked step.
 
     python bench/moved_cost.py [--pairs N] [--model mlp|conv|both]
 
-For each of the first runs of an analysed gradient call, ``tracing/moved.py`` adds a few ops
-to the step (per trainable source: a read, an equality with its snapshot, a usable-gradient
-flag, a snapshot write; per optimizer call, a flag per weight it is given). This measures
-those ops as a ratio per step: the same ``@tf.function`` train step (the models of
-``bench/probe_cost.py``, batch 32, Adam) with the check's counting ops built in and always
-run (``RUNS`` raised so the ``tf.cond`` never skips them), against the plain step, in
-alternating blocks of steps in this one process; each cell is the median of per-pair ratios
-with min and max, of wall and of process CPU time. The steps after the checked ones pay only
-the skipped ``tf.cond`` (see ``bench/probe_cost.py`` for that steady-state cost).
-Target: at most 1.02.
+For each of the first runs of an analysed gradient call (``tracing/moved.RUNS``), a traced step
+carries the check's ops: TM118's record (``tracing/move_record.py``: in a ``tf.cond`` on a run
+count, per trainable source a read and a copy, per gradient its largest magnitude; per
+optimizer call a flag per weight it is given) and the probe's facts (``tracing/probes.py``: per
+gradient a zero flag and a sum of squares, per weight a zero flag; its first run only). This
+measures a checked step as a ratio: the same ``@tf.function`` train step (the models of
+``bench/probe_cost.py``, batch 32, Adam) with both built in and run on every step (the run
+count never reaches its limit), against the plain step, in alternating blocks of steps in
+this one process; each cell is the median of per-pair ratios with min and max, of wall and of
+process CPU time. The host's side of a checked step (one read of the record, the comparison
+with the run before, after each call) is timed too and added. Target: at most 1.02.
 """
 
 from __future__ import annotations
@@ -26,35 +27,69 @@ import tensorflow as tf  # noqa: E402
 from probe_cost import cell, conv, data, mlp  # noqa: E402
 
 from tapemagic.tracing import _tf_private as tfp  # noqa: E402
-from tapemagic.tracing import moved  # noqa: E402
+from tapemagic.tracing import move_record, probes  # noqa: E402
 
 keras = tf.keras
 STEPS = 16
 
 
-def make_step(model: keras.Model, checked: bool) -> tuple[object, keras.optimizers.Optimizer]:
+class Checked:
+    """The check's in-graph record and probe of one step, and the host's look after a call."""
+
+    def __init__(self, model: keras.Model) -> None:
+        variables = [v.value for v in model.trainable_variables]
+        self.watch = move_record.Watch(
+            None, list(range(len(variables))), variables,  # type: ignore[arg-type]
+            tfp.host_variable(tf.fill([len(variables)], -1.0)),
+            tally=move_record.Tally(len(variables)))
+        self.variables = variables
+        self.probe = tfp.host_variable(tf.fill([3 * len(variables)], -1.0))
+        self.host = 0.0  # seconds of the host's looks
+
+    def build(self, grads: list[tf.Tensor]) -> None:
+        """The record and the probe's facts, in the step being traced, on every run."""
+        move_record.count_traced(self.watch, grads, 1 << 30)
+        self.probe.assign(probes._facts(grads, self.variables, []))  # noqa: SLF001
+
+    def look(self) -> None:
+        """What ``MoveWatch`` does after each eager call of a checked step (one host read)."""
+        start = time.perf_counter()
+        watch = self.watch
+        values = [s.read_value() for s in watch.snaps or []]
+        tf.concat([tf.cast(tf.reshape(watch.count.read_value(), [1]), tf.float32),
+                   watch.facts.read_value(), move_record.weight_tops(values),
+                   tf.cast(move_record.same_as(values, watch.tally.previous), tf.float32)],
+                  axis=0).numpy()
+        watch.tally.previous = values
+        self.host += time.perf_counter() - start
+
+
+def make_step(model: keras.Model, checked: bool) -> tuple[object, Checked | None]:
     optimizer = keras.optimizers.Adam()
     loss_fn = keras.losses.SparseCategoricalCrossentropy(True)
-    variables = [v.value for v in model.trainable_variables]
-    watch = moved._Watch(  # noqa: SLF001 - the check's own counting, outside a session
-        None, list(range(len(variables))), variables,  # type: ignore[arg-type]
-        [tfp.host_variable(tf.zeros(v.shape, v.dtype)) for v in variables],
-        tfp.host_variable(tf.zeros([2 + 3 * len(variables)], tf.float32)),
-        tfp.host_variable(tf.fill([len(variables)], -1.0)))
+    check = Checked(model) if checked else None
 
     @tf.function
     def step(x: tf.Tensor, y: tf.Tensor) -> tf.Tensor:
         with tf.GradientTape() as tape:
             loss = loss_fn(y, model(x, training=True))
         grads = tape.gradient(loss, model.trainable_variables)
-        if checked:
-            moved._count(watch, grads)  # noqa: SLF001
-            moved._note_applied(  # noqa: SLF001
-                watch, [(i, g, v) for i, (g, v) in enumerate(zip(grads, variables, strict=True))])
+        if check is not None:
+            check.build(grads)
+            check.watch.last = {i: id(g) for i, g in enumerate(grads)}
+            move_record.note_applied(
+                check.watch, [(i, g, v) for i, (g, v) in enumerate(
+                    zip(grads, check.variables, strict=True))])
         optimizer.apply_gradients(zip(grads, model.trainable_variables, strict=True))
         return loss
 
-    return step, optimizer
+    def run(x: tf.Tensor, y: tf.Tensor) -> tf.Tensor:
+        loss = step(x, y)
+        if check is not None:
+            check.look()
+        return loss
+
+    return run, check
 
 
 def block(step: object, x: tf.Tensor, y: tf.Tensor) -> tuple[float, float]:
@@ -87,7 +122,6 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=7)
     parser.add_argument("--model", choices=("mlp", "conv", "both"), default="both")
     args = parser.parse_args()
-    moved.RUNS = 1 << 30  # every step is a checked step
     models = {"mlp": mlp, "conv": conv}
     names = list(models) if args.model == "both" else [args.model]
     print("| custom step, batch 32 | plain step | wall: checked / plain | CPU: checked / plain |")

@@ -1,7 +1,7 @@
 """Benchmark (run by hand, never from the tests): what tracing costs, as ratios to the plain run.
 
     python bench/overhead.py [--pairs N] [--quick] [--only LABEL] [--no-cold] [--cold-pairs N]
-                              [--out FILE]
+                              [--checked-step] [--out FILE]
 
 Each workload runs plain and traced alternately in this one process (``--pairs`` pairs, at least
 5): ``tapemagic.gradcheck(force_eager=True)`` (forced eager) and ``force_eager=False`` (the
@@ -12,6 +12,9 @@ and auto only), from bench/overhead_auto.py. A traced run includes the report (a
 findings, graph, DOT), as the user waits for it. Each cell of the table is the median of the
 per-pair ratios (traced / the plain run just before it), with their min and max. The fixed cost
 of the first check in a fresh process and the extra peak memory are measured in subprocesses.
+``--checked-step`` adds the cost of one checked step of a traced train step (the in-graph
+record of TM118 and the probe's facts, and the host's read after the call, run on every step:
+``bench/moved_cost.py``), as a ratio to the plain step (target ≤ 1.02).
 The Markdown table is printed and written to ``--out``.
 """
 
@@ -369,6 +372,20 @@ def peak_memory(name: str) -> str:
             f"{extra:+.1f} % of the plain peak")
 
 
+def checked_step_rows(pairs: int) -> list[str]:
+    """What one checked step of a traced train step costs (``bench/moved_cost.py``)."""
+    import moved_cost
+    from probe_cost import cell, conv, mlp
+
+    rows = ["| checked step of a `tf.function` train step, batch 32 | plain step | wall | CPU |"
+            " target |", "|---|---|---|---|---|"]
+    for name, make in (("3-layer MLP", mlp), ("8-layer conv net", conv)):
+        base, wall, cpu = moved_cost.measure(make, max(3, pairs))
+        rows.append(f"| {name} | {base * 1e3:.1f} ms | {cell(wall)} | {cell(cpu)} | ≤ 1.02× |")
+        print(rows[-1], flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=5)
@@ -379,6 +396,8 @@ def main() -> None:
     parser.add_argument("--no-cold", action="store_true", help="skip the cold rows")
     parser.add_argument("--cold-pairs", type=int, metavar="N",
                         help="pairs for the cold rows (default: half of --pairs, at least 3)")
+    parser.add_argument("--checked-step", action="store_true", help="add the cost of one "
+                        "checked step of a traced train step (bench/moved_cost.py)")
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "OVERHEAD.md"))
     args = parser.parse_args()
     pairs = max(args.pairs, 1 if args.quick else 5)
@@ -433,6 +452,8 @@ def main() -> None:
         "",
         *overhead_auto.summary(workloads, MODES["traced, graph mode"], pairs * 2),
     ]
+    if args.checked_step:
+        lines += ["", *checked_step_rows(pairs), ""]
     if not args.quick and not args.only:
         lines += [f"- fixed cost of the first check in a process: {first_check_cost()} "
                   "(target ≤ 1 s)",

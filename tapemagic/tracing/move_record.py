@@ -1,0 +1,225 @@
+"""The record of one checked run of a watched gradient call (``moved.py``), and its tally.
+
+Imports TensorFlow. What a run records is each watched weight's value where the call ran and
+each gradient's largest magnitude: in an eager loop as plain ops after the call returns, in a
+traced step as a ``tf.cond`` built into the step at the gradient call. The comparison with
+the run before and the counting are the host's (:class:`Tally`): every op built into a traced
+step is paid at trace time, in each trace, and again when the function's first run
+optimises it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import tensorflow as tf
+
+from tapemagic.tracing import _tf_private as tfp
+
+if TYPE_CHECKING:
+    from tapemagic.trace import GradientCallRecord, RawLocation
+
+#: A gradient counts when its largest entry is at least this times the weight's largest:
+#: plain SGD with a learning rate above 1e-5 then moves that entry by more than float32's
+#: resolution (Adam's first updates are about the learning rate, whatever the gradient).
+_RELATIVE = 1e-2
+FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+@dataclass(eq=False)  # compared by identity: its fields hold variables
+class Watch:
+    """One call site's watched sources, what each checked run saw, and the tallies."""
+
+    call: GradientCallRecord
+    positions: list[int]  # the watched sources' places in the call's flattened sources
+    variables: list[Any]  # their tf.Variables (a Keras variable's inner one)
+    #: per source, what a Keras optimizer was given for it since the last run: -1 nothing
+    #: (or not seen), 0 an unusable gradient (zeros: a layer frozen by masking), 1 a usable one
+    applied: Any
+    #: a traced step's record of its last checked run (check-owned, made at its first trace):
+    #: each source's value at the call, [top |gradient| x n, given x n] and the run count;
+    #: None until the call is traced
+    snaps: list[Any] | None = None
+    facts: Any = None
+    count: Any = None
+    graphs: set[int] = field(default_factory=set)  # id() of the step graphs instrumented
+    #: id() of the step graphs and of the graphs that call them (an eager call of any of them
+    #: may have run a checked run)
+    callers: set[int] = field(default_factory=set)
+    held: list[Any] = field(default_factory=list)  # those graphs (their ids stay unique)
+    given: set[int] = field(default_factory=set)  # sources a Keras optimizer was ever given
+    apply_loc: RawLocation | None = None  # the user's line of an optimizer call given some
+    last: dict[int, int] = field(default_factory=dict)  # index -> id() of its last gradient
+    runs: int = 0  # eager runs made (the Python side stops calling after RUNS)
+    #: the thread number (``Recorder.thread_number``) whose runs count: under ``strategy.run``
+    #: each replica runs the call once per step, and only one replica's runs are intervals
+    replica: int = 0
+    tally: Tally = field(default_factory=lambda: Tally(0))
+
+
+@dataclass
+class Tally:
+    """The counts over a watch's checked runs (host side: a few numbers per run)."""
+
+    n: int
+    runs: int = 0  # checked runs tallied
+    seen: int = 0  # a traced step's run count at the last look
+    intervals: int = 0  # intervals between runs in which some usable source moved
+    previous: list[Any] | None = None  # each source's value at the last tallied run
+    usable: Any = None  # each source's gradient was usable at the last tallied run
+    stuck: Any = None
+    moved: Any = None
+    zero: Any = None
+
+    def __post_init__(self) -> None:
+        self.stuck, self.moved, self.zero = (np.zeros(self.n, int) for _ in range(3))
+
+    def add(self, top: Any, weight: Any, given: Any, same: Any) -> None:
+        """Count one run from its facts (vectors, one entry per source).
+
+        ``top`` and ``weight`` are each gradient's and weight's largest magnitude, ``given``
+        what the optimizer was given since the run before, ``same`` whether each value
+        equals the run before's.
+
+        A source is stuck in an interval when its gradient of the run before was usable, the
+        optimizer was not given zeros for it (a layer frozen by masking) and its value did
+        not change, while some other source with a usable gradient did.
+        """
+        with np.errstate(invalid="ignore", over="ignore"):
+            usable = np.isfinite(top) & (top > 0.0) & (top >= _RELATIVE * weight)
+        if self.usable is not None:
+            moved = self.usable & ~same
+            if moved.any():
+                self.intervals += 1
+                self.stuck += self.usable & (given != 0.0) & same
+            self.moved += moved
+        self.zero += top == 0.0  # an absent gradient is written as -1
+        self.usable = usable
+        self.runs += 1
+
+
+def same_as(values: list[Any], previous: list[Any] | None) -> Any:
+    """Return a bool vector: each value equals the previous run's (all False for the first)."""
+    if previous is None:
+        return tf.zeros([len(values)], tf.bool)
+    return tf.stack([tf.reduce_all(tf.equal(x, p)) for x, p in zip(values, previous, strict=True)])
+
+
+def count_eager(watch: Watch, gradients: list[Any]) -> None:
+    """Tally one eager run: a few ops per weight on the device, one host read."""
+    values = [v.read_value() for v in watch.variables]
+    given = watch.applied.read_value()
+    watch.applied.assign(tf.fill([len(values)], -1.0))
+    found = tf.concat([gradient_tops(gradients), given, weight_tops(values), tf.cast(
+        same_as(values, watch.tally.previous), tf.float32)], axis=0).numpy()
+    n = len(values)
+    watch.tally.add(found[:n], found[2 * n:3 * n], found[n:2 * n], found[3 * n:] > 0.5)
+    watch.tally.previous = values
+
+
+def count_traced(watch: Watch, gradients: list[Any], runs: int) -> None:
+    """Build, in the graph being traced, the record of one checked run.
+
+    In a ``tf.cond`` on the step's own run count (below ``runs``): per weight its read and
+    its copy; per gradient its largest magnitude; what the optimizer was given since the run
+    before. The weights' largest entries, the comparison with the run before and the
+    counting are the host's, after the call (``MoveWatch``). Later runs only read the count.
+    """
+    n = len(watch.variables)
+    if watch.facts is None:
+        with tf.init_scope():
+            watch.snaps = [tfp.host_variable(tf.zeros(v.shape, v.dtype))
+                           for v in watch.variables]
+            watch.facts = tfp.host_variable(tf.zeros([2 * n], tf.float32))
+            watch.count = tfp.host_variable(tf.constant(0, tf.int32))
+    facts, applied, count = watch.facts, watch.applied, watch.count
+    snaps: list[Any] = watch.snaps or []
+
+    def record() -> Any:
+        writes = [s.assign(v.read_value()) for s, v in zip(snaps, watch.variables, strict=True)]
+        given = applied.read_value()
+        writes.append(facts.assign(tf.concat([gradient_tops(gradients), given], axis=0)))
+        with tf.control_dependencies([given]):  # read before it is reset
+            writes.append(applied.assign(tf.constant([-1.0] * n)))
+        writes.append(count.assign_add(1))
+        with tf.control_dependencies(writes):
+            return tf.constant(True)
+
+    tf.cond(count.read_value() < runs, record, lambda: tf.constant(False))
+
+
+def note_applied(watch: Watch, items: list[tuple[int, Any, Any]], rate: Any = None) -> None:
+    """Build the write of ``watch.applied`` for (index, gradient, variable) ``items``.
+
+    A gradient the optimizer gets as the call returned it (the same tensor) is usable when
+    the call's was: 1 with no op; only a changed one (clipped, masked) is measured again.
+    """
+    same = [(i, g) for i, g, _ in items if watch.last.get(i) == id(g)]
+    changed = [(i, g, v) for i, g, v in items if watch.last.get(i) != id(g)]
+
+    def note() -> None:
+        flags = [tf.constant([1.0] * len(same))] if same else []
+        if changed:
+            flags.append(tf.cast(usable([g for _, g, _ in changed],
+                                         [v.read_value() for _, _, v in changed]), tf.float32))
+        order = [[i] for i, _ in same] + [[i] for i, _, _ in changed]
+        given = tf.concat(flags, axis=0)
+        if rate is not None:  # a learning rate of zero applies nothing
+            given = given * tf.cast(tf.not_equal(tf.cast(rate, tf.float32), 0.0), tf.float32)
+        watch.applied.scatter_nd_update(order, given)
+
+    # plain ops, no tf.cond, in a traced step too: a cond costs more ops to trace (and to
+    # optimise on the first run) than this write of a short vector
+    note()
+
+
+def axes_maker() -> Callable[[Any], Any]:
+    """Return a maker of every axis of a value: one constant per rank, not per reduction."""
+    made: dict[int, Any] = {}
+
+    def axes(value: Any) -> Any:
+        rank = value.shape.rank
+        if rank is None:
+            return None
+        if rank not in made:
+            made[rank] = tf.constant(list(range(rank)), tf.int32)
+        return made[rank]
+
+    return axes
+
+
+def gradient_tops(gradients: list[Any]) -> Any:
+    """Return a float32 vector: each gradient's largest magnitude.
+
+    Enough for every fact the tally needs of a gradient: it is all zero when its top is 0,
+    finite when its top is (a NaN propagates through the maximum), and usable when finite,
+    not zero and at least ``_RELATIVE`` times its weight's top. A None (or integer) gradient
+    is written as -1: neither usable nor zero (a severed path is other rules' finding).
+    """
+    axes = axes_maker()
+    absent = tf.constant(-1.0)
+    tops = []
+    for gradient in gradients:
+        data = getattr(gradient, "values", gradient)  # IndexedSlices: the rows it touches
+        if data is None or tfp.dtype_name(getattr(data, "dtype", None)) not in FLOATS:
+            tops.append(absent)
+        else:
+            tops.append(tf.cast(tf.reduce_max(tf.abs(data), axis=axes(data)), tf.float32))
+    return tf.stack(tops)
+
+
+def weight_tops(values: list[Any]) -> Any:
+    """Return a float32 vector: each weight value's largest magnitude."""
+    axes = axes_maker()
+    return tf.stack([tf.cast(tf.reduce_max(tf.abs(v), axis=axes(v)), tf.float32)
+                     for v in values])
+
+
+def usable(gradients: list[Any], values: list[Any]) -> Any:
+    """Return a bool vector: would an update by each gradient show in its weight's value."""
+    top, weight = gradient_tops(gradients), weight_tops(values)
+    return tf.logical_and(tf.logical_and(tf.math.is_finite(top), top > 0.0),
+                          top >= _RELATIVE * weight)
