@@ -244,3 +244,32 @@ def test_the_check_leaves_the_weights_as_a_plain_run_leaves_them(tmp_path: Path,
         finals.append([v.numpy() for v in namespace["model"].trainable_variables])
     for with_check, plain in zip(*finals, strict=True):
         assert (with_check == plain).all()
+
+
+
+def test_a_traced_step_copies_its_weights_and_the_host_compares_them(tmp_path: Path) -> None:
+    """The comparison with the run before is the host's: the step's graph holds only the copy.
+
+    Every op built into a traced step is paid at trace time in each trace, and again when its
+    first run optimises it: the equality per weight, the flags and the counts are not built
+    there. The wrapper that reads after each call is undone with the check.
+    """
+    from tapemagic.tracing import _tf_private as tfp
+
+    before = tfp.AtomicFunction.__dict__["call_flat"]
+    path = tmp_path / "cell.py"
+    path.write_text(SETUP + textwrap.dedent(SUBLIST_FUNCTION))
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        with tapemagic.gradcheck() as check:
+            exec(compile(path.read_text(), str(path), "exec"), namespace)  # noqa: S102
+    assert _loud(check.report) == [("TM118", _line(tmp_path, "# STEP"))]
+    assert tfp.AtomicFunction.__dict__["call_flat"] is before
+    library = namespace["step"].get_concrete_function().graph.as_graph_def().library
+    branches = [f for f in library.function
+                if "tapemagic_moved" in f.signature.name and "cond_true" in f.signature.name]
+    assert branches  # the record's tf.cond is in the step
+    types = {node.op for f in branches for node in f.node_def}
+    assert "AssignVariableOp" in types  # the weights' copies
+    assert not types & {"Equal", "All", "LogicalAnd"}  # no comparison, no flags, no counting
