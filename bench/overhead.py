@@ -1,7 +1,7 @@
 """Benchmark (run by hand, never from the tests): what tracing costs, as ratios to the plain run.
 
     python bench/overhead.py [--pairs N] [--quick] [--only LABEL] [--no-cold] [--cold-pairs N]
-                              [--checked-step] [--out FILE]
+                              [--mode LABEL] [--checked-step] [--out FILE]
 
 Each workload runs plain and traced alternately in this one process (``--pairs`` pairs, at least
 5): ``tapemagic.gradcheck(force_eager=True)`` (forced eager) and ``force_eager=False`` (the
@@ -396,6 +396,8 @@ def main() -> None:
     parser.add_argument("--no-cold", action="store_true", help="skip the cold rows")
     parser.add_argument("--cold-pairs", type=int, metavar="N",
                         help="pairs for the cold rows (default: half of --pairs, at least 3)")
+    parser.add_argument("--mode", action="append", metavar="LABEL", help="only the modes "
+                        "whose label contains LABEL (repeatable), e.g. 'graph mode'")
     parser.add_argument("--checked-step", action="store_true", help="add the cost of one "
                         "checked step of a traced train step (bench/moved_cost.py)")
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "OVERHEAD.md"))
@@ -411,20 +413,23 @@ def main() -> None:
         workloads = workloads[:1]
     if args.only:
         workloads = [(label, fn) for label, fn in workloads if any(o in label for o in args.only)]
-    header = ["workload", "plain", *MODES, "target"]
+    modes = {name: mode for name, mode in MODES.items()
+             if not args.mode or any(m in name for m in args.mode)}
+    cpu_modes = [name for name in CPU_MODES if name in modes]
+    header = ["workload", "plain", *modes, "target"]
     rows = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    cpu_rows = ["| workload | " + " | ".join(CPU_MODES) + " |", "|" + "---|" * 3]
+    cpu_rows = ["| workload | " + " | ".join(cpu_modes) + " |", "|" + "---|" * (1 + len(cpu_modes))]
     for label, fn in workloads:
-        base, found = ratios(fn, pairs, MODES)
+        base, found = ratios(fn, pairs, modes)
         target = TARGETS.get(label)
         rows.append(f"| {label} | {base * 1e3:.0f} ms | "
-                    + " | ".join(cell_text(found[name]) for name in MODES)
+                    + " | ".join(cell_text(found[name]) for name in modes)
                     + f" | {f'≤ {target}×' if target else ''} |")
         cpu_rows.append(f"| {label} | "
-                        + " | ".join(cell_text(CPU_RATIOS[name]) for name in CPU_MODES) + " |")
+                        + " | ".join(cell_text(CPU_RATIOS[name]) for name in cpu_modes) + " |")
         print(rows[-1], cpu_rows[-1], sep="\n", flush=True)
     cold_pairs = args.cold_pairs or max(3, pairs // 2)
-    if not args.no_cold:
+    if not args.no_cold and not args.mode:
         rows += overhead_auto.cold_rows(ratios, MODES, COLD_MODES, cell_text, cold_pairs,
                                         CPU_RATIOS, args.only)
     lines = [
@@ -448,13 +453,13 @@ def main() -> None:
         "",
         *cpu_rows,
         "",
-        split_step(pairs),
-        "",
-        *overhead_auto.summary(workloads, MODES["traced, graph mode"], pairs * 2),
     ]
+    if not args.mode:  # the figures of every mode
+        lines += [split_step(pairs), "",
+                  *overhead_auto.summary(workloads, MODES["traced, graph mode"], pairs * 2)]
     if args.checked_step:
         lines += ["", *checked_step_rows(pairs), ""]
-    if not args.quick and not args.only:
+    if not args.quick and not args.only and not args.mode:
         lines += [f"- fixed cost of the first check in a process: {first_check_cost()} "
                   "(target ≤ 1 s)",
                   f"- extra peak memory, MLP loop: {peak_memory('mlp_loop')} (target ≤ 10 %)",
