@@ -81,6 +81,9 @@ class OpRecord:
     #: the op's gradient was zero everywhere at run time: a ReLU with no active unit, a
     #: clip or min/max whose every element sat at the bound (checked for optypes.SATURATING)
     saturated: bool = False
+    #: a traced op whose run values a probe asked (tracing/probes.py): ``saturated`` is then
+    #: a fact of the run, no longer unknown, so it is no probable cause of a zero
+    probed: bool = False
 
 
 @dataclass(slots=True)

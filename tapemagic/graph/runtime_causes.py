@@ -53,9 +53,10 @@ def runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str)
         if not zeroing:
             # traced ops (graph mode) carry no values: the first saturating op on the path of
             # a gradient TensorFlow returned as zeros is its probable cause (a softmax before
-            # the clip of its probabilities: the clip saturates only where the softmax does)
-            zeroing = [s for s in ops
-                       if graph.ops[s].graph and graph.ops[s].op_type in VALUE_CHECKED]
+            # the clip of its probabilities: the clip saturates only where the softmax does);
+            # an op a probe asked passed gradients on this run's values: it is none
+            zeroing = [s for s in ops if graph.ops[s].graph and not graph.ops[s].probed
+                       and graph.ops[s].op_type in VALUE_CHECKED]
         causes.extend(Cause("zero-at-runtime", True, op_seq=s) for s in zeroing[:1])
     return causes
 

@@ -207,7 +207,7 @@ class Probes:
                 if probe.weights[i] is not None:  # its value when the call ran (first_step.py)
                     source.zero_value = zero_value == 1.0
             for j, op in enumerate(probe.ops):
-                op.saturated = bool(values[2 * n + j] == 1.0)
+                op.saturated, op.probed = bool(values[2 * n + j] == 1.0), True
         return resolved
 
     def clear(self) -> None:
