@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from tapemagic.report.diff import Diff, fix_diff
 from tapemagic.report.svg import graph_svg
-from tapemagic.report.text import fallback_headline, format_chain
+from tapemagic.report.text import APPLICABILITY_LABEL, fallback_headline, format_chain
 from tapemagic.report.theme import STYLE
 
 if TYPE_CHECKING:
@@ -34,8 +34,6 @@ __all__ = ["Place", "code_spans", "render_html"]
 
 #: Turns a location into the label the reader knows (default: its ``where``, ``In[3], line 7``).
 Place = Callable[["Location | None"], str]
-_APPLICABILITY = {"safe": "safe fix", "unsafe": "unsafe fix: review before applying",
-                  "display-only": "suggestion only"}
 _LEGEND_EDGES = (("connected", "gradient flows"), ("severed", "\u2702 severed (rule code)"),
                  ("zero", "zero at runtime"), ("design", "no gradient by design"))
 _LEGEND_NODES = (("loss", "loss"), ("variable", "weight"), ("op", "op"),
@@ -166,7 +164,7 @@ def _fix(f: Finding, report: Report) -> str:
     diff = fix_diff(f, report)
     return (f'<div class="tm-fix"><strong>Fix:</strong> {code_spans(fix.title)}'
             f'<span class="tm-applicability">'
-            f"{_e(_APPLICABILITY.get(fix.applicability, fix.applicability))}{_e(state)}</span>"
+            f"{_e(APPLICABILITY_LABEL.get(fix.applicability, fix.applicability))}{_e(state)}</span>"
             + (f"<div>{code_spans(fix.verification)}</div>" if fix.verification else "")
             + (_diff(diff) if diff is not None else _edits(f))
             + "</div>")

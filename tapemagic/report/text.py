@@ -24,7 +24,14 @@ if TYPE_CHECKING:  # the renderers take the model's objects; they need its names
         Report,
     )
 
-__all__ = ["MAX_CHAIN", "MAX_WEIGHTS", "SCISSORS", "format_chain", "render_text"]
+__all__ = ["APPLICABILITY_LABEL", "MAX_CHAIN", "MAX_WEIGHTS", "SCISSORS", "format_chain",
+           "render_text"]
+
+#: What each applicability means to a reader; the text and HTML renderers say it in these words,
+#: because a bare "unsafe" reads as "dangerous" when it means "review before applying".
+APPLICABILITY_LABEL: dict[str, str] = {"safe": "safe fix",
+                                       "unsafe": "unsafe fix: review before applying",
+                                       "display-only": "suggestion only"}
 
 #: Marks a severed edge or step, in the text report, DOT and SVG labels and the HTML.
 SCISSORS = "\u2702"
@@ -229,9 +236,11 @@ def fix_lines(f: Finding) -> list[str]:
             rule = get_rule(f.rule)
         except KeyError:
             return []
-        return [f"fix: {rule.fix_title} ({rule.fix_applicability})"]
+        label = APPLICABILITY_LABEL.get(rule.fix_applicability, rule.fix_applicability)
+        return [f"fix: {rule.fix_title} ({label})"]
     state = f", {fix.state}" if fix.state else ""
-    lines = [f"fix: {fix.title} ({fix.applicability}{state})"]
+    label = APPLICABILITY_LABEL.get(fix.applicability, fix.applicability)
+    lines = [f"fix: {fix.title} ({label}{state})"]
     if fix.verification and not fix.edits and fix.verified is None:
         lines.append(f"  no edit: {fix.verification}")  # why no fix shape can be right
     elif fix.verification:
