@@ -19,7 +19,6 @@ from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
-
 # Two shapes, two wordings: a weight a model keeps out of training on purpose that the
 # source list took in (the sources are wrong), and a variable the user made frozen and means
 # to train (it was never watched)
