@@ -114,3 +114,24 @@ def test_an_op_with_no_gradient_the_call_never_asks_for_is_not_said_to_raise(
         """)
     finding = next(f for f in report.findings if f.location.line == marked[0])  # type: ignore[union-attr]
     assert "raises" not in finding.message, finding.message
+
+
+def test_a_scalar_left_unused_does_not_move_the_finding_to_a_loss_constant(
+        run_checked: RunChecked) -> None:
+    # a metric computed from the weights and never used is a scalar, the shape of every
+    # constant the loss reads: it says nothing of what was used in the weights' place, so
+    # the finding stays at the last value computed from them
+    report, marked = run_checked("""
+        import tensorflow as tf
+        w = tf.Variable(tf.ones((3, 2)), name="w")
+        v = tf.Variable(tf.ones((3, 2)), name="v")
+        x = tf.ones((4, 3))
+        with tf.GradientTape() as tape:
+            pred = tf.matmul(x, w)
+            mean_pred = tf.reduce_mean(pred)
+            sequence = tf.expand_dims(pred, 1)  # <-
+            loss = tf.reduce_sum(tf.matmul(x, v)) * tf.constant(0.5)
+        g = tape.gradient(loss, [w, v])
+        """)
+    assert report.codes == ["TM104"], report.codes
+    assert report.findings[0].location.line == marked[0]  # type: ignore[union-attr]

@@ -312,9 +312,11 @@ class RuleContext:
         want = tensors.get(dangling.outputs[0])
         if want is None or want.shape is None:
             return None
+        # the other ends count when they are float tensors with an axis: a scalar left over
+        # (a metric) has the shape of every loss constant
         ends = (r for r in map(tensors.get, spread[2] if spread is not None else ()))
         wants = {(want.shape, want.dtype)} | {(r.shape, r.dtype) for r in ends if r is not None
-                                              and r.shape is not None and r.dtype in _FLOATS}
+                                              and r.shape and r.dtype in _FLOATS}
         from_source = forward(self.graph, hit.source.node, set(self.trace.tensors), False)
         anc = hit.analysis.ancestors
         for op in sorted((o for o in self.graph.ops.values() if o.seq > dangling.seq
