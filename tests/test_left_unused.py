@@ -135,3 +135,16 @@ def test_a_scalar_left_unused_does_not_move_the_finding_to_a_loss_constant(
         """)
     assert report.codes == ["TM104"], report.codes
     assert report.findings[0].location.line == marked[0]  # type: ignore[union-attr]
+
+
+def test_lint_hints_a_tape_given_another_call_s_loss_at_the_call() -> None:
+    # the static twin: the target is two gradient calls' target, the term left out of it may
+    # be the loss one of them meant, so the hint sits at that call, not where the target is made
+    from tapemagic.lint import check_source
+
+    source = _GAN.replace("{target}", "d_loss")
+    source = "\n".join(line[4:] for line in source.splitlines())
+    hints = check_source(source, "gan.py")
+    call = next(n for n, text in enumerate(source.splitlines(), 1) if "# <-" in text)
+    assert [(h.code, h.line) for h in hints] == [("TM104", call)]
+    assert "`g_loss`" in hints[0].message

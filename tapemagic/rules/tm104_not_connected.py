@@ -173,6 +173,13 @@ class NotConnected(RuleModule):
         # a term computed in the tape from the weights and left out of the target: where
         # the target is made
         for term in ctx.dropped():
+            if term.shared and isinstance(term.call.node, ast.Call):
+                # the target is another call's loss too: this call may mean the term
+                yield LintMatch(self.code, Site.of(term.call.node), {
+                    "detail": f"`{term.name}` is computed in the tape and may be the loss "
+                              f"meant here: `{_target_name(term.target)}` is another gradient "
+                              "call's target too", "source": term.name})
+                continue
             yield LintMatch(self.code, Site.of(term.target), {
                 "detail": f"`{term.name}` is computed in the tape but may be left out of "
                           f"`{_target_name(term.target)}`", "source": term.name})

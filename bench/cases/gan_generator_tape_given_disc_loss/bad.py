@@ -4,7 +4,7 @@
 # weights: generator/g_hidden/kernel, generator/g_hidden/bias, generator/g_out/kernel, generator/g_out/bias
 # mode: eager
 # summary: a two-tape GAN step computes both losses in one block (the discriminator's fake term on stop_gradient'ed scores) and then asks the generator's tape for the gradient of the discriminator's loss; the generator's own loss is left out, its gradients are None and apply_gradients raises
-# lint: no (the wrong target is a name of the right kind; only the run shows which loss reaches the generator)
+# lint: yes
 import numpy as np
 import tensorflow as tf
 
