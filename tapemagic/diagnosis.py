@@ -161,15 +161,20 @@ class Diagnoser:
         params = {p: params.get(p, "?") for p in rule.params}
         location = self.index.location(draft.raw)
         edits: tuple = ()
-        if location is not None and rule.fix_applicability != "display-only":
+        applicability = rule.fix_applicability
+        if location is not None:
             edits = registry()[draft.code].fix(draft, location, self.ctx)
+        if edits and applicability == "display-only":
+            # a rule whose fix is the user's to choose offered one for this shape: it is
+            # offered on a click, as an edit that changes what is trained
+            applicability = "unsafe"
         return Finding(
             id=fid, rule=rule.code, name=rule.name, cause=rule.cause, severity=rule.severity,
             message=rules.format_message(rule.code, params), location=location,
             variables=tuple(draft.variables), gradient_calls=tuple(draft.calls),
             primary=draft.primary, api=draft.api, op_type=draft.op_type,
             chain=tuple(draft.chain), params=params,
-            fix=finding_fix(rule.fix_title, rule.fix_applicability, edits),
+            fix=finding_fix(rule.fix_title, applicability, edits),
         )
 
     def _order(self, draft: Draft) -> tuple[object, ...]:

@@ -82,3 +82,26 @@ def test_a_plain_variable_made_non_trainable_is_placed_where_it_was_made(tmp_pat
     assert [f.rule for f in loud] == ["TM107"] and loud[0].variables == ("scale",)
     line = path.read_text().splitlines()[loud[0].location.line - 1]
     assert line.startswith("scale = tf.Variable(3.0, trainable=False")
+
+
+def test_a_frozen_variable_and_a_model_s_statistics_in_the_sources_are_worded_apart(
+        tmp_path: Path) -> None:
+    # one rule, two shapes: the user's frozen tf.Variable was never watched (made trainable
+    # or watched, it trains); BatchNorm's moving statistics came in with the source list
+    # (the list is wrong): neither message may say what only the other shape means
+    path = tmp_path / "both.py"
+    path.write_text(textwrap.dedent(PLAIN) + textwrap.dedent("""
+        import keras
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, name="d"),
+                                  keras.layers.BatchNormalization(name="bn")])
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(model(tf.ones((2, 3)), training=True) ** 2)
+        g = tape.gradient(loss, model.weights)
+        """))
+    with tapemagic.gradcheck() as check:
+        exec(compile(path.read_text(), str(path), "exec"), {"__name__": "__main__"})  # noqa: S102
+    made, listed = [f for f in check.report.findings if f.rule == "TM107"]
+    assert made.variables == ("scale",) and "made with `trainable=False`" in made.message
+    assert "trainable_variables" not in made.message
+    assert "moving_mean" in " ".join(listed.variables)
+    assert "source list took in" in listed.message and "trainable=False" not in listed.message

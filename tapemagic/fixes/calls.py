@@ -8,7 +8,8 @@ TF-free; transforms for :func:`tapemagic.fixes.rewrite` (None when the shape doe
   with a TensorFlow twin, or ``tf.py_function(f, [x], T)`` when ``f``'s body uses no NumPy
   (:func:`numpy_function_to_tf`);
 - ``tf.Variable(2, ...)`` → ``tf.Variable(2.0, ...)`` (an integer variable cannot be trained);
-- ``x = x - e`` / ``x = x + e`` → ``x.assign_sub(e)`` / ``x.assign_add(e)`` (a statement).
+- ``x = x - e`` / ``x = x + e`` → ``x.assign_sub(e)`` / ``x.assign_add(e)`` (a statement);
+- ``tape.gradient(d_loss, sources)`` → ``tape.gradient(g_loss, sources)`` (the target named).
 """
 
 from __future__ import annotations
@@ -36,6 +37,23 @@ def predict_to_call(node: cst.BaseExpression) -> cst.BaseExpression | None:
         return None
     first = node.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     return cst.Call(func=node.func.value, args=[first])
+
+
+def replace_target(name: str) -> Callable[[cst.BaseExpression], cst.BaseExpression | None]:
+    """Return the transform ``tape.gradient(a, s)`` → ``tape.gradient(name, s)``.
+
+    Only a ``.gradient`` call whose target is a plain name passed by position.
+    """
+
+    def transform(node: cst.BaseExpression) -> cst.BaseExpression | None:
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                and node.func.attr.value == "gradient" and node.args
+                and node.args[0].keyword is None and isinstance(node.args[0].value, cst.Name)):
+            return None
+        first = node.args[0].with_changes(value=cst.Name(name))
+        return node.with_changes(args=[first, *node.args[1:]])
+
+    return transform
 
 
 def trainable_sources(node: cst.BaseExpression) -> cst.BaseExpression | None:

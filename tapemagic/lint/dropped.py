@@ -6,7 +6,9 @@ block reads it afterwards: a term computed for the loss and never added (an acto
 value loss left out of the total). The line to change is where the target is made. Left
 alone: a value another gradient call takes as its target (one loss per tape), one the block
 reads later (accumulated, or stacked into the loss), a statement that is itself a forward pass
-(an output that dangles is the other-pass story), and calls whose sources are unknown.
+(an output that dangles is the other-pass story), and calls whose sources are unknown. When
+the target is also another gradient call's target (a generator's tape given the discriminator's
+loss), the term may be the loss this call meant: the line to change is the call (``shared``).
 """
 
 from __future__ import annotations
@@ -27,12 +29,15 @@ class Dropped:
     stmt: ast.Assign
     target: ast.Assign
     roots: frozenset[str]
+    #: the target is also another gradient call's: the term may be the one this call meant
+    shared: bool = False
 
 
 def dropped_terms(tree: ast.Module, calls: list[tuple[GradientCall, Interpreter]]
                   ) -> Iterator[Dropped]:
     """Yield each term left out of a gradient call's target (see the module docstring)."""
-    targets = _gradient_targets(tree)
+    named = _gradient_target_names(tree)
+    targets = set(named)
     for call, run in calls:
         block = run.focus
         if block is None or not call.sources or not isinstance(call.node, ast.Call) \
@@ -55,15 +60,15 @@ def dropped_terms(tree: ast.Module, calls: list[tuple[GradientCall, Interpreter]
             roots = frozenset(r for r in value.live if not r.startswith(("t:", "?"))
                               and r in sources and not run.roots.covered(r, call.target.live))
             if roots:
-                yield Dropped(call, term, stmt, made, roots)
+                yield Dropped(call, term, stmt, made, roots, named.count(name) > 1)
 
 
-def _gradient_targets(tree: ast.Module) -> set[str]:
-    """Return the names any ``.gradient(target, ...)`` call of the source takes as target."""
-    return {node.args[0].id for node in ast.walk(tree)
+def _gradient_target_names(tree: ast.Module) -> list[str]:
+    """Return the name each ``.gradient(target, ...)`` call of the source takes as target."""
+    return [node.args[0].id for node in ast.walk(tree)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
             and node.func.attr in ("gradient", "jacobian") and node.args
-            and isinstance(node.args[0], ast.Name)}
+            and isinstance(node.args[0], ast.Name)]
 
 
 def _single_name(stmt: ast.Assign) -> str | None:

@@ -25,6 +25,9 @@ _REASONS = {
     "none": "it is registered as not differentiable",
     "missing": "no gradient is registered for it (the gradient call raises: no weight gets one)",
     "returns-none": "its registered gradient returns None",
+    # the call did not raise: TensorFlow never asked for the missing gradient (an integer
+    # output, a Discretization's bucket ids, carries none back to it)
+    "missing-unasked": "no gradient is registered for it",
 }
 
 
@@ -37,6 +40,7 @@ def place(raw: RawLocation | None) -> tuple[object, ...]:
 
 #: The name TensorFlow gives every tf.Variable made without one (eager names are not unique).
 _DEFAULT_NAME = re.compile(r"^Variable(_\d+)?(:0)?$")
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 
 class RuleContext:
@@ -133,25 +137,37 @@ class RuleContext:
 
     def dangling(self, hit: Hit) -> OpRecord | None:
         """Return the last op computed from a source read in the tape that the loss never used."""
+        spread = self._spread(hit)
+        return None if spread is None else spread[1]
+
+    def _spread(self, hit: Hit) -> tuple[set[int], OpRecord, set[int]] | None:
+        """Return what the tape computed from a variable source: tensors, last op, ends.
+
+        The ends are the tensors of that spread that no recorded op read further (an
+        encoder's returned states, a prediction): the values the loss never used.
+        """
         reads = self.reads_in_span(hit)
         if not reads:
             return None
         tape = hit.analysis.tape
         seen = {t for op in reads for t in op.outputs}
-        stack, last = list(seen), max(reads, key=lambda op: op.seq)
+        stack, last, inner = list(seen), max(reads, key=lambda op: op.seq), set()
         while stack:
             node = stack.pop()
             for edge in self.graph.out_edges.get(node, ()):
                 op = self.graph.ops.get(edge.ref) if edge.kind == "op" else None
-                if edge.dst in seen or op is None or op.in_gradient:
+                if op is None or op.in_gradient:
                     continue
                 if tape is not None and not tape.recording_at(op.seq):
+                    continue
+                inner.add(node)
+                if edge.dst in seen:
                     continue
                 seen.add(edge.dst)
                 stack.append(edge.dst)
                 if op.seq > last.seq and op.loc is not None:
                     last = op
-        return last
+        return seen, last, seen - inner
 
     def other_model(self, hit: Hit) -> int | None:
         """Return a weight of another model that the target reads in a variable source's place.
@@ -283,15 +299,24 @@ class RuleContext:
         """Return the op that built the loss from something else in the dangling value's place.
 
         The first op on the target's dataflow, recorded by the tape after ``dangling``, that
-        takes a tensor of the dangling output's shape and dtype which does not come from the
-        source (``scores = discriminator(images)`` where ``fake`` was meant).
+        takes a tensor of the shape and dtype of a value computed from the source and never
+        used (``dangling``'s output, or any other end of what the tape computed from the
+        source: an encoder's final states) which does not come from the source
+        (``scores = discriminator(images)`` where ``fake`` was meant; a decoder's zero
+        initial state where the encoder's states were meant).
         """
         if not dangling.outputs or hit.source.node is None:
             return None
         tensors, tape = self.trace.tensors, hit.analysis.tape
+        spread = self._spread(hit)
         want = tensors.get(dangling.outputs[0])
         if want is None or want.shape is None:
             return None
+        # the other ends count when they are float tensors with an axis: a scalar left over
+        # (a metric) has the shape of every loss constant
+        ends = (r for r in map(tensors.get, spread[2] if spread is not None else ()))
+        wants = {(want.shape, want.dtype)} | {(r.shape, r.dtype) for r in ends if r is not None
+                                              and r.shape and r.dtype in _FLOATS}
         from_source = forward(self.graph, hit.source.node, set(self.trace.tensors), False)
         anc = hit.analysis.ancestors
         for op in sorted((o for o in self.graph.ops.values() if o.seq > dangling.seq
@@ -301,7 +326,7 @@ class RuleContext:
             for serial in op.inputs:
                 record = tensors.get(serial)
                 if (record is not None and serial not in from_source
-                        and record.shape == want.shape and record.dtype == want.dtype):
+                        and (record.shape, record.dtype) in wants):
                     return op
         return None
 
@@ -335,6 +360,8 @@ class RuleContext:
         params = {"api": api, "op": op.op_type}
         if code == "non-differentiable-op":
             entry = self.trace.registry.get(op.op_type, "fn")
+            if entry == "missing" and hit.analysis.call.error_type is None:
+                entry = "missing-unasked"
             params["reason"] = _REASONS.get(entry, _REASONS["returns-none"])
         if code == "integer-dtype":
             tensors = self.trace.tensors

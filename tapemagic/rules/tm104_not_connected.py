@@ -4,12 +4,15 @@ Matcher: a source the cut analysis marks ``not-connected`` (no dataflow, real or
 it to the target), unless the call raised Keras 3's ``_type_enum`` error, which TM105 explains,
 or the source is a stale copy of a variable made again (TM111). Points where the connection
 ends: the line that built the loss from something else in the place of a value computed from
-the weight (primary) and the last line computed from the weight that the loss never used (a
-prediction left dangling, a second forward pass: secondary), at the ``tf.py_function`` whose
-body read the weight (its gradient covers only the tensors passed in), at the later of two
-evaluations of a twin made by the same code when the sources' model was never evaluated, else
-the line that created a weight the step never read, else, for a target built from Python
-values, the line that built it, else the gradient call. Sources that reach the loss only
+the weight (one finding, whose message names the line of the value left unused), else the last
+line computed from the weight that the loss never used (a prediction left dangling), at the
+``tf.py_function`` whose body read the weight (its gradient covers only the tensors passed
+in), at the later of two evaluations of a twin made by the same code when the sources' model
+was never evaluated, else the line that created a weight the step never read, else, for a
+target built from Python values, the line that built it, else the gradient call. A loss term
+left out of a target that another gradient call takes as its loss (a generator's tape given
+the discriminator's loss) is placed at the gradient call, with the swap as its fix
+(``target_swap.py``). Sources that reach the loss only
 outside the tape while other weights on its recorded path train nowhere (a distiller
 differentiating by the teacher's weights) are the wrong sources: at the gradient call,
 instead of TM103.
@@ -20,6 +23,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from tapemagic import fixes
+from tapemagic.fixes import calls
 from tapemagic.graph.left_out import left_out_term
 from tapemagic.graph.verdicts import Cause
 from tapemagic.lint.connections import (
@@ -33,8 +38,10 @@ from tapemagic.lint.connections import (
 )
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
-from tapemagic.rules.base import Hit, Match, RuleModule, register
+from tapemagic.report.model import Edit, Location
+from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+from tapemagic.rules.target_swap import SWAPPED, other_call_loss, term_name
 from tapemagic.rules.untrained import trained_instead, untrained_on_path
 from tapemagic.trace import OpRecord
 
@@ -99,14 +106,14 @@ class NotConnected(RuleModule):
                             {"target": call.target_label, "detail": _SECOND_PASS}, hit)
                 continue
             dangling = ctx.dangling(hit)
+            detail = ""
             if dangling is not None:
                 raw = dangling.loc
                 substitute = ctx.substitute(hit, dangling)
                 if substitute is not None and substitute.loc is not None:
-                    # the loss was built without it: that line first, the dangling one next
-                    yield Match((place(dangling.loc),), dangling.loc, False,
-                                {"target": call.target_label, "detail": ""}, hit)
-                    raw = substitute.loc
+                    # the loss was built without it: that line is the one to change, and
+                    # the one finding (the unused value's line is said, not reported again)
+                    raw, detail = substitute.loc, _unused(dangling)
             elif hit.source.source.handle is not None and (
                     hit.source.source.handle in ctx.trace.handle_created):
                 raw = ctx.trace.handle_created[hit.source.source.handle]
@@ -117,10 +124,17 @@ class NotConnected(RuleModule):
                 if isinstance(argument, ast.Name):
                     raw = ctx.index.assignment(call.loc, argument.id) or raw
             yield Match((place(raw),), raw, hit.cause.primary,
-                        {"target": call.target_label, "detail": ""}, hit)
+                        {"target": call.target_label, "detail": detail}, hit)
         yield from _left_out_terms(ctx)
         yield from _zeros_from_other_model(ctx)
         yield from _sources_of_a_pass_outside(ctx)
+
+    def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
+        if "swap" not in draft.key or not isinstance(draft.key[-1], str):
+            return ()  # which value the loss should use is the user's to say
+        # the target swapped for the left-out loss: it changes what is differentiated
+        edit = fixes.rewrite(location, ctx.index, calls.replace_target(draft.key[-1]))
+        return fixes.ChangesValues((edit,), SWAPPED) if edit is not None else ()
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         # a Grad-CAM score from a second forward pass: that pass is the line to change
@@ -159,6 +173,13 @@ class NotConnected(RuleModule):
         # a term computed in the tape from the weights and left out of the target: where
         # the target is made
         for term in ctx.dropped():
+            if term.shared and isinstance(term.call.node, ast.Call):
+                # the target is another call's loss too: this call may mean the term
+                yield LintMatch(self.code, Site.of(term.call.node), {
+                    "detail": f"`{term.name}` is computed in the tape and may be the loss "
+                              f"meant here: `{_target_name(term.target)}` is another gradient "
+                              "call's target too", "source": term.name})
+                continue
             yield LintMatch(self.code, Site.of(term.target), {
                 "detail": f"`{term.name}` is computed in the tape but may be left out of "
                           f"`{_target_name(term.target)}`", "source": term.name})
@@ -177,6 +198,12 @@ class NotConnected(RuleModule):
                     "detail": f"`{name.id}` may never be read by any op", "source": name.id})
 
 
+def _unused(dangling: OpRecord) -> str:
+    line = dangling.loc.line if dangling.loc is not None else "?"
+    return (f": this line uses another value where the one computed from them at line {line}, "
+            "which nothing uses, may have been meant")
+
+
 def _target_name(stmt: ast.Assign) -> str:
     return ast.unparse(stmt.targets[0])
 
@@ -193,6 +220,19 @@ def _left_out_terms(ctx: RuleContext) -> Iterable[Match]:
             continue
         term, built = found
         line = term.loc.line if term.loc is not None else "?"
+        call = hit.analysis.call
+        other = other_call_loss(ctx, hit.analysis)
+        if other is not None and call.loc is not None:
+            # the target is another call's loss: this call's target is the line to change
+            name = term_name(ctx.index, term)
+            meant = f"`{name}`, " if name else ""
+            where = other.call.loc.line if other.call.loc is not None else "?"
+            yield Match((place(call.loc), "swap", name), call.loc, True,
+                        {"target": call.target_label,
+                         "detail": f", the loss of the gradient call at line {where}: the loss "
+                                   f"computed from them at line {line}, {meant}may be the "
+                                   "target meant"}, hit)
+            continue
         yield Match((place(built.loc), "left-out"), built.loc, True,
                     {"target": hit.analysis.call.target_label,
                      "detail": f": the term computed from them at line {line} is not added "

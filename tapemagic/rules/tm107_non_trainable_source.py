@@ -19,6 +19,14 @@ from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
+# Two shapes, two wordings: a weight a model keeps out of training on purpose that the
+# source list took in (the sources are wrong), and a variable the user made frozen and means
+# to train (it was never watched)
+_LISTED = (": it is one of the model's non-trainable weights (a moving statistic, a frozen "
+           "layer's weight) that the source list took in; pass `trainable_variables`")
+_MADE = (": it was made with `trainable=False`{where}; make it trainable, or "
+         "`tape.watch` it inside the `with` block, if it should train")
+
 
 @register
 class NonTrainableSource(RuleModule):
@@ -33,14 +41,15 @@ class NonTrainableSource(RuleModule):
             if tape is not None and not tape.watch_accessed_variables:
                 continue  # TM101: the tape watches nothing on its own
             raw = hit.analysis.call.loc
+            detail = _LISTED if source.kind == "keras-variable" else _MADE.format(where="")
             made = ctx.trace.handle_created.get(source.handle)
             if source.kind == "variable" and made is not None:
                 # the user's own `tf.Variable(..., trainable=False)`: a tf.Variable's flag is
                 # fixed when it is made, so that line is the one to change
-                raw = made
+                raw, detail = made, _MADE.format(where=" on this line")
             loc = ctx.index.location(tape.loc if tape is not None else raw)
             yield Match((place(raw),), raw, hit.cause.primary,
-                        {"tape_line": str(loc.line) if loc else "?"}, hit)
+                        {"tape_line": str(loc.line) if loc else "?", "detail": detail}, hit)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         for _call, site, text in freezes.frozen_sources(ctx):
