@@ -311,7 +311,9 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
     relevant = [f for f in findings if bad & set(f.variables) or not f.variables]
     causes = sum(1 for f in relevant if f.primary)
     behind = len(relevant) - causes
-    noun = "weight" if total == 1 else "weights"
+    # a watched tensor (a saliency input, WGAN-GP's interpolated images) is a source, not a weight
+    tensors = any(s.kind == "tensor" for c in calls for s in c.sources)
+    noun = ("source" if tensors else "weight") + ("" if total == 1 else "s")
     parts = _raised(calls)
     if total == 0:
         parts.append("No weights were passed to the gradient call: nothing gets a gradient")
