@@ -25,16 +25,21 @@ class Untracked:
       before the run), any variable behind an object Keras does not look into (``via`` names
       its type, ``attribute`` the layer's attribute; ``loc`` is the statement that stored it on
       the layer), or one no layer reaches (``via`` is :data:`CLOSURE`: a function the layer
-      calls closed over it; ``loc`` is where it was made);
+      calls closed over it; ``loc`` is where it was made), or, read in ``fit``'s train step
+      outside the model's layers, one no layer of the run tracks (``via`` is :data:`STEP`: a
+      loss closes over it; ``loc`` is where it was made, ``step`` the train call);
     - ``layer``: a Keras layer or model called inside another layer's call (a ``Lambda``:
       ``holder_type`` says which) that does not track its weights; ``loc`` is the user line that
       called it there;
     - ``module``: Keras weights of layers held by a ``tf.Module`` whose ``trainable_variables``
       (which sees no Keras 3 variable) were a gradient call's sources; ``loc`` is the user's
-      ``class`` statement of that module, ``step`` that call (``loc`` is the call, ``step``
+      ``class`` statement of that module (where a Keras variable it holds itself was made,
+      for those), ``step`` that call (``loc`` is the call, ``step``
       None, when the class is not the user's);
     - ``frozen``: weights of a model whose own Keras train step was traced while they were
-      frozen, so it got no trainable weights (Keras 3 reads ``trainable`` at trace time);
+      frozen, so it got no trainable weights, or frozen after the model was compiled for
+      another model compiled next (the Keras 2 recipe; Keras 3 reads ``trainable`` at trace
+      time, not at compile time);
       ``loc`` is the ``trainable = False`` that froze them (the train call when they were
       frozen before the run), ``step`` the train call's line, ``model`` the model it trains.
     """
@@ -52,3 +57,6 @@ class Untracked:
 
 #: ``Untracked.via`` of a variable no layer reaches: a function the layer calls closed over it
 CLOSURE = "<closure>"
+#: ``Untracked.via`` of a variable ``fit``'s train step read outside the model's layers that
+#: no layer tracks: a loss (or the step) closes over it, and ``fit`` trains only the model's list
+STEP = "<train step>"

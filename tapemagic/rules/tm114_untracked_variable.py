@@ -4,10 +4,12 @@ Matcher: a trainable variable read in the call of a model the run trains that no
 it tracks (``tracing/tracking.py`` asks Keras' own ``weights``): a raw ``tf.Variable`` a user's
 layer holds (an attribute, or in a list), any variable behind an object Keras does not look
 into (a ``tf.Module``, a helper object of the user's), or one a function the layer calls
-closed over (a ``Lambda`` over a global ``tf.Variable``); taken by no gradient call or
-optimizer and never written. Points at the line that made it untracked: the
-``tf.Variable(...)`` line for a raw or closed-over variable (or, made before the check, the
-line that read it), the ``self.<attr> = ...`` that stored the untracked object on the layer.
+closed over (a ``Lambda`` over a global ``tf.Variable``), or one ``fit``'s train step reads
+outside the model's layers that no layer tracks (a loss closes over it: ``fit`` trains only
+the model's list); taken by no gradient call or optimizer and never written. Points at the
+line that made it untracked: the ``tf.Variable(...)`` line for a raw or closed-over variable
+(or, made before the check, the line that read it), the ``self.<attr> = ...`` that stored
+the untracked object on the layer.
 No quick fix: ``self.add_weight`` needs the shape and initialiser the user meant.
 """
 
@@ -22,7 +24,7 @@ from tapemagic.lint.values import Site
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext
 from tapemagic.rules.untracked import matches
-from tapemagic.untracked_facts import CLOSURE, Untracked
+from tapemagic.untracked_facts import CLOSURE, STEP, Untracked
 
 
 @register
@@ -52,6 +54,10 @@ _IN_LAYER = "in a Keras 3 layer"
 
 def held(fact: Untracked) -> str:
     """Say how the layer reaches variables it does not track."""
+    if fact.via == STEP:
+        return (f"its train step reads them outside its layers, where a loss or the step "
+                f"closes over them, and `fit` trains only the `{fact.holder_type}`'s own "
+                "`trainable_variables`")
     if fact.via == CLOSURE:
         return (f"a function its call runs closes over them, and a `{fact.holder_type}` "
                 "owns no variable it is not given")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.rules.base import Hit
 from tapemagic.rules.context import RuleContext
-from tapemagic.untracked_facts import Untracked
+from tapemagic.untracked_facts import STEP, Untracked
 
 
 def untrained_on_path(ctx: RuleContext, analysis: CallAnalysis) -> list[int]:
@@ -36,10 +36,15 @@ def never_trained(ctx: RuleContext, untracked: Untracked) -> list[int]:
     that no gradient call of the run takes as a source and that are not written after their
     first read (an optimizer's update, a target network's copy, an EMA). A weight frozen on
     purpose is not watched (its ``tf.Variable`` is not trainable) or is no ``frozen`` fact;
-    the Keras flag is asked only of the other kinds (``trainable=False`` on the layer).
+    the Keras flag is asked only of the other kinds (``trainable=False`` on the layer). A
+    variable ``fit``'s step read outside the model (``via`` STEP) counts on that step's path.
     """
+    step = untracked.step if untracked.via == STEP else None
     on_path: set[int] = set()
     for analysis in ctx.analyses:
+        loc = analysis.call.loc
+        if step is not None and (loc is None or (loc.file, loc.line) != (step.file, step.line)):
+            continue
         if analysis.tape is not None and analysis.call.reached:
             on_path |= analysis.tape.watched_handles_at_exit & analysis.connected
     trained = _trained(ctx)

@@ -56,10 +56,10 @@ def held(layer: Any, layer_cls: type, serial: Callable[[Any], int | None],
 
     Keyed by handle serial. A raw ``tf.Variable`` held directly (or in a list) counts; a
     Keras variable held directly is tracked by Keras and counts only when ``tracked`` says it
-    is not. The walk is :func:`_reached`'s.
+    is not. The walk is :func:`reached`'s.
     """
     found: dict[int, Held] = {}
-    for value, attribute, via in _reached(layer, layer_cls):
+    for value, attribute, via in reached(layer, layer_cls):
         if is_variable(value):
             handle = serial(value)
             if handle is not None and handle not in tracked and handle not in found:
@@ -70,15 +70,15 @@ def held(layer: Any, layer_cls: type, serial: Callable[[Any], int | None],
 def attribute_reaching(owner: Any, target: Any, layer_cls: type) -> str | None:
     """Return the attribute of ``owner`` through which its attributes reach ``target``.
 
-    The walk is :func:`_reached`'s (the one :func:`held` takes): the attribute that stored a
+    The walk is :func:`reached`'s (the one :func:`held` takes): the attribute that stored a
     plain object holding ``target`` (a layer Keras does not track). None when no attribute
     reaches it (a global).
     """
-    return next((attribute for value, attribute, _ in _reached(owner, layer_cls)
+    return next((attribute for value, attribute, _ in reached(owner, layer_cls)
                  if value is target), None)
 
 
-def _reached(owner: Any, layer_cls: type) -> Iterator[tuple[Any, str, str]]:
+def reached(owner: Any, layer_cls: type) -> Iterator[tuple[Any, str, str]]:
     """Yield (value, the owner's attribute it hangs off, the user's object it is in) for each.
 
     Depth first, each value once, at most ``DEPTH`` levels below an attribute: through lists,
@@ -109,6 +109,23 @@ def _reached(owner: Any, layer_cls: type) -> Iterator[tuple[Any, str, str]]:
     # (``_self_unconditional_dependency_names``) holds the same objects under private names
     for name, value in sorted(vars(owner).items(), key=lambda item: item[0].startswith("_")):
         yield from walk(value, name, "", 0)
+
+
+def layer_tree(owner: Any, layer_cls: type) -> list[Any]:
+    """Return ``owner`` and every Keras layer its attributes reach, and theirs, each once.
+
+    Through :func:`reached`: the sublayers Keras tracks (attributes, lists) and those kept
+    where it does not look (a plain object, a ``tf.Module``), so a variable any of them holds
+    untracked is found from the model whose list a step trains.
+    """
+    found = {id(owner): owner}
+    queue = [owner]
+    while queue:
+        for value, _, _ in reached(queue.pop(), layer_cls):
+            if isinstance(value, layer_cls) and id(value) not in found:
+                found[id(value)] = value
+                queue.append(value)
+    return list(found.values())
 
 
 def _walkable(value: Any) -> bool:

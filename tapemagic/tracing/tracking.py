@@ -9,12 +9,17 @@ nothing warns about:
   one of its ``weights``;
 - a Keras model or layer called inside another layer's call that does not track it (a
   ``keras.layers.Lambda(lambda t: encoder(t))``): its weights are not the outer model's;
-- Keras layers held by a ``tf.Module`` whose ``trainable_variables`` are the sources: the
-  module's walk sees ``tf.Variable``s only, and a Keras 3 variable is not one;
+- Keras layers or Keras variables held by a ``tf.Module`` whose ``trainable_variables`` are
+  the sources: the module's walk sees ``tf.Variable``s only, and a Keras 3 variable is not one;
 - a model whose own train step (``fit``, ``train_on_batch``) was traced while it was frozen
   (``d.trainable = False`` before ``d``'s first step, the Keras 2 GAN recipe): Keras 3 reads
   ``trainable`` when it traces, the step gets no trainable weights (Keras warns "does not have
-  any trainable weights") and keeps none.
+  any trainable weights") and keeps none; or while part of it was frozen after its
+  ``compile`` for another model compiled next (an encoder frozen for a classifier before the
+  autoencoder's own first ``fit``): Keras 2 kept the flags ``compile`` saw, Keras 3 does not;
+- a variable a step over a model's whole list reads outside it (``listed.py``): held by a
+  layer of that model untracked, or, inside ``fit``, held by no layer at all (a loss closes
+  over it).
 
 :class:`TrackingHooks` asks Keras itself, while the objects live: the layers whose name scopes
 ops ran in (``ScopeMemo.callers``) and their nesting (``ScopeMemo.stacks``), each gradient
@@ -27,7 +32,6 @@ whether those weights are read on a loss path and never trained is the rules' qu
 from __future__ import annotations
 
 import ast
-import sys
 from typing import Any
 
 import tensorflow as tf
@@ -37,15 +41,14 @@ from tapemagic.locations import source_lines
 from tapemagic.optypes import READ_OPS
 from tapemagic.switches import Freeze
 from tapemagic.trace import OPTIMIZER_WRITE, RawLocation
-from tapemagic.tracing import holders, keras_state
-from tapemagic.tracing._tf_private.keras_private import inner_variable
+from tapemagic.tracing import holders, keras_state, listed
+from tapemagic.tracing._tf_private.keras_private import compiled_trainable, inner_variable
+from tapemagic.tracing.listed import Weights, layer_class
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.unfreeze import named_owner
-from tapemagic.untracked_facts import CLOSURE, Untracked
+from tapemagic.untracked_facts import Untracked
 
 _KERAS_TRAINER = "keras.src.backend.tensorflow.trainer"
-#: how deep the attributes of a ``tf.Module`` are searched for Keras layers
-_DEPTH = 4
 
 
 class TrackingHooks:
@@ -55,7 +58,12 @@ class TrackingHooks:
         self.rec = recorder
         self._seen: set[tuple[int, int]] = set()  # (code, instruction) of calls looked at
         self._modules: list[tuple[RawLocation, str, str, list[Any]]] = []
-        self._empty: dict[int, tuple[Any, RawLocation | None, int, list[Any]]] = {}
+        self._empty: dict[int, tuple[Any, RawLocation | None, int, list[Any],
+                                     dict[int, set[int]] | None]] = {}
+        #: a model whose Keras train step ran -> the layers frozen when it was compiled
+        self._compiled_off: dict[int, set[int]] = {}
+        #: steps over one Keras layer's whole trainable list (``fit``'s, or a user's)
+        self._owners: dict[int, listed.Owner] = {}
         self._freezes: list[tuple[int, RawLocation | None, str, list[Any]]] = []
         self._frozen_at: set[tuple[Any, ...]] = set()
         #: a gradient call's line → the ``class`` statement of the user's tf.Module it names
@@ -98,35 +106,65 @@ class TrackingHooks:
                                   list(variables)))
 
     def _train_step(self, frame: Any) -> None:
-        """Remember a model whose Keras ``train_step`` runs with no trainable weights."""
+        """Remember a model whose Keras ``train_step`` runs without weights meant to train.
+
+        Weights frozen by their Keras flag yet watched by a tape (the inner ``tf.Variable`` is
+        trainable): all of the model's when it has no trainable weight, else those of layers
+        frozen since its ``compile`` (Keras 3 reads the flag here, at trace time).
+        """
         if frames.frame_module(frame) != _KERAS_TRAINER or frame.f_code.co_name != "train_step":
             return
         model = frame.f_locals.get("self")
-        if model is None or id(model) in self._empty or list(model.trainable_weights):
+        if model is None:
             return
-        # frozen by its Keras flag, yet watched by a tape (the inner tf.Variable is trainable)
-        frozen = [v for v in model.weights if not v.trainable and _inner_trainable(v)]
+        user, _ = frames.user_frame(frame)
+        loc = frames.location_of(user) if user is not None else None
+        self._owners.setdefault(id(model), listed.Owner(model, loc, True))
+        if id(model) in self._empty:
+            return
+        compiled = compiled_trainable(model)
+        self._compiled_off[id(model)] = {id(layer) for layer, on in compiled.items() if not on}
+        since: dict[int, set[int]] | None = None  # variable -> the layers frozen since compile
+        pool = list(model.weights)
+        if list(model.trainable_weights):
+            since = {}
+            for layer, on in compiled.items():
+                if on and not layer.trainable:
+                    for variable in layer.weights:
+                        since.setdefault(id(variable), set()).add(id(layer))
+            pool = [v for v in pool if id(v) in since]
+        frozen = [v for v in pool if not v.trainable and _inner_trainable(v)]
         if frozen:
-            user, _ = frames.user_frame(frame)
-            loc = frames.location_of(user) if user is not None else None
-            self._empty[id(model)] = (model, loc, self.rec.next_seq(), frozen)
+            self._empty[id(model)] = (model, loc, self.rec.next_seq(), frozen, since)
 
     def _module_sources(self, sources: Any, frame: Any) -> None:
-        """Remember the Keras weights a ``tf.Module``'s ``trainable_variables`` sources miss."""
+        """Remember a step over one owner's list: a Keras layer's, or a ``tf.Module``'s misses.
+
+        A ``tf.Module``'s walk sees ``tf.Variable``s only: the Keras weights it reaches (of
+        the layers it holds, or Keras variables it holds itself) are left out.
+        """
         user, _ = frames.user_frame(frame)
         if user is None:
             return
         loc = frames.location_of(user)
         text = frames.argument_text(loc, 1)
         owner = named_owner(user, loc) if text is not None else _module_by_value(user, sources)
-        layer_cls = _layer_class()
-        if (layer_cls is None or not isinstance(owner, tf.Module)
-                or isinstance(owner, layer_cls)):
+        layer_cls = layer_class()
+        if layer_cls is None or owner is None:
             return
-        listed = {id(v) for v in owner.trainable_variables}
-        missed = [v for layer in _layers_held(owner, layer_cls)
-                  for v in layer.trainable_weights
-                  if id(inner_variable(v, v)) not in listed and id(v) not in listed]
+        if isinstance(owner, layer_cls):
+            self._owners.setdefault(id(owner), listed.Owner(owner, loc, _in_fit(frame)))
+            return
+        if not isinstance(owner, tf.Module):
+            return
+        have = {id(v) for v in owner.trainable_variables}
+        missed: list[tuple[Any, bool]] = []  # (Keras variable, held by the module itself)
+        for value, _, _ in holders.reached(owner, layer_cls):
+            own = holders.is_keras_variable(value)
+            weights = [value] if own and value.trainable else (
+                value.trainable_weights if isinstance(value, layer_cls) else [])
+            missed += [(v, own) for v in weights
+                       if id(inner_variable(v, v)) not in have and id(v) not in have]
         if missed:
             named = text.rsplit(".", 1)[0].strip() if text else owner.name
             self._classes[loc] = class_statement(type(owner))
@@ -139,7 +177,7 @@ class TrackingHooks:
         rec = self.rec
         rec.busy = True
         try:
-            found = [*self._scoped(), *self._from_modules(), *self._from_freezes()]
+            found = [*self._read(), *self._from_modules(), *self._from_freezes()]
             rec.trace.untracked.extend(found)
             rec.trace.switches.freezes.extend(  # every freeze: the rules name the line
                 Freeze(seq, loc, name, tuple(h for h in map(self.serial, vs) if h is not None))
@@ -151,6 +189,8 @@ class TrackingHooks:
             self._modules.clear()
             self._classes.clear()
             self._empty.clear()
+            self._compiled_off.clear()
+            self._owners.clear()
             self._freezes.clear()
             self._frozen_at.clear()
 
@@ -160,16 +200,33 @@ class TrackingHooks:
         handle = getattr(inner, "_handle", None)
         return self.rec.known_handle(handle) if handle is not None else None
 
-    def _scoped(self) -> list[Untracked]:
-        """Raw ``tf.Variable``s and hidden layers, found in the nesting of the layers' calls."""
-        layer_cls = _layer_class()
-        scope = self.rec.scope
-        if layer_cls is None:
-            return []
+    def _read(self) -> list[Untracked]:
+        """Trainable variables the run read and nothing trained, placed where Keras lost them.
+
+        First in the nesting of the layers' calls (:meth:`_scoped`), then, for the rest, from
+        the steps over one model's whole list (``listed.unlisted``).
+        """
         trace = self.rec.trace
         trained = {s.handle for c in trace.gradient_calls for s in c.sources if s.handle}
         trained |= {h for h, _, label in trace.state_writes.values() if label == OPTIMIZER_WRITE}
-        memo = _Weights(self)
+        memo = Weights(self.serial)
+        found = self._scoped(memo, trained)
+        candidates: dict[int, RawLocation | None] = {}
+        for op in trace.ops:
+            if op.op_type in READ_OPS and op.inputs and op.inputs[0] not in trained:
+                candidates.setdefault(op.inputs[0], op.loc)
+        left = {h: loc for h, loc in candidates.items() if h not in found}
+        more = listed.unlisted(memo, self._owners.values(), left, trained,
+                               trace.handle_created, self.rec.scope.callers.values())
+        return [*found.values(), *more]
+
+    def _scoped(self, memo: Weights, trained: set[int]) -> dict[int, Untracked]:
+        """Raw ``tf.Variable``s and hidden layers, found in the nesting of the layers' calls."""
+        layer_cls = layer_class()
+        scope = self.rec.scope
+        if layer_cls is None:
+            return {}
+        trace = self.rec.trace
         found: dict[int, Untracked] = {}
         for op in trace.ops:
             if op.op_type not in READ_OPS or not op.layer or not op.inputs:
@@ -186,23 +243,44 @@ class TrackingHooks:
                 if fact is not None:
                     found[handle] = fact
                     break
-        return list(found.values())
+        return found
 
     def _from_modules(self) -> list[Untracked]:
+        """Return a fact per module for its layers' weights, one for its own Keras variables.
+
+        The first at its ``class`` statement, the second where the first of them was made.
+        """
         out = []
+        created = self.rec.trace.handle_created
         for loc, name, kind, missed in self._modules:
-            handles = tuple(h for h in map(self.serial, missed) if h is not None)
-            if handles:
-                made = self._classes.get(loc)
-                out.append(Untracked("module", handles, name, kind, made or loc,
-                                     step=loc if made else None))
+            made = self._classes.get(loc)
+            for own in (False, True):
+                handles = tuple(h for h in (self.serial(v) for v, o in missed if o is own)
+                                if h is not None)
+                if not handles:
+                    continue
+                at = min((created[h] for h in handles if h in created),
+                         key=lambda c: (c.file, c.line), default=None) if own else None
+                where = at or made
+                out.append(Untracked("module", handles, name, kind, where or loc,
+                                     step=loc if where else None))
         return out
 
     def _from_freezes(self) -> list[Untracked]:
+        """Return the frozen weights of each model's train step, at the freeze before it.
+
+        Weights frozen since the model's ``compile`` count only when another model's
+        ``compile`` saw them frozen: the freeze was made for that one (the Keras 2 recipe),
+        not for this model's own training (a backbone frozen after compiling, on purpose).
+        """
         out = []
-        for model, step, seq, frozen in self._empty.values():
+        for model, step, seq, frozen, since in self._empty.values():
+            others = set().union(*(off for m, off in self._compiled_off.items()
+                                   if m != id(model)))
             by_event: dict[int, list[int]] = {}
             for variable in frozen:
+                if since is not None and not since.get(id(variable), set()) & others:
+                    continue
                 serial = self.serial(variable)
                 events = [i for i, (at, _, _, vs) in enumerate(self._freezes)
                           if at < seq and any(v is variable for v in vs)]
@@ -216,108 +294,6 @@ class TrackingHooks:
         return out
 
 
-class _Weights:
-    """Keras' tracking of the layers one run called, asked once per layer."""
-
-    def __init__(self, hooks: TrackingHooks) -> None:
-        self.hooks = hooks
-        self._tracked: dict[int, set[int]] = {}
-        self._trainable: dict[int, set[int]] = {}
-        self._held: dict[int, dict[int, Any]] = {}
-
-    def tracked(self, layer: Any) -> set[int]:
-        """Return the handle serials of ``layer.weights``."""
-        found = self._tracked.get(id(layer))
-        if found is None:
-            found = self._tracked[id(layer)] = {
-                s for s in map(self.hooks.serial, layer.weights) if s is not None}
-        return found
-
-    def trains(self, layer: Any, trained: set[int]) -> bool:
-        """Return True when a gradient call or optimizer of the run took some of its weights."""
-        found = self._trainable.get(id(layer))
-        if found is None:
-            found = self._trainable[id(layer)] = {
-                s for s in map(self.hooks.serial, layer.trainable_variables) if s is not None}
-        return bool(found & trained)
-
-    def held(self, layer: Any) -> dict[int, holders.Held]:
-        """Return the variables ``layer`` reaches through its attributes and does not track."""
-        found = self._held.get(id(layer))
-        if found is None:
-            layer_cls = _layer_class()
-            found = self._held[id(layer)] = (
-                holders.held(layer, layer_cls, self.hooks.serial, self.tracked(layer))
-                if layer_cls is not None else {})
-        return found
-
-    def raw(self, handle: int, layers: list[Any], trained: set[int], loc: RawLocation | None,
-            created: dict[int, RawLocation]) -> Untracked | None:
-        """Return a trainable variable a user's layer holds untracked, in a model the run trains.
-
-        Placed where it became untracked: a raw ``tf.Variable`` held directly where it was
-        made; one behind an object Keras does not look into (a ``tf.Module``, a helper object)
-        at the ``self.<attr> = ...`` that stored that object on the layer.
-        """
-        for layer in reversed(layers):
-            found = self.held(layer).get(handle) if _users(layer) else None
-            if found is None:
-                continue
-            if not found.variable.trainable or not any(self.trains(m, trained) for m in layers):
-                return None
-            where = (holders.stored_at(type(layer), found.attribute) if found.via else None)
-            return Untracked("variable", (handle,), str(layer.name), type(layer).__name__,
-                             where or created.get(handle, loc), attribute=found.attribute,
-                             via=found.via)
-        return None
-
-    def closed(self, handle: int, layers: list[Any], trained: set[int],
-               loc: RawLocation | None, created: dict[int, RawLocation]) -> Untracked | None:
-        """Return a variable read in a trained model's layers that no layer there reaches.
-
-        A function the layer calls closed over it (a ``Lambda`` over a global variable): no
-        layer tracks it, so it is in no ``trainable_variables``. Placed where it was made.
-        Whether it is trainable, on the loss path and never trained is the rules' question.
-        """
-        if not layers or any(handle in self.tracked(layer) for layer in layers) or any(
-                handle in self.held(layer) for layer in layers if _users(layer)):
-            return None
-        if not any(self.trains(m, trained) for m in layers):
-            return None
-        inner = layers[-1]
-        return Untracked("variable", (handle,), str(inner.name), type(inner).__name__,
-                         created.get(handle, loc), via=CLOSURE)
-
-    def hidden(self, handle: int, layers: list[Any], trained: set[int],
-               loc: RawLocation | None) -> Untracked | None:
-        """Return a layer's weights read inside an outer layer's call that does not track them."""
-        first = next((i for i, layer in enumerate(layers) if handle in self.tracked(layer)), 0)
-        if first == 0:
-            return None  # read where every layer around it tracks it, or none does
-        holder = layers[first - 1]
-        lambda_cls = getattr(sys.modules.get("keras"), "layers", None)
-        lambda_cls = getattr(lambda_cls, "Lambda", None)
-        if not (_users(holder) or (lambda_cls is not None and isinstance(holder, lambda_cls))):
-            return None
-        if not any(self.trains(m, trained) for m in layers[:first]):
-            return None
-        variable = next((v for v in layers[first].weights if self.hooks.serial(v) == handle),
-                        None)
-        if variable is None or not variable.trainable:
-            return None
-        layer_cls = _layer_class()
-        attribute = holders.attribute_reaching(holder, layers[first], layer_cls) if (
-            layer_cls is not None and _users(holder)) else None
-        if attribute is not None:  # kept in a plain object: the line that stored that object
-            loc = holders.stored_at(type(holder), attribute) or loc
-        return Untracked("layer", (handle,), str(holder.name), type(holder).__name__, loc)
-
-
-def _layer_class() -> type | None:
-    """Return ``keras.layers.Layer`` when Keras 3 is loaded, else None."""
-    return keras_state.keras_layer_class() if keras_state.keras_variable_class() else None
-
-
 def _is_keras(variable: Any) -> bool:
     keras_cls = keras_state.keras_variable_class()
     return keras_cls is not None and isinstance(variable, keras_cls)
@@ -326,11 +302,6 @@ def _is_keras(variable: Any) -> bool:
 def _inner_trainable(variable: Any) -> bool:
     """Return the ``trainable`` flag of a Keras variable's ``tf.Variable`` (what a tape reads)."""
     return bool(getattr(inner_variable(variable), "trainable", False))
-
-
-def _users(layer: Any) -> bool:
-    """Return True for a layer class of the user's (not one of Keras' own)."""
-    return not type(layer).__module__.startswith(("keras.", "tf_keras.", "tensorflow."))
 
 
 def _module_by_value(user: Any, sources: Any) -> Any:
@@ -346,29 +317,13 @@ def _module_by_value(user: Any, sources: Any) -> Any:
     return next(iter(found.values())) if len(found) == 1 else None
 
 
-def _layers_held(owner: Any, layer_cls: type) -> list[Any]:
-    """Return the Keras layers reachable from a ``tf.Module``'s attributes (lists, dicts too)."""
-    found: dict[int, Any] = {}
-    seen: set[int] = set()
-
-    def walk(value: Any, depth: int) -> None:
-        if id(value) in seen or depth > _DEPTH:
-            return
-        seen.add(id(value))
-        if isinstance(value, layer_cls):
-            found.setdefault(id(value), value)
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                walk(item, depth + 1)
-        elif isinstance(value, dict):
-            for item in value.values():
-                walk(item, depth + 1)
-        elif isinstance(value, tf.Module):
-            for item in vars(value).values():
-                walk(item, depth + 1)
-
-    walk(owner, 0)
-    return list(found.values())
+def _in_fit(frame: Any) -> bool:
+    """Return True when a frame up from ``frame`` is Keras' trainer (``fit``'s train step)."""
+    while frame is not None:
+        if frames.frame_module(frame) == _KERAS_TRAINER:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def class_statement(cls: type) -> RawLocation | None:

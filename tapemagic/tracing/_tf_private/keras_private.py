@@ -50,3 +50,15 @@ def initializer_patch(make: Callable[[Any], Any]) -> tuple[type, str, Any] | Non
     if cls is None:
         return None
     return cls, _INITIALISE, make(cls.__dict__[_INITIALISE])
+
+
+def compiled_trainable(model: Any) -> dict[Any, bool]:
+    """Return each layer's ``trainable`` flag when ``model.compile()`` last ran, or ``{}``.
+
+    keras/src/trainers/trainer.py ``Trainer.compile``: ``self._compiled_trainable_state =
+    {layer: layer.trainable for layer in self._flatten_layers()}`` (Keras 3.15; its only
+    other writer, ``_warn_if_trainable_state_changed``, is never reached there). Keras 3
+    reads ``trainable`` when it traces the train step, not when it compiles.
+    """
+    state = getattr(model, "_compiled_trainable_state", None)
+    return dict(state) if isinstance(state, dict) else {}
