@@ -111,6 +111,17 @@ GOOD = {
                 self.mean.assign(0.9 * self.mean + 0.1 * tf.reduce_mean(t, 0))
                 return t - self.mean
         """,
+    "tf.Variable on a model that a callback sets (loss weights on a schedule)": """
+        class TwoHeads(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.mix = tf.Variable([1.0, 0.0])
+            def call(self, t):
+                return t * self.mix[0]
+        class Schedule(keras.callbacks.Callback):
+            def on_epoch_begin(self, epoch, logs=None):
+                self.model.mix.assign([0.5, 0.5])
+        """,
     "tf.Variable in a Keras 2 (tf_keras) layer": """
         import tf_keras
         class Scale(tf_keras.layers.Layer):

@@ -39,7 +39,7 @@ def raw_variables(tree: ast.Module, imports: Imports) -> Iterator[ast.Call]:
     for cls in _classes(tree, imports, KERAS_BASES):
         if from_tf_keras(cls, imports):
             continue
-        assigned = self_assigned(cls)
+        assigned = self_assigned(cls) | self_assigned(tree, anyone=True)
         for method in cls.body:
             if not isinstance(method, ast.FunctionDef) or method.name not in _BUILDERS:
                 continue
@@ -169,8 +169,12 @@ def self_store(node: ast.AST) -> str | None:
     return None
 
 
-def self_assigned(cls: ast.ClassDef) -> set[str]:
-    """Return the attributes the class itself writes with ``self.X.assign*(...)`` (a state)."""
+def self_assigned(cls: ast.AST, anyone: bool = False) -> set[str]:
+    """Return the attributes the class itself writes with ``self.X.assign*(...)`` (a state).
+
+    ``anyone``: also ``<any object>.X.assign*(...)`` in ``cls`` (a module: a callback's
+    ``self.model.X.assign(...)`` sets a weight the step only reads).
+    """
     found = set()
     for node in ast.walk(cls):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
@@ -178,8 +182,8 @@ def self_assigned(cls: ast.ClassDef) -> set[str]:
             owner = node.func.value
             while isinstance(owner, ast.Subscript):
                 owner = owner.value
-            if (isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name)
-                    and owner.value.id == "self"):
+            if isinstance(owner, ast.Attribute) and (anyone or (
+                    isinstance(owner.value, ast.Name) and owner.value.id == "self")):
                 found.add(owner.attr)
     return found
 
