@@ -53,13 +53,16 @@ def unlisted(memo: Weights, owners: Iterable[Owner], candidates: dict[int, RawLo
     every = [c for c in callers if isinstance(c, layer_cls)]
     for owner in owners:
         tree = holders.layer_tree(owner.layer, layer_cls)
+        known: set[int] = set()  # what some layer tracks or holds: not closed over
+        if owner.in_fit:
+            for layer in [*tree, *every]:
+                known |= memo.tracked(layer)
+                known |= set(memo.held(layer)) if users(layer) else set()
         for handle, loc in candidates.items():
             if handle in found:
                 continue
             fact = memo.raw(handle, tree, trained, loc, created)
-            if fact is None and owner.in_fit and not any(
-                    handle in memo.tracked(layer) or (users(layer) and handle in memo.held(layer))
-                    for layer in [*tree, *every]):
+            if fact is None and owner.in_fit and handle not in known:
                 fact = Untracked("variable", (handle,), str(owner.layer.name),
                                  type(owner.layer).__name__, created.get(handle, loc),
                                  step=owner.loc, via=STEP)

@@ -119,7 +119,7 @@ class TrackingHooks:
             return
         user, _ = frames.user_frame(frame)
         loc = frames.location_of(user) if user is not None else None
-        self._owners.setdefault(id(model), listed.Owner(model, loc, True))
+        self._owners[id(model)] = listed.Owner(model, loc, True)  # fit's: its list alone trains
         if id(model) in self._empty:
             return
         compiled = compiled_trainable(model)
