@@ -161,8 +161,9 @@ class TrackingHooks:
         missed: list[tuple[Any, bool]] = []  # (Keras variable, held by the module itself)
         for value, _, _ in holders.reached(owner, layer_cls):
             own = holders.is_keras_variable(value)
+            layer = isinstance(value, layer_cls)
             weights = [value] if own and value.trainable else (
-                value.trainable_weights if isinstance(value, layer_cls) else [])
+                list(getattr(value, "trainable_weights", ())) if layer else [])
             missed += [(v, own) for v in weights
                        if id(inner_variable(v, v)) not in have and id(v) not in have]
         if missed:
