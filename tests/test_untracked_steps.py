@@ -323,3 +323,42 @@ def test_a_keras3_gan_with_two_optimizers_in_its_train_step_is_silent(tmp_path: 
         gan.fit(x, y, epochs=2, batch_size=8, verbose=0)
         """)
     assert loud(report) == []
+
+
+def test_keras_layers_a_tf_module_keeps_in_a_plain_object_are_reported_at_its_class(
+        tmp_path: Path) -> None:
+    # the module's walk stops at the helper object; the one walk of holders.reached does not
+    report, _ = _run(tmp_path, """
+        class Parts:
+            def __init__(self):
+                self.dense = keras.layers.Dense(1, name="dense")
+
+        class Trainer(tf.Module):  # CLASS
+            def __init__(self):
+                super().__init__()
+                self.parts = Parts()
+
+            def __call__(self, inputs):
+                return self.parts.dense(inputs)
+
+        trainer = Trainer()
+        optimizer = keras.optimizers.SGD(0.1)
+        for _ in range(2):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(trainer(x) - y))
+            grads = tape.gradient(loss, trainer.trainable_variables)
+        """)
+    assert loud(report) == [("TM116", _line(tmp_path, "# CLASS"))]
+    (finding,) = report.findings
+    assert sorted(finding.variables) == ["dense/bias", "dense/kernel"]
+
+
+def test_the_loss_scale_of_a_mixed_precision_fit_is_silent(tmp_path: Path) -> None:
+    # the optimizer's dynamic loss scale multiplies the loss inside the train step's tape
+    report, _ = _run(tmp_path, """
+        model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1, name="out")])
+        optimizer = keras.optimizers.LossScaleOptimizer(keras.optimizers.Adam(0.05))
+        model.compile(optimizer=optimizer, loss="mse")
+        model.fit(x, y, epochs=2, batch_size=8, verbose=0)
+        """)
+    assert loud(report) == []
