@@ -362,3 +362,22 @@ def test_the_loss_scale_of_a_mixed_precision_fit_is_silent(tmp_path: Path) -> No
         model.fit(x, y, epochs=2, batch_size=8, verbose=0)
         """)
     assert loud(report) == []
+
+
+def test_a_variable_only_another_loop_reads_is_not_fits(tmp_path: Path) -> None:
+    # beside a fit, a hand-written loop leaves its bias out of the sources: that call's list is
+    # the line to change (TM110, information), not a variable fit's step closed over
+    report, _ = _run(tmp_path, """
+        model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1, name="out")])
+        model.compile(optimizer=keras.optimizers.Adam(0.05), loss="mse")
+        model.fit(x, y, epochs=1, batch_size=8, verbose=0)
+        w = tf.Variable(tf.zeros((4, 1)), name="w")
+        b = tf.Variable(0.0, name="b")
+        for _ in range(2):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(x @ w + b - y))
+            (g,) = tape.gradient(loss, [w])
+            w.assign_sub(0.1 * g)
+        """)
+    assert loud(report) == []
+    assert "TM114" not in report.codes
