@@ -1,4 +1,4 @@
-# source: https://github.com/keras-team/keras/issues/12983
+# source: https://github.com/keras-team/keras/issues/8424
 # summary: a loss compares features of a second Keras model that is never trained (its weights are tracked by its own layers, trainable by default, and deliberately left out of the trained model's list)
 import numpy as np
 import tensorflow as tf
