@@ -46,7 +46,7 @@ def compiled_loss_variables(ctx: LintContext) -> Iterator[ast.Call]:
             variable = calls.get(made) if made is not None else None
             if variable is None or id(variable) in seen or root in trained or \
                     root in run.untrainable or root in run.assigned or \
-                    run.roots.covered(root, call.sources) or not _meant_to_train(variable):
+                    run.roots.covered(root, call.sources) or not meant_to_train(variable):
                 continue
             if _used_elsewhere(ctx.tree, variable, ctx.parents):
                 continue
@@ -54,7 +54,7 @@ def compiled_loss_variables(ctx: LintContext) -> Iterator[ast.Call]:
             yield variable
 
 
-def _meant_to_train(variable: ast.Call) -> bool:
+def meant_to_train(variable: ast.Call) -> bool:
     """Whether the call says ``trainable=True``.
 
     A variable made only to hold a constant (the class weights a loss factory was given) is

@@ -23,7 +23,7 @@ from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext
-from tapemagic.rules.untracked import matches
+from tapemagic.rules.untracked import calls_on, matches
 from tapemagic.untracked_facts import CLOSURE, STEP, Untracked
 
 
@@ -33,7 +33,7 @@ class UntrackedVariable(RuleModule):
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         return matches(ctx, "variable", lambda fact: {"layer": fact.holder,
-                                                      "held": held(fact)})
+                                                      "held": held(fact)}, skip=_constant)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         for call in shapes.raw_variables(ctx.tree, ctx.imports):
@@ -50,6 +50,19 @@ class UntrackedVariable(RuleModule):
 
 
 _IN_LAYER = "in a Keras 3 layer"
+
+
+def _constant(ctx: RuleContext, fact: Untracked) -> bool:
+    """Whether a variable only ``fit``'s loss reads was made without ``trainable=True``.
+
+    Then it is the Keras 2 idiom for a constant (``weights = K.variable(class_weights)`` in a
+    loss factory) as much as a weight meant to learn: precision first, as lint does
+    (``lint/closures.py``), only the explicit flag on the line that made it counts.
+    """
+    if fact.via != STEP or fact.loc is None:
+        return False
+    return not any(closures.meant_to_train(call)
+                   for call in calls_on(fact.loc.file, fact.loc.line))
 
 
 def held(fact: Untracked) -> str:

@@ -7,9 +7,11 @@ for its weights that the run reads on a loss path and never trains (``untrained.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Iterator
 
 from tapemagic.graph.walks import forward
+from tapemagic.locations import source_lines
 from tapemagic.rules.base import Match
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.rules.untrained import never_trained
@@ -51,3 +53,13 @@ def sources_feed_them(ctx: RuleContext, fact: Untracked) -> bool:
                     if op is not None and downstream.intersection(op.inputs):
                         return True
     return False
+
+
+def calls_on(file: str, line: int) -> list[ast.Call]:
+    """Return the calls of the statement of ``file`` that spans ``line`` (none: unreadable)."""
+    try:
+        tree = ast.parse("".join(source_lines(file)))
+    except (SyntaxError, ValueError):
+        return []
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and node.lineno <= line <= (node.end_lineno or node.lineno)]

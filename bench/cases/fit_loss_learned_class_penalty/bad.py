@@ -16,7 +16,7 @@ y = tf.keras.utils.to_categorical((x[:, 0] > 0).astype("int32") + (x[:, 1] > 1).
 
 
 def penalised_crossentropy():
-    penalty = tf.Variable([1.0, 1.0, 1.0], name="class_penalty")  # expect: sources-mismatch primary
+    penalty = tf.Variable([1.0, 1.0, 1.0], trainable=True, name="class_penalty")  # expect: sources-mismatch primary
 
     def loss(y_true, y_pred):
         weights = tf.nn.softplus(penalty)
