@@ -84,6 +84,9 @@ class OpRecord:
     #: a traced op whose run values a probe asked (tracing/probes.py): ``saturated`` is then
     #: a fact of the run, no longer unknown, so it is no probable cause of a zero
     probed: bool = False
+    #: a saturated op's output was all zero too (a fake-quant clamping every element to a
+    #: range floor of 0): a weight multiplying it gets zeros (graph/zero_weights.py)
+    zero_output: bool = False
 
 
 @dataclass(slots=True)
@@ -275,6 +278,10 @@ class Trace:
     #: op seq -> {input position: input name} that the op's registered gradient gave None,
     #: asked of TensorFlow's registry for ops on the path of a source that got None
     none_inputs: dict[int, dict[int, str]] = field(default_factory=dict)
+    #: op seq -> {input position: input name} that the op's registered gradient gives zeros
+    #: on any values (``QuantizeAndDequantizeV4``'s range), asked for ops on the path of a
+    #: source whose gradient was zero in every checked run (tracing/zero_witness.py)
+    zero_inputs: dict[int, dict[int, str]] = field(default_factory=dict)
     #: op seq -> (gradient call id, "ErrorType: message") of an op whose registered gradient
     #: function raised inside that call's backward pass (``_QrGrad``: NotImplementedError)
     raising_gradients: dict[int, tuple[str, str]] = field(default_factory=dict)

@@ -67,7 +67,7 @@ EXPECTED = {
               "display-only"),
     "TM503": ("float16-underflow", "zero-at-runtime", "warning", ["target", "variables"],
               "display-only"),
-    "TM504": ("frozen-python-zero", "zero-at-runtime", "warning", ["api", "variables"],
+    "TM504": ("frozen-python-zero", "zero-at-runtime", "warning", ["api", "effect", "variables"],
               "display-only"),
     "TM505": ("saturated-softmax", "zero-at-runtime", "info", ["api", "state", "log", "variables"],
               "display-only"),

@@ -97,6 +97,7 @@ class ProvenanceGraph:
         in_edges, out_edges = self.in_edges, self.out_edges
         gating = GATING_INPUTS.get(op_type, _NO_GATES)
         witnessed = self.trace.none_inputs.get(op.seq, _NO_WITNESS)
+        zero_given = self.trace.zero_inputs.get(op.seq, _NO_WITNESS)  # zeros on any values
         raised = op.seq in self.trace.raising_gradients  # its gradient function raised
         outputs = op.outputs
         # IdentityN passes input i to output i (array_grad.py: _IdentityNGrad returns the output
@@ -119,7 +120,7 @@ class ProvenanceGraph:
                                                    self.trace.registry.get(op_type, "fn"), i)
                 if cause == "metadata":
                     continue
-                if cause is None and (raised or i in witnessed):
+                if cause is None and (raised or i in witnessed or i in zero_given):
                     cause = "non-differentiable-op"  # its registered gradient gives it None
                 edge = Edge(src, dst, "op", seq, cause, seq, 0, i in gating)
                 in_edges[dst].append(edge)

@@ -32,22 +32,45 @@ def kept_zero(graph: ProvenanceGraph, analysis: CallAnalysis,
 
     All as source indices, among the sources of ``analysis`` whose gradient was zero in every
     checked run and for which the analysis found no cause. A source whose paths meet a zero
-    made by a dead ReLU (an op whose output is all zero, another rule's finding) goes to the
-    third list: that finding explains it, as it explains the layer behind the ReLU.
+    made by a dead op (a ReLU with no active unit, a fake-quant clamping every element to a
+    floor of 0: another rule's finding) goes to the third list: that finding explains it, as
+    it explains the layer behind the op.
     """
+    explained, used, by_dead = _zero_origins(graph, analysis)
+    return explained, used, sorted(i for found in by_dead.values() for i in found)
+
+
+def zeroed_by_dead(graph: ProvenanceGraph, analysis: CallAnalysis) -> dict[int, list[int]]:
+    """Return, per dead op (its seq), the zeroed sources that read its all-zero output.
+
+    ``head/kernel`` after a fake-quant whose every output is 0: its gradient is its input
+    activations times the output's, and those activations are all zero. Only a source every
+    path of which enters a product beside that op's zeros (``crossed``).
+    """
+    return _zero_origins(graph, analysis)[2]
+
+
+def _dead_ops(graph: ProvenanceGraph) -> list[OpRecord]:
+    """Return the forward ops whose gradient and output were all zero on the run's values."""
+    return [op for op in graph.ops.values() if op.saturated and not op.in_gradient
+            and (op.op_type == "Relu" or op.zero_output)]
+
+
+def _zero_origins(graph: ProvenanceGraph, analysis: CallAnalysis,
+                  ) -> tuple[list[int], list[int], dict[int, list[int]]]:
     sources = analysis.sources
     stuck = sorted(i for i, _ in analysis.call.zeroed
                    if i < len(sources) and sources[i].node is not None)
     origins = [i for i in stuck if sources[i].source.zero_value]
-    dead = [out for op in graph.ops.values() if op.op_type == "Relu" and op.saturated
-            and not op.in_gradient for out in op.outputs]
+    dead_ops = _dead_ops(graph)
+    dead = [(op, out) for op in dead_ops for out in op.outputs]
     if not stuck or not (origins or dead):
-        return [], [], []
+        return [], [], {}
     nodes = [n for i in origins if (n := sources[i].node) is not None]
-    zeros = zero_tensors(graph, nodes + dead, sums=True)
+    zeros = zero_tensors(graph, nodes + [out for _, out in dead], sums=True)
     targets = set(analysis.call.targets)
     explained: list[int] = []
-    derived: list[int] = []
+    by_dead: dict[int, list[int]] = {}
     used: set[int] = set()
     for i in stuck:
         source = sources[i]
@@ -58,8 +81,11 @@ def kept_zero(graph: ProvenanceGraph, analysis: CallAnalysis,
             explained.append(i)
             used.update(origins[k] for k in found)
         elif found:
-            derived.append(i)
-    return explained, sorted(used), derived
+            # the first dead op whose zeros it crosses (the one nearest the inputs)
+            op = min((dead[k - len(origins)][0] for k in found if k >= len(origins)),
+                     key=lambda o: o.seq)
+            by_dead.setdefault(op.seq, []).append(i)
+    return explained, sorted(used), by_dead
 
 
 def first_product(graph: ProvenanceGraph, node: int) -> OpRecord | None:

@@ -4,7 +4,8 @@ Matcher: a cut edge of cause ``non-differentiable-op``: the op's entry in Tensor
 registry is None (``ops.NotDifferentiable``) or missing (``LookupError``), or its registered
 gradient returns None (``tapemagic.optypes.RETURNS_NONE``), or returns None for the input on the
 path only (``Trace.none_inputs``: asked of the registry while the check ran, tracing/witness.py;
-the reason names those inputs), or whose registered gradient function raised in the call's
+the reason names those inputs) or zeros whatever the values (``Trace.zero_inputs``,
+tracing/zero_witness.py), or whose registered gradient function raised in the call's
 backward pass (``Trace.raising_gradients``; the reason quotes the error). One finding per op
 and place.
 """
@@ -30,10 +31,17 @@ class NonDifferentiableOp(EdgeRule):
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         for match in super().match(ctx):
             witnessed = ctx.trace.none_inputs.get(match.edge.ref) if match.edge else None
+            zeroes = ctx.trace.zero_inputs.get(match.edge.ref) if match.edge else None
             raised = ctx.trace.raising_gradients.get(match.edge.ref) if match.edge else None
             if raised is not None and match.edge is not None and match.edge.kind == "op":
                 # a registered gradient that raised (QR's NotImplementedError for a full Q)
                 match.params["reason"] = f"its registered gradient raised {raised[1]}"
+            elif zeroes and match.edge is not None and match.edge.kind == "op":
+                # a gradient it fills with zeros for some inputs (a quantiser's range)
+                names = [f"`{name}`" for _, name in sorted(zeroes.items())]
+                plural = "s" if len(names) > 1 else ""
+                match.params["reason"] = (f"its registered gradient gives its input{plural} "
+                                          f"{', '.join(names)} exact zeros whatever the values")
             elif witnessed and match.edge is not None and match.edge.kind == "op":
                 # differentiable in some inputs only (betainc's a and b): name the others
                 names = [f"`{name}`" for _, name in sorted(witnessed.items())]

@@ -20,6 +20,7 @@ from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.optypes import SATURATING_SOFTMAX, ZERO_GRADIENT
 from tapemagic.report.model import Edit, Location
+from tapemagic.rules import initial_values
 from tapemagic.rules.base import Draft, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
@@ -47,6 +48,7 @@ class ZeroGradient(RuleModule):
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         underflows = {(id(a), i) for a in ctx.analyses for i in ctx.float16_underflow(a)}
+        behind = _behind_dead(ctx)
         for hit in ctx.hits("zero-at-runtime"):
             if (id(hit.analysis), hit.index) in underflows or (
                     ctx.frozen_zero(hit.analysis, hit.index) is not None):
@@ -58,11 +60,21 @@ class ZeroGradient(RuleModule):
                 continue  # a saturated softmax: TM505 (information)
             api = ctx.op_api(op) if not op.layer else op.layer
             raw = _layer_place(ctx, op)
-            yield Match((place(raw), op.op_type), raw, True,
-                        {"api": api, "op": op.op_type,
-                         "reason": _REASONS.get(op.op_type, "its gradient is zero here")
-                         if op.op_type in ZERO_GRADIENT or op.saturated else _PROBABLE},
+            reason = (_REASONS.get(op.op_type, "its gradient is zero here")
+                      if op.op_type in ZERO_GRADIENT or op.saturated else _PROBABLE)
+            raw, reason = _initial_place(ctx, op, raw, reason)
+            reads, steps = behind.get((id(hit.analysis), op.seq), ((), 0))
+            if reads:  # the weights that multiply its all-zero output are this cut's too
+                one = len(reads) == 1
+                reason += (f"; its output is all zero, so {_listed(reads)}, which "
+                           f"{'multiplies' if one else 'multiply'} it, "
+                           f"{'gets' if one else 'get'} exactly zero gradients as well "
+                           f"(in each of {steps} checked steps)")
+            key = (place(raw), op.op_type)
+            yield Match(key, raw, True, {"api": api, "op": op.op_type, "reason": reason},
                         hit, api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0))
+            if reads:  # named after the weights behind the op
+                yield Match(key, raw, True, variables=tuple(reads))
 
         yield from _zero_weights(ctx)
 
@@ -91,12 +103,55 @@ def _layer_place(ctx: RuleContext, op: OpRecord) -> RawLocation | None:
     """Return where to report ``op``: for a Keras layer's op, the line that made or applied it."""
     raw = op.layer_loc or op.loc
     if (op.layer and op.layer_loc is None and op.loc is not None
-            and (op.api_module or "").startswith("keras")):
-        # a Keras layer's op runs inside fit or the model call: the line to change is
-        # where the layer is defined (its activation, its initialiser)
+            and ((op.api_module or "").startswith("keras") or op.api_module == "threading")):
+        # a Keras layer's op runs inside fit or the model call (or on a replica thread of a
+        # tf.distribute strategy, whose outermost frame is the thread's): the line to change
+        # is where the layer is defined (its activation, its initialiser)
         files = [op.loc.file, *ctx.index.cells]
         raw = ctx.index.layer_definition(op.layer.rsplit("/", 1)[-1], files) or raw
     return raw
+
+
+def _initial_place(ctx: RuleContext, op: OpRecord, raw: RawLocation | None,
+                   reason: str) -> tuple[RawLocation | None, str]:
+    """Return the place and reason of a dead ReLU the user's initial weights made dead.
+
+    The layer's call sets a one-value kernel or a negative constant bias
+    (``initial_values.user_initializer``): that argument is the line to change; the layer's
+    line is named in the reason and stays in the finding's path.
+    """
+    if raw is None or op.op_type not in ("Relu", "Relu6") or not op.saturated:
+        return raw, reason
+    given = initial_values.user_initializer(ctx.index, raw)
+    if given is None:
+        return raw, reason
+    text = ctx.index.snippet(given) or "its initialiser"
+    return given, (f"{reason}; its units start that way: `{text}`, given to the layer at "
+                   f"line {raw.line}, sets every initial value alike")
+
+
+def _behind_dead(ctx: RuleContext) -> dict[tuple[int, int], tuple[list[str], int]]:
+    """Return, per (analysis, dead op), the weights reading its all-zero output, and steps.
+
+    ``steps``: the fewest checked steps in which one of them was zero.
+
+    Their gradient is their input activations times the output's gradient, and those
+    activations are the dead op's zeros (``zero_weights.zeroed_by_dead``): the op is the cut
+    to fix, and they are named in its finding rather than in one of their own (TM118).
+    """
+    out: dict[tuple[int, int], tuple[list[str], int]] = {}
+    for analysis in ctx.analyses:
+        if not analysis.call.zeroed or analysis.call.error_type:
+            continue
+        steps = dict(analysis.call.zeroed)
+        for seq, found in zero_weights.zeroed_by_dead(ctx.graph, analysis).items():
+            out[(id(analysis), seq)] = ([analysis.sources[i].source.name for i in found],
+                                        min(steps[i] for i in found))
+    return out
+
+
+def _listed(names: Iterable[str]) -> str:
+    return ", ".join(f"`{name}`" for name in names)
 
 
 def _zero_weights(ctx: RuleContext) -> Iterable[Match]:

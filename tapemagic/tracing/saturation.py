@@ -131,6 +131,14 @@ def _reads_values(op_type: str, attrs: Any, ins: Any, outs: Any, graph: bool) ->
     return False
 
 
+def _all_zero(outputs: tuple[Any, ...]) -> bool:
+    """Return True when the op's first output holds only zeros (read once, on a saturation)."""
+    first = outputs[0] if outputs else None
+    if first is None or not tfp.is_trainable_dtype(first.dtype):
+        return False
+    return bool(tf.reduce_all(tf.equal(first, tf.zeros([], first.dtype))))
+
+
 def on_path(trace: Trace, nodes: Iterable[int], targets: Iterable[int]) -> list[OpRecord]:
     """Return the ops between ``nodes`` (source handles or tensors) and ``targets``, in order."""
     anc = ancestors(trace, targets)
@@ -182,6 +190,7 @@ def resolve(rec: Recorder, nodes: list[int], targets: tuple[int, ...]) -> None:
                 mock = tfp.MockOp(attrs, list(entry[1]), list(entry[2]), op.op_type, None)
                 flag = zero_flag(op.op_type, mock, entry[2])
                 op.saturated = bool(flag is not None and bool(flag))
+                op.zero_output = op.saturated and _all_zero(entry[2])
             except Exception:  # noqa: BLE001 - unknown: not saturated
                 op.saturated = False
             if asked >= MAX_ASKED:

@@ -15,7 +15,7 @@ registered gradient is asked the same way, once per (op type, attrs, input signa
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import tensorflow as tf
@@ -28,8 +28,9 @@ from tapemagic.optypes import (
     VARIABLE_OPS,
     is_function_call,
 )
-from tapemagic.trace import GradientCallRecord, OpRecord, Trace
+from tapemagic.trace import GradientCallRecord, OpRecord, SourceRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing import zero_witness
 from tapemagic.tracing._tf_private.grad_frames import raising_gradient
 
 Signature = tuple[tuple[str, "tuple[int | None, ...] | None"], ...]
@@ -56,6 +57,7 @@ def note(rec: Recorder) -> None:
             named = {i: name for i, name in found.items() if i in positions}
             if named:
                 trace.none_inputs[op.seq] = named
+        zero_witness.note(rec, reached(trace, _zeroed), _input_names)
 
 
 def note_raised(rec: Recorder, call: GradientCallRecord, error: BaseException) -> None:
@@ -94,24 +96,35 @@ def _note_raised(rec: Recorder, call_id: str, error: Exception) -> None:
 
 
 def _candidates(trace: Trace) -> Iterable[tuple[OpRecord, set[int]]]:
-    """Yield each op (and its input positions) between a None source and its call's target.
+    """Yield each op (and its input positions) between a None source and its call's target."""
+    return reached(trace, lambda call: [s for s in call.sources if s.result == "none"])
+
+
+def _zeroed(call: GradientCallRecord) -> list[SourceRecord]:
+    """Return the sources whose gradient was zero in every checked run (``moved.py``)."""
+    return [call.sources[i] for i, _ in call.zeroed if i < len(call.sources)]
+
+
+def reached(trace: Trace, pick: Callable[[GradientCallRecord], list[SourceRecord]],
+            ) -> Iterable[tuple[OpRecord, set[int]]]:
+    """Yield each op (and its input positions) between a picked source and its call's target.
 
     Only inputs a source's value reaches, of a dtype gradients flow through, on ops whose
     registered gradient is a function (not None, not missing, not one known to return None).
     """
-    calls = [c for c in trace.gradient_calls if any(s.result == "none" for s in c.sources)]
-    if not calls:
+    picked = [(c, found) for c in trace.gradient_calls if (found := pick(c))]
+    if not picked:
         return
     consumers: dict[int, list[OpRecord]] = defaultdict(list)
     for op in trace.ops:
         for serial in op.inputs:
             consumers[serial].append(op)
     chosen: dict[int, set[int]] = {}
-    for call in calls:
+    for call, sources in picked:
         anc = ancestors(trace, call.targets)
-        for source in call.sources:
+        for source in sources:
             node = source.handle if source.handle is not None else source.tensor
-            if source.result != "none" or node is None:
+            if node is None:
                 continue
             for op, position in _reached(trace, consumers, node, anc):
                 chosen.setdefault(op.seq, set()).add(position)
