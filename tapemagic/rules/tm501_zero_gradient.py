@@ -49,6 +49,7 @@ class ZeroGradient(RuleModule):
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         underflows = {(id(a), i) for a in ctx.analyses for i in ctx.float16_underflow(a)}
         behind = _behind_dead(ctx)
+        extra: dict[tuple[object, ...], tuple[RawLocation | None, tuple[str, ...]]] = {}
         for hit in ctx.hits("zero-at-runtime"):
             if (id(hit.analysis), hit.index) in underflows or (
                     ctx.frozen_zero(hit.analysis, hit.index) is not None):
@@ -73,8 +74,10 @@ class ZeroGradient(RuleModule):
             key = (place(raw), op.op_type)
             yield Match(key, raw, True, {"api": api, "op": op.op_type, "reason": reason},
                         hit, api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0))
-            if reads:  # named after the weights behind the op
-                yield Match(key, raw, True, variables=tuple(reads))
+            if reads:  # named after the weights behind the op (once all its hits are in)
+                extra.setdefault(key, (raw, tuple(reads)))
+        for key, (raw, reads) in extra.items():
+            yield Match(key, raw, True, variables=reads)
 
         yield from _zero_weights(ctx)
 

@@ -24,8 +24,8 @@ with strategy.scope():
     embedder = tf.keras.Sequential([
         tf.keras.Input((10,)),
         tf.keras.layers.Dense(16, activation="tanh", name="body"),
-        tf.keras.layers.Dense(4, activation="relu", name="proj",  # expect: zero-at-runtime primary
-                              bias_initializer=tf.keras.initializers.Constant(-40.0)),
+        tf.keras.layers.Dense(4, activation="relu", name="proj",  # accept: zero-at-runtime
+                              bias_initializer=tf.keras.initializers.Constant(-40.0)),  # expect: zero-at-runtime primary
     ], name="embedder")
     optimizer = tf.keras.optimizers.SGD(0.05)
     optimizer.build(embedder.trainable_variables)
