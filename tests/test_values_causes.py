@@ -245,3 +245,51 @@ def test_float16_underflow_under_fit_names_every_weight_and_the_policy_line(
     assert f"policy set at line {line_of(path, '# the policy')}" in finding.message
     healthy, _ = check(tmp_path, UNDERFLOW.replace("SCALE", "1.0"))
     assert loud(healthy) == []
+
+
+def test_a_python_zero_passed_as_an_argument_is_retraced_and_silent(tmp_path: Path) -> None:
+    # a Python float argument makes TensorFlow trace the step again for each new value: the
+    # 0.0 of the first trace is not frozen
+    report, _ = check(tmp_path, """
+rng = np.random.default_rng(5)
+data = rng.random((32, 6)).astype("float32")
+enc = keras.layers.Dense(4, name="enc")
+dec = keras.layers.Dense(6, name="dec")
+enc.build((None, 6))
+dec.build((None, 2))
+opt = keras.optimizers.Adam(1e-2)
+weights = enc.trainable_variables + dec.trainable_variables
+
+
+@tf.function
+def step(batch, beta):
+    with tf.GradientTape() as tape:
+        mean, log_var = tf.split(enc(batch), 2, axis=-1)
+        kl = -0.5 * tf.reduce_mean(1.0 + log_var - tf.square(mean) - tf.exp(log_var))
+        loss = tf.reduce_mean(tf.square(dec(mean + tf.exp(log_var)) - batch)) + beta * kl
+    grads = tape.gradient(loss, weights)
+    opt.apply_gradients(zip(grads, weights))
+
+
+for epoch in range(3):
+    beta = epoch / 2
+    step(data, beta)
+""")
+    assert loud(report) == []
+
+
+def test_a_dead_op_on_the_data_names_the_weights_reading_its_zeros(tmp_path: Path) -> None:
+    report, path = check(tmp_path, """
+x = tf.constant(-np.random.default_rng(6).uniform(1.0, 2.0, size=(16, 3)).astype("float32"))
+y = tf.constant(np.random.default_rng(7).normal(size=(16, 1)).astype("float32"))
+head = tf.keras.layers.Dense(1, name="head")
+opt = tf.keras.optimizers.SGD(0.05)
+for _ in range(2):
+    with tf.GradientTape() as tape:
+        q = tf.quantization.fake_quant_with_min_max_args(x, min=0.0, max=6.0)  # the clamp
+        loss = tf.reduce_mean(tf.square(head(q) - y))
+    grads = tape.gradient(loss, head.trainable_variables)
+    opt.apply_gradients(zip(grads, head.trainable_variables))
+""")
+    assert of(report, "TM501") == [(line_of(path, "# the clamp"), ("head/kernel",))]
+    assert not of(report, "TM118")

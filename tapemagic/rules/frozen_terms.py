@@ -10,20 +10,23 @@ target, one operand a constant whose every element is 0 (``Trace.zero_constants`
 the op was traced), the other computed from the call's sources. Reported only when the source
 shows the factor is a name the code assigns again later (``SourceIndex.ramped_factor``): a
 literal ``0.0 * term``, a factor set once, and a ``tf.Variable`` (read by an op, not a
-constant) are what the user meant.
+constant) are what the user meant, and a parameter of the traced function is traced again
+for each new Python value.
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from tapemagic.graph.walks import forward
+from tapemagic.locations import enclosing_function
 
 if TYPE_CHECKING:
     from tapemagic.graph.verdicts import CallAnalysis
     from tapemagic.rules.context import RuleContext
-    from tapemagic.trace import OpRecord
+    from tapemagic.trace import OpRecord, RawLocation
 
 
 def dropped_terms(ctx: RuleContext, analysis: CallAnalysis,
@@ -45,7 +48,8 @@ def dropped_terms(ctx: RuleContext, analysis: CallAnalysis,
         return
     reach: dict[int, set[int]] = {}
     for op in sorted(muls, key=lambda o: o.seq):
-        if op.loc is None or ctx.index.ramped_factor(op.loc) is not True:
+        if (op.loc is None or ctx.index.ramped_factor(op.loc) is not True
+                or _argument_factor(ctx, op.loc)):
             continue
         terms = {i for i in op.inputs if i not in zeros}
         names = []
@@ -59,3 +63,25 @@ def dropped_terms(ctx: RuleContext, analysis: CallAnalysis,
                 names.append(source.source.name)
         if names:
             yield op, names
+
+
+def _argument_factor(ctx: RuleContext, loc: RawLocation) -> bool:
+    """Return True when a product at ``loc`` multiplies by a parameter of its function.
+
+    ``step(x, beta)`` with a Python float ``beta``: TensorFlow traces the function again for
+    every new value, so the 0.0 of the first trace is not frozen (wasteful, not wrong). Read
+    from the source: a plain name among the enclosing function's parameters.
+    """
+    tree = ctx.index.tree(loc.file)
+    if tree is None:
+        return False
+    function = enclosing_function(tree, loc.line)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    every = function.args
+    params = {a.arg for a in (*every.posonlyargs, *every.args, *every.kwonlyargs)}
+    return any(isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
+               and node.lineno <= loc.line <= (node.end_lineno or node.lineno)
+               and any(isinstance(side, ast.Name) and side.id in params
+                       for side in (node.left, node.right))
+               for node in ast.walk(function))

@@ -50,6 +50,7 @@ class ZeroGradient(RuleModule):
         underflows = {(id(a), i) for a in ctx.analyses for i in ctx.float16_underflow(a)}
         behind = _behind_dead(ctx)
         extra: dict[tuple[object, ...], tuple[RawLocation | None, tuple[str, ...]]] = {}
+        hit_ops: set[tuple[int, int]] = set()
         for hit in ctx.hits("zero-at-runtime"):
             if (id(hit.analysis), hit.index) in underflows or (
                     ctx.frozen_zero(hit.analysis, hit.index) is not None):
@@ -66,18 +67,16 @@ class ZeroGradient(RuleModule):
             raw, reason = _initial_place(ctx, op, raw, reason)
             reads, steps = behind.get((id(hit.analysis), op.seq), ((), 0))
             if reads:  # the weights that multiply its all-zero output are this cut's too
-                one = len(reads) == 1
-                reason += (f"; its output is all zero, so {_listed(reads)}, which "
-                           f"{'multiplies' if one else 'multiply'} it, "
-                           f"{'gets' if one else 'get'} exactly zero gradients as well "
-                           f"(in each of {steps} checked steps)")
+                reason += "; " + _zero_output(reads, steps, " as well")
             key = (place(raw), op.op_type)
             yield Match(key, raw, True, {"api": api, "op": op.op_type, "reason": reason},
                         hit, api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0))
             if reads:  # named after the weights behind the op (once all its hits are in)
                 extra.setdefault(key, (raw, tuple(reads)))
-        for key, (raw, reads) in extra.items():
-            yield Match(key, raw, True, variables=reads)
+            hit_ops.add((id(hit.analysis), op.seq))
+        for merged, (where, names) in extra.items():
+            yield Match(merged, where, True, variables=names)
+        yield from _dead_alone(ctx, behind, hit_ops)
 
         yield from _zero_weights(ctx)
 
@@ -151,6 +150,34 @@ def _behind_dead(ctx: RuleContext) -> dict[tuple[int, int], tuple[list[str], int
             out[(id(analysis), seq)] = ([analysis.sources[i].source.name for i in found],
                                         min(steps[i] for i in found))
     return out
+
+
+def _zero_output(reads: list[str], steps: int, also: str) -> str:
+    one = len(reads) == 1
+    return (f"its output is all zero, so {_listed(reads)}, which "
+            f"{'multiplies' if one else 'multiply'} it, {'gets' if one else 'get'} exactly "
+            f"zero gradients{also} (in each of {steps} checked steps)")
+
+
+def _dead_alone(ctx: RuleContext, behind: dict[tuple[int, int], tuple[list[str], int]],
+                hit_ops: set[tuple[int, int]]) -> Iterable[Match]:
+    """Match a dead op that zeroes only the weights reading its output (nothing before it).
+
+    A fake-quant on the data itself that clamps every element to 0: no weight's path goes
+    through its gradient, but the next layer's kernel multiplies its zeros.
+    """
+    for analysis in ctx.analyses:
+        for (owner, seq), (reads, steps) in behind.items():
+            if owner != id(analysis) or (owner, seq) in hit_ops:
+                continue
+            op = ctx.graph.ops[seq]
+            api = ctx.op_api(op) if not op.layer else op.layer
+            raw = _layer_place(ctx, op)
+            yield Match((place(raw), op.op_type), raw, True,
+                        {"api": api, "op": op.op_type,
+                         "reason": _zero_output(reads, steps, "")},
+                        api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0),
+                        variables=tuple(reads))
 
 
 def _listed(names: Iterable[str]) -> str:

@@ -28,7 +28,14 @@ from typing import TYPE_CHECKING, Any
 
 import tensorflow as tf
 
-from tapemagic.optypes import METADATA_OPS, READ_OPS, VARIABLE_OPS, WRITE_OPS, is_function_call
+from tapemagic.optypes import (
+    METADATA_OPS,
+    MULTIPLYING,
+    READ_OPS,
+    VARIABLE_OPS,
+    WRITE_OPS,
+    is_function_call,
+)
 from tapemagic.trace import OpRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing.witness import ancestors, scratch_gradients
@@ -162,6 +169,28 @@ def on_path(trace: Trace, nodes: Iterable[int], targets: Iterable[int]) -> list[
     return [found[seq] for seq in sorted(found)]
 
 
+def feeding(trace: Trace, nodes: Iterable[int]) -> list[OpRecord]:
+    """Return the ops whose output a product reading one of ``nodes`` multiplies.
+
+    A zeroed kernel's gradient is its input activations times the output's: when those
+    activations are a clamp's all-zero output (a fake-quant on the data, with no weight
+    before it), that clamp is on no weight's path, and is asked for this (``zero_output``).
+    """
+    wanted = set(nodes)
+    reads = {out for op in trace.ops if op.op_type in READ_OPS and op.inputs[:1]
+             and op.inputs[0] in wanted for out in op.outputs} | wanted
+    found: dict[int, OpRecord] = {}
+    for op in trace.ops:
+        if op.in_gradient or op.op_type not in MULTIPLYING or not set(op.inputs) & reads:
+            continue
+        for serial in op.inputs:
+            record = trace.tensors.get(serial)
+            producer = trace.op_at(record.producer[0]) if record and record.producer else None
+            if serial not in reads and producer is not None and askable(producer.op_type):
+                found[producer.seq] = producer
+    return [found[seq] for seq in sorted(found)]
+
+
 def keep(rec: Recorder, op: OpRecord, inputs: Any, outputs: Any) -> None:
     """Keep an eager op's tensors while a tape records (the tape holds most of them anyway)."""
     kept = rec.value_ops
@@ -178,7 +207,9 @@ def resolve(rec: Recorder, nodes: list[int], targets: tuple[int, ...]) -> None:
     trace = rec.trace
     asked = 0
     with rec.quiet():
-        for op in on_path(trace, nodes, targets):
+        path = on_path(trace, nodes, targets)
+        ops = path + [op for op in feeding(trace, nodes) if op.seq not in {p.seq for p in path}]
+        for op in ops:
             entry = kept.get(op.seq)
             if entry is None or op.saturated:
                 continue

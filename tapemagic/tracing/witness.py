@@ -112,14 +112,14 @@ def reached(trace: Trace, pick: Callable[[GradientCallRecord], list[SourceRecord
     Only inputs a source's value reaches, of a dtype gradients flow through, on ops whose
     registered gradient is a function (not None, not missing, not one known to return None).
     """
-    picked = [(c, found) for c in trace.gradient_calls if (found := pick(c))]
+    picked = [(c, chosen) for c in trace.gradient_calls if (chosen := pick(c))]
     if not picked:
         return
     consumers: dict[int, list[OpRecord]] = defaultdict(list)
     for op in trace.ops:
         for serial in op.inputs:
             consumers[serial].append(op)
-    chosen: dict[int, set[int]] = {}
+    positions_of: dict[int, set[int]] = {}
     for call, sources in picked:
         anc = ancestors(trace, call.targets)
         for source in sources:
@@ -127,8 +127,8 @@ def reached(trace: Trace, pick: Callable[[GradientCallRecord], list[SourceRecord
             if node is None:
                 continue
             for op, position in _reached(trace, consumers, node, anc):
-                chosen.setdefault(op.seq, set()).add(position)
-    for seq, positions in sorted(chosen.items()):
+                positions_of.setdefault(op.seq, set()).add(position)
+    for seq, positions in sorted(positions_of.items()):
         found = trace.op_at(seq)
         if found is not None:
             yield found, positions
