@@ -42,8 +42,8 @@ y = tf.constant(np.random.default_rng(2).normal(size=(16, 1)).astype("float32"))
 with strategy.scope():
     model = tf.keras.Sequential([
         tf.keras.layers.Input((4,)),
-        tf.keras.layers.Dense(8, activation="relu", name="h",  # dead
-                              bias_initializer=tf.keras.initializers.Constant({bias})),
+        tf.keras.layers.Dense(8, activation="relu", name="h",
+                              bias_initializer=tf.keras.initializers.Constant({bias})),  # dead
         tf.keras.layers.Dense(1, name="out"),
     ], name="net")
     part = tf.keras.Sequential([tf.keras.layers.Input((4,)),
@@ -81,7 +81,10 @@ def program(strategy: str, broken: bool) -> str:
 
 
 def expected(source: str) -> list[tuple[str, int, tuple[str, ...]]]:
-    return [("TM501", line_in(source, "# dead"), ("net/h/kernel", "net/h/bias")),
+    # the dead layer's finding sits at its constant initialiser and names the output kernel
+    # that multiplies its zeros
+    return [("TM501", line_in(source, "# dead"), ("net/h/kernel", "net/h/bias",
+                                                  "net/out/kernel")),
             ("TM118", line_in(source, "opt2.apply_gradients"),
              ("part/top/kernel", "part/top/bias"))]
 

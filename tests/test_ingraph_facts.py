@@ -30,8 +30,8 @@ y = np.random.default_rng(2).normal(size=(32, 1)).astype("float32")
 model = tf.keras.Sequential([
     tf.keras.layers.Input((4,)),
     tf.keras.layers.Dense(8, activation="tanh", name="h"),
-    tf.keras.layers.Dense(1, activation="relu", name="out",  # dead
-                          bias_initializer=tf.keras.initializers.Constant({bias})),
+    tf.keras.layers.Dense(1, activation="relu", name="out",
+                          bias_initializer=tf.keras.initializers.Constant({bias})),  # dead
 ], name="net")
 model.compile(optimizer="sgd", loss="mse")
 model.fit(x, y, epochs=2, batch_size=16, verbose=0)
@@ -45,8 +45,8 @@ x = tf.constant(np.random.default_rng(1).normal(size=(16, 4)).astype("float32"))
 y = tf.constant(np.random.default_rng(2).normal(size=(16, 1)).astype("float32"))
 model = tf.keras.Sequential([
     tf.keras.layers.Input((4,)),
-    tf.keras.layers.Dense(8, activation="relu", name="h",  # dead
-                          bias_initializer=tf.keras.initializers.Constant({bias})),
+    tf.keras.layers.Dense(8, activation="relu", name="h",
+                          bias_initializer=tf.keras.initializers.Constant({bias})),  # dead
     tf.keras.layers.Dense(1, name="out"),
 ], name="net")
 opt = tf.keras.optimizers.SGD(0.1)
@@ -94,9 +94,9 @@ def test_a_step_that_applies_its_own_gradients_is_checked_by_value(tmp_path: Pat
     (finding,) = report.findings
     assert finding.rule == "TM501" and finding.location is not None
     assert finding.location.line == dead_line(path)
-    assert set(finding.variables) == {"net/h/kernel", "net/h/bias"}
-    # the output kernel reads the dead layer's zeros (zero, no cut of its own); the output
-    # bias still gets a gradient
+    assert set(finding.variables) == {"net/h/kernel", "net/h/bias", "net/out/kernel"}
+    # the output kernel reads the dead layer's zeros (zero, no cut of its own: named in the
+    # dead layer's finding); the output bias still gets a gradient
     (call,) = report.gradient_calls
     verdicts = {s.variable: (s.result, s.verdict) for s in call.sources}
     assert verdicts["net/out/kernel"] == ("zero", "zero")

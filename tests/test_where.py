@@ -160,8 +160,8 @@ WHERE = {
         import keras
         model = keras.Sequential([
             keras.Input((2,)),
-            keras.layers.Dense(3, activation="relu", name="h",  # <-
-                               bias_initializer=keras.initializers.Constant(-100.0)),
+            keras.layers.Dense(3, activation="relu", name="h",
+                               bias_initializer=keras.initializers.Constant(-100.0)),  # <-
             keras.layers.Dense(1, name="o")])
         x = tf.ones((4, 2))
         with tf.GradientTape() as tape:
