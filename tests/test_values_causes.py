@@ -293,3 +293,32 @@ for _ in range(2):
 """)
     assert of(report, "TM501") == [(line_of(path, "# the clamp"), ("head/kernel",))]
     assert not of(report, "TM118")
+
+
+CONV_BN = """
+rng = np.random.default_rng(7)
+images = rng.normal(size=(32, 8, 8, 3)).astype("float32")
+labels = rng.integers(0, 4, size=(32,))
+model = keras.Sequential([
+    keras.Input((8, 8, 3)),
+    keras.layers.Conv2D(6, 3, padding="same", USE_BIAS name="conv"),  # the conv
+    keras.layers.BatchNormalization(name="bn"),
+    keras.layers.Activation("relu"),
+    keras.layers.GlobalAveragePooling2D(),
+    keras.layers.Dense(4, name="logits"),
+], name="stem")
+model.compile(optimizer=keras.optimizers.SGD(0.05),
+              loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+model.fit(images, labels, epochs=1, batch_size=16, verbose=0)
+"""
+
+
+def test_a_convolution_bias_before_batchnorm_under_fit_is_explained(tmp_path: Path) -> None:
+    # Keras 3's Conv2D adds its bias reshaped to (1, 1, 1, C): still the bias the
+    # normalisation's batch mean cancels (information)
+    report, path = check(tmp_path, CONV_BN.replace("USE_BIAS", ""))
+    assert [(f.rule, f.severity, f.location.line if f.location else 0, f.variables)
+            for f in report.findings] == [
+        ("TM506", "info", line_of(path, "# the conv"), ("stem/conv/bias",))]
+    clean, _ = check(tmp_path, CONV_BN.replace("USE_BIAS", "use_bias=False,"))
+    assert clean.findings == ()

@@ -3,7 +3,8 @@
 Matcher: a source of rank 1 (a bias of ``C`` channels) whose gradient came back as exact zeros
 or round-off (an L2 norm below ``RATIO`` times the largest of its gradient call), added to a
 tensor ``t`` of rank 2 or more whose last dimension is ``C``, where ``t`` (or its float32
-cast) feeds a ``Mean`` or ``Sum`` that reduces every axis but the channels: the batch
+cast) feeds a ``Mean`` or ``Sum`` that reduces every axis but the channels (the bias maybe
+reshaped to ``(1, ..., 1, C)`` first, as Keras 3's convolutions add it): the batch
 statistics of a BatchNormalization in training mode (Keras' ``moments``, ``tf.nn.moments``).
 Normalizing subtracts that per-channel mean, so any per-channel constant, the bias included,
 cancels: its gradient is zero up to round-off, and the normalization's own offset (``beta``)
@@ -85,7 +86,8 @@ def _bias_add(ctx: RuleContext, source: SourceAnalysis) -> tuple[OpRecord, OpRec
     channels = source.source.shape[-1] if source.source.shape else None
     if channels is None or source.node is None:
         return None
-    values = graph.read_values(source.node, source.source.handle is not None)
+    values = _broadcast(ctx, graph.read_values(source.node, source.source.handle is not None),
+                        channels)
     found: tuple[OpRecord, OpRecord] | None = None
     for value in values:
         for edge in graph.out_edges.get(value, ()):
@@ -97,6 +99,25 @@ def _bias_add(ctx: RuleContext, source: SourceAnalysis) -> tuple[OpRecord, OpRec
                 return None  # a bias used another way: not this shape
             found = found or (add, stats)
     return found
+
+
+def _broadcast(ctx: RuleContext, values: list[int], channels: int) -> list[int]:
+    """Return ``values`` and their reshapes to ``(1, ..., 1, C)``, as a bias is broadcast.
+
+    Keras 3's convolutions add ``reshape(bias, (1, 1, 1, C))``, not the rank-1 bias itself.
+    """
+    graph, tensors = ctx.graph, ctx.trace.tensors
+    out = list(values)
+    for value in values:
+        for edge in graph.out_edges.get(value, ()):
+            op = graph.ops.get(edge.ref) if edge.kind == "op" else None
+            if op is None or op.op_type not in ("Reshape", "ExpandDims") or op.in_gradient:
+                continue
+            record = tensors.get(op.outputs[0]) if op.outputs else None
+            shape = record.shape if record is not None else None
+            if shape and shape[-1] == channels and all(d == 1 for d in shape[:-1]):
+                out.append(op.outputs[0])
+    return out
 
 
 def _batch_statistics(ctx: RuleContext, value: int, channels: int) -> OpRecord | None:
