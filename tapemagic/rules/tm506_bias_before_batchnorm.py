@@ -4,7 +4,7 @@ Matcher: a source of rank 1 (a bias of ``C`` channels) whose gradient came back 
 or round-off (an L2 norm below ``RATIO`` times the largest of its gradient call), added to a
 tensor ``t`` of rank 2 or more whose last dimension is ``C``, where ``t`` (or its float32
 cast) feeds a ``Mean`` or ``Sum`` that reduces every axis but the channels (the bias maybe
-reshaped to ``(1, ..., 1, C)`` first, as Keras 3's convolutions add it): the batch
+reshaped to ``(1, ..., 1, C)`` and squeezed back first, as Keras 3's convolutions add it): the batch
 statistics of a BatchNormalization in training mode (Keras' ``moments``, ``tf.nn.moments``).
 Normalizing subtracts that per-channel mean, so any per-channel constant, the bias included,
 cancels: its gradient is zero up to round-off, and the normalization's own offset (``beta``)
@@ -26,6 +26,7 @@ from tapemagic.trace import OpRecord
 RATIO = 1e-4
 _ADD_OPS = frozenset({"BiasAdd", "AddV2", "Add"})
 _STATS_OPS = frozenset({"Mean", "Sum"})
+_RESHAPES = frozenset({"Reshape", "ExpandDims", "Squeeze"})
 
 
 @register
@@ -102,21 +103,24 @@ def _bias_add(ctx: RuleContext, source: SourceAnalysis) -> tuple[OpRecord, OpRec
 
 
 def _broadcast(ctx: RuleContext, values: list[int], channels: int) -> list[int]:
-    """Return ``values`` and their reshapes to ``(1, ..., 1, C)``, as a bias is broadcast.
+    """Return ``values`` and their reshapes to ``(1, ..., 1, C)`` or back to ``(C,)``.
 
-    Keras 3's convolutions add ``reshape(bias, (1, 1, 1, C))``, not the rank-1 bias itself.
+    Keras 3's convolutions reshape the bias to ``(1, 1, 1, C)``, and its TensorFlow ``add``
+    squeezes that back into a ``BiasAdd``: the same bias, still one value per channel.
     """
     graph, tensors = ctx.graph, ctx.trace.tensors
-    out = list(values)
-    for value in values:
-        for edge in graph.out_edges.get(value, ()):
+    out, queue = list(values), list(values)
+    while queue and len(out) < 16:
+        for edge in graph.out_edges.get(queue.pop(), ()):
             op = graph.ops.get(edge.ref) if edge.kind == "op" else None
-            if op is None or op.op_type not in ("Reshape", "ExpandDims") or op.in_gradient:
+            if (op is None or op.op_type not in _RESHAPES or op.in_gradient or not op.outputs
+                    or op.outputs[0] in out):
                 continue
-            record = tensors.get(op.outputs[0]) if op.outputs else None
+            record = tensors.get(op.outputs[0])
             shape = record.shape if record is not None else None
             if shape and shape[-1] == channels and all(d == 1 for d in shape[:-1]):
                 out.append(op.outputs[0])
+                queue.append(op.outputs[0])
     return out
 
 
