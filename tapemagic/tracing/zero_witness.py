@@ -57,16 +57,26 @@ def note(rec: Recorder, candidates: Iterable[tuple[OpRecord, set[int]]],
         key = (op.op_type, repr(attrs), ins)
         found = _CACHE.get(key)
         if found is None:
-            try:
-                found = _ask(op.op_type, attrs, ins)
-            except Exception:  # noqa: BLE001 - a gradient we cannot build says nothing
-                found = frozenset()
-            if len(_CACHE) < 4096:
+            found = _asked(op.op_type, attrs, ins)
+            if found is not None and len(_CACHE) < 4096:
                 _CACHE[key] = found
+        if not found:
+            continue
         chosen = sorted(found & positions)
         if chosen:
             labels = names(op.op_type, len(op.inputs))
             trace.zero_inputs[op.seq] = {i: labels[i] for i in chosen}
+
+
+def _asked(op_type: str, attrs: Any, ins: tuple[tuple[str, Any], ...],
+           ) -> frozenset[int] | None:
+    """Return ``_ask``'s answer; None (not kept: asked again next time) when it raised twice."""
+    for _ in range(2):  # a scratch session can fail for reasons of the moment (resources)
+        try:
+            return _ask(op_type, attrs, ins)
+        except Exception:  # noqa: BLE001, PERF203 - a gradient we cannot build says nothing
+            continue
+    return None
 
 
 def _ask(op_type: str, attrs: Any, ins: tuple[tuple[str, Any], ...]) -> frozenset[int]:
