@@ -62,7 +62,8 @@ def note(rec: Recorder, candidates: Iterable[tuple[OpRecord, set[int]]],
                 _CACHE[key] = found
         if not found:
             continue
-        chosen = sorted(found & positions)
+        # input 0 is the data: a zero there on these values is a saturation (saturation.py)
+        chosen = sorted(i for i in found & positions if i > 0)
         if chosen:
             labels = names(op.op_type, len(op.inputs))
             trace.zero_inputs[op.seq] = {i: labels[i] for i in chosen}
