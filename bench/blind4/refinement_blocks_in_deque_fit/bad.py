@@ -1,6 +1,6 @@
 # source: https://coderoad.ru/58139679/%D0%98%D0%BC%D0%B5%D0%B5%D1%82-%D0%BB%D0%B8-%D1%81%D0%BF%D0%BE%D1%81%D0%BE%D0%B1-%D1%81%D0%BE%D0%B7%D0%B4%D0%B0%D0%BD%D0%B8%D1%8F-%D0%B8-%D1%85%D1%80%D0%B0%D0%BD%D0%B5%D0%BD%D0%B8%D1%8F-%D1%81%D0%BB%D0%BE%D0%B5%D0%B2-%D0%B2-%D0%BF%D0%BE%D0%B4%D0%BA%D0%BB%D0%B0%D1%81%D1%81%D0%BD%D0%BE%D0%B9-Keras-Model-%D0%BA%D0%B0%D0%BA%D0%BE%D0%B9-%D0%BB%D0%B8%D0%B1%D0%BE
 # cause: sources-mismatch
-# weights: refine_0/kernel, refine_0/bias, refine_1/kernel, refine_1/bias
+# weights: refiner/refine_0/kernel, refiner/refine_0/bias, refiner/refine_1/kernel, refiner/refine_1/bias
 # mode: fit
 # summary: a subclassed Keras 3 model keeps its residual refinement blocks in a collections.deque (so the oldest block can be dropped later); Keras tracks layers held in attributes, lists, tuples and dicts but not in a deque, so the blocks' weights are in no trainable_weights and fit never changes them while the stem and head train
 # lint: yes
