@@ -141,7 +141,8 @@ def test_cli_verifies_a_fix_that_removes_the_cut(tmp_path: Path) -> None:
     assert finding["rule"] == "TM301"
     assert finding["fix"]["verified"] is True
     assert "`w`" in finding["fix"]["verification"]
-    assert "(unsafe, verified)" in done.stdout and "re-run with this fix" in done.stdout
+    assert "(unsafe fix: review before applying, verified)" in done.stdout
+    assert "re-run with this fix" in done.stdout
     assert "1 of 1 verified: F1 (TM301); not verified: none." in " ".join(payload["notes"])
     assert done.stdout.count("SCRIPT-RAN") == 1  # the re-runs print nothing here
     assert script.read_text() == NUMPY_SCRIPT  # the fix went to a copy

@@ -83,4 +83,5 @@ def test_verify_fixes_leaves_weights_optimizer_and_output_unchanged() -> None:
     assert verified["iterations"] == plain["iterations"] == 1
     assert verified["stdout"] == plain["stdout"] == "CELL-PRINT 1\n"
     (shown,) = verified["shown"]
-    assert "(unsafe, verified)" in shown and "re-run with this fix" in shown
+    assert "(unsafe fix: review before applying, verified)" in shown
+    assert "re-run with this fix" in shown

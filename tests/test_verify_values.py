@@ -95,7 +95,7 @@ def test_a_soft_surrogate_says_it_changes_the_loss_and_is_never_a_plain_verified
         (fix.verification or "")
     text = render_text(dataclasses.replace(report, findings=(dataclasses.replace(
         report.findings[0], fix=fix),)))
-    assert "(unsafe, verified, changes values)" in text
+    assert "(unsafe fix: review before applying, verified, changes values)" in text
     html = render_html(dataclasses.replace(report, findings=(dataclasses.replace(
         report.findings[0], fix=fix),)))
     assert "verified, changes values" in html
@@ -220,7 +220,7 @@ def test_a_quantized_dense_trained_with_fit_gets_a_verified_fix_that_keeps_the_l
     fix = finding["fix"]
     assert fix["verified"] is True and fix["keeps_value"] is True, fix
     assert "the loss of the checked step is unchanged" in fix["verification"]
-    assert "(unsafe, verified)" in done.stdout
+    assert "(unsafe fix: review before applying, verified)" in done.stdout
     # independently of tapemagic: the fixed layer trains from the same first-step loss
     fixed = apply_edits(QUANTIZED, [Edit(**e) for e in fix["edits"]])
     assert "w_q = (" in fixed
