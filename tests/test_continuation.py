@@ -11,7 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_graph_mode import _frames, _message, _write, line_of, run
+from graph_runs import error_frames as _frames
+from graph_runs import error_message as _message
+from graph_runs import line_of, run
+from graph_runs import write_cell as _write
 
 pytestmark = pytest.mark.tf
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_graph_mode import _write, run
+from graph_runs import run
+from graph_runs import write_cell as _write
 
 pytestmark = pytest.mark.tf
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_graph_mode import _write, line_of, run
+from graph_runs import line_of, run
+from graph_runs import write_cell as _write
 
 pytestmark = pytest.mark.tf
 
