@@ -21,250 +21,48 @@ The Markdown table is printed and written to ``--out``.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import gc
 import os
 import platform
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-import tapemagic  # noqa: E402
 from tapemagic.engine import build_report  # noqa: E402
 from tapemagic.locations import CellMap  # noqa: E402
 from tapemagic.report.model import CellInfo  # noqa: E402
-from tapemagic.tracing import _tf_private as tfp  # noqa: E402
 from tapemagic.tracing import keras_state  # noqa: E402
 from tapemagic.tracing.session import TraceSession  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import overhead_auto  # noqa: E402
+from overhead_modes import (  # noqa: E402
+    COLD_MODES,
+    CPU_MODES,
+    CPU_RATIOS,
+    MODES,
+    cell_text,
+    ratios,
+)
+from overhead_workloads import (  # noqa: E402
+    STEP_WEIGHTS,
+    big_step,
+    conv_loop,
+    fit_small,
+    function_steps,
+    lines_cell,
+    mlp_loop,
+)
 
-keras = tf.keras
-RNG = np.random.default_rng(0)
+#: the workloads' names that ``_PEAK`` runs by name in a subprocess (``overhead.mlp_loop``)
+__all__ = ["conv_loop", "main", "mlp_loop"]
 
-
-# -- workloads (each call is one "cell": it builds what it needs, like the user's cell) -------
-def mlp_loop(steps: int = 50, batch: int = 256) -> None:
-    """A 3-layer MLP trained by a custom eager loop."""
-    x = tf.constant(RNG.normal(size=(batch, 64)).astype("float32"))
-    y = tf.constant(RNG.integers(0, 10, size=(batch,)))
-    model = keras.Sequential([keras.layers.Input((64,)), keras.layers.Dense(256, "relu"),
-                              keras.layers.Dense(256, "relu"), keras.layers.Dense(10)])
-    opt = keras.optimizers.Adam()
-    loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
-    for _ in range(steps):
-        with tf.GradientTape() as tape:
-            loss = loss_fn(y, model(x))
-        grads = tape.gradient(loss, model.trainable_variables)
-        opt.apply_gradients(zip(grads, model.trainable_variables, strict=True))
-
-
-def conv_loop(steps: int = 10, layers: int = 12) -> None:
-    """A 12-layer conv net trained by a custom eager loop."""
-    x = tf.constant(RNG.normal(size=(32, 32, 32, 3)).astype("float32"))
-    y = tf.constant(RNG.integers(0, 10, size=(32,)))
-    stack = [keras.layers.Input((32, 32, 3))]
-    stack += [keras.layers.Conv2D(16, 3, padding="same", activation="relu")
-              for _ in range(layers)]
-    model = keras.Sequential([*stack, keras.layers.GlobalAveragePooling2D(),
-                              keras.layers.Dense(10)])
-    opt = keras.optimizers.SGD(0.01)
-    loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
-    for _ in range(steps):
-        with tf.GradientTape() as tape:
-            loss = loss_fn(y, model(x))
-        grads = tape.gradient(loss, model.trainable_variables)
-        opt.apply_gradients(zip(grads, model.trainable_variables, strict=True))
-
-
-FIT_X = RNG.normal(size=(640, 20)).astype("float32")
-FIT_Y = RNG.normal(size=(640, 1)).astype("float32")
-
-
-def fit_small() -> None:
-    """``fit`` of a small model over 20 batches (one epoch)."""
-    model = keras.Sequential([keras.layers.Input((20,)), keras.layers.Dense(32, "relu"),
-                              keras.layers.Dense(1)])
-    model.compile(optimizer="adam", loss="mse")
-    model.fit(FIT_X, FIT_Y, batch_size=32, epochs=1, verbose=0)
-
-
-def function_steps(steps: int = 50) -> None:
-    """A ``tf.function`` train step called 50 times."""
-    x = tf.constant(RNG.normal(size=(128, 32)).astype("float32"))
-    y = tf.constant(RNG.normal(size=(128, 1)).astype("float32"))
-    w1 = tf.Variable(tf.random.normal((32, 64), seed=1))
-    w2 = tf.Variable(tf.random.normal((64, 1), seed=2))
-    opt = keras.optimizers.SGD(0.01)
-
-    @tf.function
-    def step() -> tf.Tensor:
-        with tf.GradientTape() as tape:
-            loss = tf.reduce_mean((tf.nn.relu(x @ w1) @ w2 - y) ** 2)
-        grads = tape.gradient(loss, [w1, w2])
-        opt.apply_gradients(zip(grads, [w1, w2], strict=True))
-        return loss
-
-    for _ in range(steps):
-        step()
-
-
-STEP_WEIGHTS = [tf.Variable(tf.random.normal((16, 16), stddev=0.1, seed=i)) for i in range(560)]
-
-
-def big_step() -> None:
-    """One training step of about 10,000 ops (a deep stack of small dense layers)."""
-    x = tf.constant(RNG.normal(size=(8, 16)).astype("float32"))
-    with tf.GradientTape() as tape:
-        h = x
-        for w in STEP_WEIGHTS:  # ~6 forward ops per layer, the backward pass adds about as many
-            h = tf.tanh(h @ w + 0.1) * 0.9 + h * 0.1
-        loss = tf.reduce_mean(h * h)
-    tape.gradient(loss, STEP_WEIGHTS)
-
-
-def lines_cell(n: int) -> Callable[[], None]:
-    """A cell of ``n`` lines of ops under one tape (compiled and run like a notebook cell)."""
-    body = "\n".join("    " + ("x = x * 1.0001", "x = x + 0.001", "x = tf.tanh(x)",
-                               "x = x - 0.0001")[i % 4] for i in range(n))
-    source = (f"w = tf.Variable(tf.ones((4,)))\nwith tf.GradientTape() as tape:\n"
-              f"    x = w * 1.0\n{body}\n    loss = tf.reduce_sum(x)\n"
-              f"g = tape.gradient(loss, [w])\n")
-    filename = f"<bench-cell-{n}>"
-    import linecache
-
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-
-    def run() -> None:
-        exec(compile(source, filename, "exec"), {"tf": tf})  # noqa: S102 - our own source
-
-    run.__doc__ = f"A cell of {n:,} lines of ops under one tape."
-    return run
-
-
-# -- modes ------------------------------------------------------------------------------------
-@contextlib.contextmanager
-def plain() -> Iterator[None]:
-    yield
-
-
-@contextlib.contextmanager
-def traced(force_eager: bool) -> Iterator[None]:
-    with tapemagic.gradcheck(force_eager=force_eager) as check:
-        yield
-    assert check.report is not None
-
-
-@contextlib.contextmanager
-def noop_callback() -> Iterator[None]:
-    def callback(*args: object, **kwargs: object) -> None:
-        return None
-
-    tfp.add_op_callback(callback)
-    try:
-        yield
-    finally:
-        tfp.remove_op_callback(callback)
-
-
-@contextlib.contextmanager
-def dump_debug_info() -> Iterator[None]:
-    with tempfile.TemporaryDirectory() as directory:
-        tf.debugging.experimental.enable_dump_debug_info(directory, tensor_debug_mode="NO_TENSOR")
-        try:
-            yield
-        finally:
-            tf.debugging.experimental.disable_dump_debug_info()
-
-
-@contextlib.contextmanager
-def functions_eagerly() -> Iterator[None]:
-    before = tf.config.functions_run_eagerly()
-    tf.config.run_functions_eagerly(True)
-    try:
-        with warnings.catch_warnings():  # tf.data says it stays in graph mode: not news here
-            warnings.simplefilter("ignore", UserWarning)
-            yield
-    finally:
-        tf.config.run_functions_eagerly(before)
-
-
-MODES: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
-    "traced, forced eager": lambda: traced(True),
-    "traced, graph mode": lambda: traced(False),
-    "no-op op callback": noop_callback,
-    "dump_debug_info NO_TENSOR": dump_debug_info,
-    "run_functions_eagerly alone": functions_eagerly,
-    "auto mode (%gradcheck on)": overhead_auto.auto_mode,
-}
-#: The modes measured on the cold rows (each run builds a ResNet50 or a Transformer).
-#: the modes whose CPU-time ratios get their own table
-CPU_MODES = ("traced, graph mode", "auto mode (%gradcheck on)")
-COLD_MODES = ("traced, graph mode", "no-op op callback", "auto mode (%gradcheck on)")
 TARGETS = {"MLP custom loop": 1.15, "12-layer conv net": 1.2, "fit, 20 batches": 1.3,
            "tf.function step x 50": 1.2, "cell of 5,000 lines": 2.0}
-
-
-def timed(fn: Callable[[], None], mode: Callable[[], contextlib.AbstractContextManager[None]],
-          cpu: list[float] | None = None) -> float:
-    """Return the wall seconds of one run of ``fn`` under ``mode`` (its CPU seconds to ``cpu``).
-
-    The previous run's garbage is collected first, so no run pays for another's (a cold run
-    leaves a whole ResNet50 behind, and a check keeps the heap frozen while it runs).
-    """
-    gc.collect()
-    start, start_cpu = time.perf_counter(), time.process_time()
-    with mode():
-        fn()
-    if cpu is not None:
-        cpu.append(time.process_time() - start_cpu)
-    return time.perf_counter() - start
-
-
-#: per mode, the per-pair ratios of process CPU time (every thread's user + system time) of the
-#: last ``ratios`` call: on a machine shared with other work, wall ratios swing with the load,
-#: CPU ratios much less (what the check costs, not what the neighbours cost)
-CPU_RATIOS: dict[str, list[float]] = {}
-
-
-def ratios(fn: Callable[[], None], pairs: int, modes: dict[str, Callable[[], object]],
-           ) -> tuple[float, dict[str, list[float]]]:
-    """Return (median plain seconds, per-mode list of per-pair ratios); CPU ratios to CPU_RATIOS."""
-    timed(fn, plain)  # warm-up: imports, first traces, self-test
-    for mode in modes.values():
-        timed(fn, mode)  # type: ignore[arg-type]
-    plain_times: list[float] = []
-    found: dict[str, list[float]] = {name: [] for name in modes}
-    CPU_RATIOS.clear()
-    for pair in range(pairs):
-        for name, mode in modes.items():
-            # every other pair runs the mode first: a drift between the first and the second
-            # run of a pair (the heap, the allocator, a neighbour) then favours neither
-            cpu: list[float] = []
-            if pair % 2:
-                checked = timed(fn, mode, cpu)  # type: ignore[arg-type]
-                base = timed(fn, plain, cpu)
-                cpu.reverse()
-            else:
-                base = timed(fn, plain, cpu)
-                checked = timed(fn, mode, cpu)  # type: ignore[arg-type]
-            plain_times.append(base)
-            found[name].append(checked / base)
-            CPU_RATIOS.setdefault(name, []).append(cpu[1] / cpu[0])
-    return statistics.median(plain_times), found
-
-
-def cell_text(values: list[float]) -> str:
-    return f"{statistics.median(values):.2f}× ({min(values):.2f}–{max(values):.2f})"
 
 
 def split_step(pairs: int) -> str:
