@@ -78,7 +78,8 @@ def main() -> None:
     for name, fn, eager_fn in cases:
         plain = timed(fn, repeats, traced=False)
         traced = timed(fn, repeats, traced=True)
-        line = f"{name:24s} plain {plain:7.3f} s  traced {traced:7.3f} s  ratio {traced / plain:5.2f}"
+        line = (f"{name:24s} plain {plain:7.3f} s  traced {traced:7.3f} s  "
+                f"ratio {traced / plain:5.2f}")
         if eager_fn is not None:  # the same cell run eagerly by hand, as tapemagic runs it
             eager = timed(eager_fn, repeats, traced=False)
             line += f"  (plain run_eagerly {eager:.3f} s, ratio {traced / eager:.2f})"
