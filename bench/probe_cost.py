@@ -3,14 +3,13 @@
     python bench/probe_cost.py [--pairs N] [--model mlp|conv|both]
 
 A checked ``fit`` keeps the probe's few ops (per gradient: an all-zero flag and a sum of
-squares; per op on the weights' paths whose registered gradient reads its values, a ReLU or
-a softmax, whether that gradient gives zeros: tracing/saturation.py; one variable write) in
-its train function for the steps after the checked ones. This measures that steady-state
-cost as a ratio: two
-identical models, one whose train function was traced inside ``tapemagic.gradcheck()`` (so it
-carries the probe) and one traced plainly, trained outside any check in alternating epochs in
-this one process; each cell is the median of per-pair ratios (probed / plain), with min and
-max, of wall and of process CPU time.
+squares; per op on the weights' paths whose registered gradient reads its values, a ReLU or a
+softmax, whether that gradient gives zeros: tracing/saturation.py; one variable write) in its
+train function for the steps after the checked ones. This measures that steady-state cost as a
+ratio: two identical models, one whose train function was traced inside
+``tapemagic.gradcheck()`` (so it carries the probe) and one traced plainly, trained outside any
+check in alternating epochs in this one process; each cell is the median of per-pair ratios
+(probed / plain), with min and max, of wall and of process CPU time.
 Target: at most 1.02.
 """
 
