@@ -153,19 +153,28 @@ def stored_at(cls: type, attribute: str) -> RawLocation | None:
 
 
 def _assignment(cls: type, attribute: str) -> RawLocation | None:
+    found = class_node(cls)
+    return _self_assignment(found[0], found[1], attribute) if found is not None else None
+
+
+def class_node(cls: type) -> tuple[ast.ClassDef, str] | None:
+    """Return a class's ``ClassDef`` and its file (None: no functions, or no readable source).
+
+    Found by the file and first line of the class's own functions, then the ``ClassDef`` of
+    that name around them.
+    """
     codes = [v.__code__ for v in vars(cls).values() if hasattr(v, "__code__")]
     if not codes:
         return None
-    filename = codes[0].co_filename
+    code = min(codes, key=lambda c: c.co_firstlineno)
     try:
-        tree = ast.parse("".join(source_lines(filename)))
+        tree = ast.parse("".join(source_lines(code.co_filename)))
     except (SyntaxError, ValueError):
         return None
-    first = min(c.co_firstlineno for c in codes)
     for node in ast.walk(tree):
         if (isinstance(node, ast.ClassDef) and node.name == cls.__name__
-                and node.lineno <= first <= (node.end_lineno or node.lineno)):
-            return _self_assignment(node, filename, attribute)
+                and node.lineno <= code.co_firstlineno <= (node.end_lineno or node.lineno)):
+            return node, code.co_filename
     return None
 
 

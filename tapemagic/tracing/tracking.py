@@ -31,13 +31,11 @@ whether those weights are read on a loss path and never trained is the rules' qu
 
 from __future__ import annotations
 
-import ast
 from typing import Any
 
 import tensorflow as tf
 
 from tapemagic import frames
-from tapemagic.locations import source_lines
 from tapemagic.optypes import READ_OPS
 from tapemagic.switches import Freeze
 from tapemagic.trace import OPTIMIZER_WRITE, RawLocation
@@ -331,23 +329,13 @@ def class_statement(cls: type) -> RawLocation | None:
     """Return the ``class`` statement of a class the user wrote (None: a library's, or no source).
 
     Where a ``tf.Module`` trainer's Keras weights became untracked: it subclasses ``tf.Module``
-    (whose walk sees ``tf.Variable``s only) rather than ``keras.Model``. Found by the file and
-    first line of the class's own functions, then the ``ClassDef`` of that name around them.
+    (whose walk sees ``tf.Variable``s only) rather than ``keras.Model`` (``holders.class_node``).
     """
     if cls.__module__.startswith(("keras.", "tf_keras.", "tensorflow.")):
         return None
-    codes = [v.__code__ for v in vars(cls).values() if hasattr(v, "__code__")]
-    if not codes:
+    found = holders.class_node(cls)
+    if found is None:
         return None
-    code = min(codes, key=lambda c: c.co_firstlineno)
-    try:
-        tree = ast.parse("".join(source_lines(code.co_filename)))
-    except (SyntaxError, ValueError):
-        return None
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.ClassDef) and node.name == cls.__name__
-                and node.lineno <= code.co_firstlineno <= (node.end_lineno or node.lineno)):
-            end = node.col_offset + len("class ") + len(node.name)
-            return RawLocation(code.co_filename, node.lineno, node.lineno, node.col_offset,
-                               end, "<module>")
-    return None
+    node, filename = found
+    end = node.col_offset + len("class ") + len(node.name)
+    return RawLocation(filename, node.lineno, node.lineno, node.col_offset, end, "<module>")
