@@ -9,7 +9,8 @@ statistics of a BatchNormalization in training mode (Keras' ``moments``, ``tf.nn
 Normalizing subtracts that per-channel mean, so any per-channel constant, the bias included,
 cancels: its gradient is zero up to round-off, and the normalization's own offset (``beta``)
 plays its part. Correct code in many models; information only, for the user who asks why the
-bias gradient is zero. Points at the layer (or the add) that adds the bias.
+bias gradient is zero. Points at the layer (or the add) that adds the bias; silent on a layer
+that Keras itself built (an application model), where the user has no line to change.
 """
 
 from __future__ import annotations
@@ -50,8 +51,11 @@ class BiasBeforeBatchNorm(RuleModule):
                 if add.layer and add.layer_loc is None and add.loc is not None and (
                         add.api_module or "").startswith("keras"):
                     files = [add.loc.file, *ctx.index.cells]
-                    raw = ctx.index.layer_definition(add.layer.rsplit("/", 1)[-1],
-                                                     files) or raw
+                    raw = ctx.index.layer_definition(add.layer.rsplit("/", 1)[-1], files)
+                    if raw is None:
+                        # a layer Keras built (``keras.applications.ResNet50``'s convolutions):
+                        # no line of the user's makes it, so there is nothing to change
+                        continue
                 norm = stats.layer.rsplit("/", 1)[-1] if stats.layer else ""
                 where = ctx.index.location(stats.loc)
                 named = f"the normalization `{norm}`" if norm else "a batch normalization"
