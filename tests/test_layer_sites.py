@@ -15,6 +15,7 @@ graph mode (the default).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -169,3 +170,32 @@ assert config["name"] == "plain", config
     assert report is not None
     assert (dict(BackendLayer.__dict__), dict(Node.__dict__)) == before
     assert keras.layers.Dense(2).get_config()["units"] == 2
+
+
+def test_a_layer_a_library_function_applied_has_no_site_of_the_users() -> None:
+    """``keras.applications.ResNet50(...)`` applies its layers in Keras' own builder function:
+    the user's line that called it is not where any of them was applied (a TM506 info on
+    ResNet50's convolution biases sat at that line, where nothing can be changed). Keras' own
+    operation functions (``keras.layers.add``, ``keras.ops``) still place at the user's line.
+    Keras is imported before the check, so the construction hooks are on (the order in which
+    the suite found the bug)."""
+    import keras
+    import tensorflow as tf
+
+    from tapemagic import gradcheck
+    from tapemagic.tracing import layer_sites
+
+    with gradcheck() as check:
+        base = keras.applications.ResNet50(weights=None, include_top=False,
+                                           input_shape=(64, 64, 3))
+        inputs = keras.Input((4,))
+        here = sys._getframe().f_lineno + 1
+        total = keras.layers.add([keras.layers.Dense(4, name="a")(inputs), inputs])
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(base(tf.random.normal((2, 64, 64, 3)), training=True))
+        tape.gradient(loss, base.trainable_variables)
+    assert layer_sites.site_of(base.get_layer("conv1_conv")) is None
+    add = total._keras_history.operation
+    site = layer_sites.site_of(add)
+    assert site is not None and site.line == here
+    assert check.report is not None and not check.report.findings

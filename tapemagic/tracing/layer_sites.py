@@ -105,18 +105,28 @@ def applied_at(start: FrameType | None, operation: Any) -> RawLocation | None:
     """Return the user's line that called ``operation`` on symbolic tensors, or None.
 
     Between the ``Node`` and the user's frame, every method frame must be ``operation``'s own
-    (``Layer.__call__``, ``symbolic_call``); plain functions (``keras.ops.round``, traceback
-    wrappers) pass. Another object's method (``Sequential.build``, a functional model's own
-    symbolic call) means Keras applied it, not the user.
+    (``Layer.__call__``, ``symbolic_call``), and every plain function one of Keras' own
+    operation functions or wrappers (``keras.ops.round``, ``keras.layers.add``, traceback
+    wrappers). Another object's method (``Sequential.build``, a functional model's own
+    symbolic call) or another library function (``keras.applications.ResNet50`` building its
+    graph) means the library applied it, not the user.
     """
     frame = start
     while frame is not None and frames.is_library(frame):
         code = frame.f_code
-        if code.co_argcount and code.co_varnames[0] == "self" and (
-                frame.f_locals.get("self") is not operation):
+        if code.co_argcount and code.co_varnames[0] == "self":
+            if frame.f_locals.get("self") is not operation:
+                return None
+        elif not str(frame.f_globals.get("__name__", "")).startswith(_APPLYING_MODULES):
             return None
         frame = frame.f_back
     return frames.location_of(frame) if frame is not None else None
+
+
+#: Keras 3's modules whose plain functions apply one operation for their caller: the
+#: ``keras.ops`` functions, the functional layer helpers (``keras.layers.add``) and the
+#: traceback filter that wraps every call
+_APPLYING_MODULES = ("keras.src.ops.", "keras.src.layers.", "keras.src.utils.")
 
 
 class LayerSiteHooks:
