@@ -19,7 +19,7 @@ from tapemagic.graph.walks import backward, forward
 from tapemagic.locations import SourceIndex
 from tapemagic.optypes import READ_OPS, ZERO_GRADIENT, write_api
 from tapemagic.rules.base import Hit, Match
-from tapemagic.rules.repeated import repeated_candidate
+from tapemagic.rules.substitutes import repeated_candidate
 from tapemagic.trace import OpRecord, RawLocation, TapeRecord
 
 _REASONS = {
