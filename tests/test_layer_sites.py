@@ -199,3 +199,39 @@ def test_a_layer_a_library_function_applied_has_no_site_of_the_users() -> None:
     site = layer_sites.site_of(add)
     assert site is not None and site.line == here
     assert check.report is not None and not check.report.findings
+
+
+DROPOUT = HEAD + """\
+model = keras.Sequential([
+    keras.Input((4,)),
+    layers.Dense(8, activation="relu", name="d1"),
+    layers.Dropout(RATE, name="drop"),
+    layers.Dense(1, name="d2"),
+], name="dr")
+""" + FIT
+
+
+def test_a_layer_configured_to_output_zeros_is_the_line_to_change(tmp_path: Path) -> None:
+    # Keras 3's Dropout(rate=1.0) returns zeros_like (a constant once traced): the next layer
+    # reads it where the first layer's output was meant; the Dropout line is the cut
+    report, path = run(tmp_path, DROPOUT.replace("RATE", "1.0"))
+    cut = [f for f in loud(report) if f[0] == "TM104"]
+    assert cut == [("TM104", line(path, "layers.Dropout"), ("dr/d1/kernel", "dr/d1/bias"))], (
+        report.findings)
+    report, _ = run(tmp_path, DROPOUT.replace("RATE", "0.5"))  # drops some: trains
+    assert loud(report) == [], report.findings
+
+
+@pytest.mark.slow
+def test_layer_sites_are_noted_when_import_keras_starts_the_check(tmp_path: Path) -> None:
+    # a script whose first import is keras: TensorFlow (and the check) starts half-way
+    # through `import keras`, before Keras' Layer exists; the sites are noted from then on
+    from cli_runs import finish_run, loud_findings, start_run
+
+    source = SEQUENTIAL_BINS.replace("import tensorflow as tf\nimport keras\n", "import keras\n")
+    assert "tensorflow" not in source
+    _, report, out = finish_run(tmp_path, "keras_first",
+                                start_run(tmp_path, "keras_first", source))
+    assert loud_findings(report) == [("TM201", line(tmp_path / "keras_first.py",
+                                                    "    layers.Discretization"),
+                                      ("s/d1/kernel", "s/d1/bias"))], out

@@ -148,3 +148,25 @@ def test_lint_hints_a_tape_given_another_call_s_loss_at_the_call() -> None:
     call = next(n for n, text in enumerate(source.splitlines(), 1) if "# <-" in text)
     assert [(h.code, h.line) for h in hints] == [("TM104", call)]
     assert "`g_loss`" in hints[0].message
+
+
+def test_of_two_identical_lines_in_the_unused_value_s_place_the_copy_is_the_line_to_change(
+        run_checked: RunChecked) -> None:
+    # a copied line left unedited: both lines read the label where the prediction (left
+    # unused) was meant; the second computes exactly the first one's value, so it is the slip
+    report, marked = run_checked("""
+        import tensorflow as tf
+        w = tf.Variable(tf.ones((3, 4)), name="w")
+        x = tf.ones((5, 3))
+        label = tf.reshape(tf.range(20, dtype=tf.float32), (5, 4))
+        with tf.GradientTape() as tape:
+            pred = tf.matmul(x, w)
+            true_steps = label[:, 1:] - label[:, :-1]
+            pred_steps = label[:, 1:] - label[:, :-1]  # <-
+            loss = tf.reduce_mean(tf.square(pred_steps - true_steps))
+        g = tape.gradient(loss, [w])
+        """)
+    assert report.codes == ["TM104"], report.codes
+    finding, = report.findings
+    assert finding.primary and finding.location.line == marked[0]  # type: ignore[union-attr]
+    assert finding.variables == ("w",)

@@ -19,6 +19,7 @@ from tapemagic.graph.walks import backward, forward
 from tapemagic.locations import SourceIndex
 from tapemagic.optypes import READ_OPS, ZERO_GRADIENT, write_api
 from tapemagic.rules.base import Hit, Match
+from tapemagic.rules.substitutes import repeated_candidate
 from tapemagic.trace import OpRecord, RawLocation, TapeRecord
 
 _REASONS = {
@@ -319,16 +320,14 @@ class RuleContext:
                                               and r.shape and r.dtype in _FLOATS}
         from_source = forward(self.graph, hit.source.node, set(self.trace.tensors), False)
         anc = hit.analysis.ancestors
-        for op in sorted((o for o in self.graph.ops.values() if o.seq > dangling.seq
-                          and not o.in_gradient and set(o.outputs) & anc
-                          and (tape is None or tape.recording_at(o.seq))),
-                         key=lambda o: o.seq):
-            for serial in op.inputs:
-                record = tensors.get(serial)
-                if (record is not None and serial not in from_source
-                        and (record.shape, record.dtype) in wants):
-                    return op
-        return None
+        found = [op for op in sorted((o for o in self.graph.ops.values() if o.seq > dangling.seq
+                                      and not o.in_gradient and set(o.outputs) & anc
+                                      and (tape is None or tape.recording_at(o.seq))),
+                                     key=lambda o: o.seq)
+                 if any(serial not in from_source and (r := tensors.get(serial)) is not None
+                        and (r.shape, r.dtype) in wants for serial in op.inputs)]
+        # two lines computing the same value in its place: the repeat is the unedited copy
+        return repeated_candidate(self.index, found) or (found[0] if found else None)
 
     # -- edge-based matches ------------------------------------------------------------------------
     def edge_match(self, hit: Hit) -> Match:

@@ -41,6 +41,7 @@ from tapemagic.lint.values import Site
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+from tapemagic.rules.substitutes import made_by_layer
 from tapemagic.rules.target_swap import SWAPPED, other_call_loss, term_name
 from tapemagic.rules.untrained import trained_instead, untrained_on_path
 from tapemagic.trace import OpRecord
@@ -112,8 +113,11 @@ class NotConnected(RuleModule):
                 substitute = ctx.substitute(hit, dangling)
                 if substitute is not None and substitute.loc is not None:
                     # the loss was built without it: that line is the one to change, and
-                    # the one finding (the unused value's line is said, not reported again)
-                    raw, detail = substitute.loc, _unused(dangling)
+                    # the one finding (the unused value's line is said, not reported again);
+                    # when a Keras layer made that other value itself, that layer is
+                    raw = (made_by_layer(ctx.trace, ctx.graph.ops, substitute, dangling)
+                           or substitute.loc)
+                    detail = _unused(dangling)
             elif hit.source.source.handle is not None and (
                     hit.source.source.handle in ctx.trace.handle_created):
                 raw = ctx.trace.handle_created[hit.source.source.handle]
@@ -199,7 +203,8 @@ class NotConnected(RuleModule):
 
 
 def _unused(dangling: OpRecord) -> str:
-    line = dangling.loc.line if dangling.loc is not None else "?"
+    where = dangling.layer_loc or dangling.loc
+    line = where.line if where is not None else "?"
     return (f": this line uses another value where the one computed from them at line {line}, "
             "which nothing uses, may have been meant")
 

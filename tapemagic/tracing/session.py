@@ -117,8 +117,10 @@ class TraceSession:
             initializers.install()
             stack.callback(initializers.remove)
             sites = LayerSiteHooks(rec.thread)
-            sites.install()
             stack.callback(sites.remove)
+            # now, or once Keras' Layer exists: a script's `import keras` starts the check
+            # half-way, before any layer is made (their sites were never noted)
+            stack.callback(after_import(keras_state.LAYER_MODULE, sites.install))
             unfreeze = UnfreezeHooks(rec)
             stack.callback(unfreeze.remove)
             # Keras' tracking of the weights (a freeze before any step counts)
