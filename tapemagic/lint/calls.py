@@ -230,8 +230,11 @@ class Calls(Effects):
         # on a value an earlier cut already took away (secondary) stays taken away
         dropped = frozenset().union(*(c.roots for c in forward.cuts - kept
                                       if c.detail != "secondary"))
+        # on Keras symbolic tensors (a layer of a functional model) the call is traced into
+        # the model like any op: its output stays symbolic, not an op run off the tape
+        symbolic = forward.kind == "symbolic" or any(a.kind == "symbolic" for a in args)
         return Value(live=forward.live | inputs.live | dropped, cuts=kept | inputs.cuts,
-                     ghost=forward.ghost | inputs.ghost)
+                     ghost=forward.ghost | inputs.ghost, kind="symbolic" if symbolic else None)
 
     def unknown(self, name: str) -> Value:
         """Return the value of a name this source never binds (an earlier cell's, a ``*``).

@@ -51,16 +51,21 @@ class VanishingGradient(RuleModule):
             for i, norm in norms:
                 shape = analysis.sources[i].source.shape
                 if norm is not None and norm < RATIO * largest and shape and len(
-                        shape) >= 2 and not _offset(ctx, analysis.sources[i]) and not (
+                        shape) >= 2 and not _offset(ctx, analysis, analysis.sources[i]) and not (
                         _broadcast_into_softmax(ctx, analysis, analysis.sources[i])):
                     hit = Hit(analysis, i, analysis.sources[i], Cause("zero-at-runtime", False))
                     yield Match((place(call.loc),), call.loc, False,
                                 {"largest": f"{largest:.3g}"}, hit, chain=[])
 
 
-def _offset(ctx: RuleContext, source: SourceAnalysis) -> bool:
-    """Return True when every forward use of ``source`` adds it as an offset (a bias)."""
-    graph = ctx.graph
+def _offset(ctx: RuleContext, analysis: CallAnalysis, source: SourceAnalysis) -> bool:
+    """Return True when every forward use of ``source`` adds it as an offset (a bias).
+
+    Only uses on a path to the loss count: a traced ``fit`` step also holds the optimizer's
+    update, whose reads of the weight (AdamW's decoupled weight decay, ``w * decay``) never
+    reach the loss.
+    """
+    graph, anc = ctx.graph, analysis.ancestors
     if source.node is None:
         return False
     frontier = graph.read_values(source.node, source.source.handle is not None)
@@ -73,7 +78,7 @@ def _offset(ctx: RuleContext, source: SourceAnalysis) -> bool:
         seen.add(value)
         for edge in graph.out_edges.get(value, ()):
             op = graph.ops.get(edge.ref) if edge.kind == "op" else None
-            if op is None or op.in_gradient:
+            if op is None or op.in_gradient or edge.dst not in anc:
                 continue
             if op.op_type in _PASS_OPS:
                 frontier.extend(op.outputs)
