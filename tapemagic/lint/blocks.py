@@ -136,7 +136,7 @@ class Blocks:
         ghost = value.ghost | value.live
         if value.live:
             found = Cut(kind, api, Site.of(node), value.live, node)
-        elif weight_roots(value.ghost) and kind in _NEXT_CUTS and not _integers(parts):
+        elif weight_roots(value.ghost) and kind in _NEXT_CUTS and not integer_parts(parts):
             # met once an earlier cut is fixed; not on values already integer (a cast of
             # decoded labels, an edit distance between them): that cut was the earlier one
             found = Cut(kind, api, Site.of(node), weight_roots(value.ghost), node, "secondary")
@@ -227,7 +227,7 @@ class Blocks:
 
 
 
-def _integers(parts: list[Value]) -> bool:
+def integer_parts(parts: list[Value]) -> bool:
     """Whether every part that an earlier cut took weights from is an integer tensor."""
     carriers = [p for p in parts if weight_roots(p.ghost)]
     return bool(carriers) and all(p.text == "int" for p in carriers)

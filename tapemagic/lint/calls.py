@@ -14,13 +14,15 @@ import builtins
 from dataclasses import replace
 
 from tapemagic.lint import names, patterns
-from tapemagic.lint.blocks import api_of
+from tapemagic.lint.blocks import api_of, integer_parts
 from tapemagic.lint.effects import Effects
 from tapemagic.lint.values import EMPTY, UNKNOWN, Env, Value, holds_variables, join
 
 _MAX_DEPTH = 8  # nested calls of the user's functions followed (recursion ends here)
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
            ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@"}
+#: Operators whose result on integer tensors is an integer tensor.
+_INTEGER_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 #: Builtins whose result carries nothing of their arguments (a count, a string, a type).
 _OPAQUE_BUILTINS = frozenset({"print", "len", "range", "isinstance", "str", "repr", "type",
                               "bool", "id", "hasattr", "getattr", "callable", "format"})
@@ -65,6 +67,10 @@ class Calls(Effects):
             frozen = self.product(node, *parts)
             if frozen is not None:
                 return frozen
+            if isinstance(node.op, _INTEGER_ARITHMETIC) and integer_parts(parts):
+                # arithmetic on integers an earlier cast made (`(16 - size) // 2`) stays
+                # integer: that cast is the cut, not this
+                return replace(self.op(node, self.binop_api(node.op), parts), text="int")
             if isinstance(node.op, ast.FloorDiv):
                 return self.cut(node, "non-differentiable", "//", parts)
             return self.op(node, self.binop_api(node.op), parts)

@@ -36,6 +36,9 @@ from tapemagic.lint.values import Cut, Env, Site, Value, join
 #: ``text`` of a Python number read from state the source changes later, 0 at first.
 FROZEN_ZERO = "frozen-zero"
 _MULTIPLY = frozenset({"tensorflow.multiply", "keras.ops.multiply"})
+_TENSOR_ARRAY = "tensorflow.TensorArray"
+#: TensorArray methods that return the written array (tensor_array_ops.py).
+_TENSOR_ARRAY_WRITES = frozenset({"write", "scatter", "unstack", "split"})
 #: Keywords that set an API's result dtype (api_catalog.py's ``_DTYPE_PARAMETERS``).
 _DTYPE_KEYWORDS = ("dtype", "out_type", "output_type")
 
@@ -70,6 +73,8 @@ class Effects(Members):
     def library(self, node: ast.Call, dotted: str, args: list[Value],
                 kwargs: dict[str, Value], api: str | None = None) -> Value:
         """Return the value of a library call (:meth:`Members.library`), refined here."""
+        if dotted == _TENSOR_ARRAY:  # its value-returning methods: see `discarded`
+            return replace(super().library(node, dotted, args, kwargs, api), text=_TENSOR_ARRAY)
         if dotted == "tensorflow.function" and args and args[0].kind == "function":
             # step = tf.function(step): traced when called; made here (once, or per loop run)
             return replace(args[0], text="traced" if node in self.made_once else "retraced")
@@ -194,6 +199,37 @@ class Effects(Members):
         if attr in ("result", "__call__"):
             return self.read(metric.weights, node)
         return Value()
+
+    def discarded(self, node: ast.expr, env: Env) -> None:
+        """Interpret a call whose result a statement drops (``states.write(t, h)``).
+
+        Traced, a ``tf.TensorArray`` is a value: ``write``, ``scatter``, ``unstack`` and
+        ``split`` return a new array holding the values and leave the one they are called on
+        as it was (tensor_array_ops.py, ``_GraphTensorArrayV2``: "use this object for all
+        subsequent operations"; eagerly they write in place). So a later read of the old
+        array carries none of the weights the values were computed from: that read gets a
+        ``discarded`` cut at this statement.
+        """
+        if not (self.traced and isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                and node.func.attr in _TENSOR_ARRAY_WRITES):
+            return
+        name = node.func.value.id
+        held = env.get(name)
+        if held is None or held.text != _TENSOR_ARRAY:
+            return
+        # the values written, evaluated again only when that calls nothing
+        given = join(*(self.operand(self.expr(a, env), a) for a in node.args
+                       if not any(isinstance(n, ast.Call) for n in ast.walk(a))))
+        lost = given.live - held.live
+        if not lost:
+            return
+        cut = Cut("discarded", ast.unparse(node.func) + "(...)", Site.of(node), lost, node, name)
+        holder: Env | None = env
+        while holder is not None and name not in holder.vars:
+            holder = holder.parent
+        if holder is not None:
+            holder.vars[name] = replace(held, cuts=held.cuts | {cut}, ghost=held.ghost | lost)
 
     # -- traced steps -------------------------------------------------------------------------
     def frozen(self, base: Value, attr: str, value: Value) -> Value:

@@ -127,6 +127,7 @@ class Interpreter(Calls):
             self.bind(node.target, value, env)
         elif isinstance(node, ast.Expr):
             self.expr(node.value, env)
+            self.discarded(node.value, env)
         elif isinstance(node, ast.Return):
             if self._returns:
                 self._returns[-1].append(

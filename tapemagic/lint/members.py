@@ -13,11 +13,11 @@ import ast
 from dataclasses import replace
 
 from tapemagic.lint import catalog, names, patterns
+from tapemagic.lint.tapes import Tapes
 from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, join
-from tapemagic.lint.wrapped import Wrapped
 
 
-class Members(Wrapped):
+class Members(Tapes):
     """What APIs, methods and attributes do (see the module docstring)."""
 
     # -- TensorFlow and Keras APIs --------------------------------------------------------------
@@ -258,67 +258,6 @@ class Members(Wrapped):
         cuts = frozenset(c for c in value.cuts if c.kind != "outside")
         return join(self.read(value.live, node), Value(cuts=cuts, ghost=value.ghost))
 
-    def tape_method(self, node: ast.Call, tape: Value, attr: str, args: list[Value],
-                    kwargs: dict[str, Value], env: Env) -> Value:
-        """Return the value of ``tape.gradient/watch/stop_recording(...)``."""
-        if attr == "stop_recording":
-            return Value(kind="stop-recording")
-        if attr == "watch":
-            if tape.node is self.focus and self.in_focus:
-                for value, arg in zip(args, node.args, strict=False):
-                    self.watch(value, arg, env)
-            return EMPTY
-        if attr in ("gradient", "jacobian", "batch_jacobian"):
-            target = kwargs.get("target") or (args[0] if args else EMPTY)
-            sources = kwargs.get("sources") or (args[1] if len(args) > 1 else EMPTY)
-            node_sources = node.args[1] if len(node.args) > 1 else next(
-                (k.value for k in node.keywords if k.arg == "sources"), None)
-            if attr == "gradient" and tape.node is self.focus and self.focus is not None:
-                self.record(node, target, sources, node_sources)
-            value = Value(live=target.live | sources.live, cuts=target.cuts, ghost=target.ghost)
-            if tape.node is self.focus and self.focus is not None and not self.recording \
-                    and value.live:
-                # a persistent tape's gradient taken after its block: the tape does not
-                # record it, nor the ops on it (each is a line to move into the block)
-                cut = Cut("outside", _short(node.func), Site.of(node), value.live, node)
-                return replace(value, cuts=value.cuts | {cut})
-            return value
-        return EMPTY
-
-    def watch(self, value: Value, arg: ast.expr, env: Env) -> None:
-        """Record ``tape.watch(arg)`` on the focus: its weights, or the tensor named by ``arg``.
-
-        Keras 3 variables and symbolic Keras tensors (``model.inputs``) make ``tape.watch``
-        raise ``ValueError`` (verified on TF 2.21 / Keras 3.15; ``tf.Variable`` is fine): such a
-        watch is kept as a failed watch and watches nothing.
-        """
-        if value.kind in ("keras-tensor", "symbolic") or (value.kind == "variable"
-                                            and value.text.startswith("keras")):
-            if not self.guarded:  # a raise the code catches is the code's own fallback
-                self.failed_watches.append(Cut("failed-watch", _short(arg), Site.of(arg),
-                                               value.weights, arg))
-            self.failed_roots |= value.weights
-            return
-        self.watched |= value.weights | value.live
-        parts = arg.elts if isinstance(arg, (ast.List, ast.Tuple)) and \
-            len(arg.elts) == len(value.items) else [arg]
-        for part, given in zip(parts, value.items if len(parts) > 1 or parts[0] is not arg
-                               else (value,), strict=False):
-            if given.text == "int" and given.kind is None:  # token ids: no gradient reaches them
-                self.integer_watches.append(Cut("integer", f"tape.watch({_short(part)})",
-                                                Site.of(part), frozenset(), part))
-        for name in arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]:
-            held = env.get(name.id) if isinstance(name, ast.Name) else None
-            if held is None or held.kind == "variable" or not isinstance(name, ast.Name):
-                continue
-            tensors = frozenset(r for r in held.weights if r.startswith("t:")) or \
-                frozenset({f"t:watch:{name.id}"})
-            for root in tensors:
-                self.watch_sites.setdefault(root, Site.of(arg))
-            self.watched |= tensors
-            env.vars[name.id] = replace(held, live=held.live | tensors,
-                                        weights=held.weights | tensors)
-
     def assign(self, node: ast.Call, variable: Value, value: Value) -> Value:
         """Record ``variable.assign(value)``: later reads carry what the write cut."""
         value = self.operand(value, node)
@@ -349,11 +288,6 @@ _ASSIGN_METHODS = frozenset({"assign", "assign_add", "assign_sub"})
 _MODEL_PLAIN_METHODS = frozenset({"fit", "evaluate", "summary", "save", "save_weights", "build",
                                   "load_weights", "count_params", "get_config", "reset_states",
                                   "add_loss", "add_metric"})
-
-
-def _short(node: ast.AST) -> str:
-    text = ast.unparse(node)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tapemagic.lint import closures, holders
+from tapemagic.lint import closures, containers, holders
 from tapemagic.lint import untracked as shapes
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
@@ -43,6 +43,11 @@ class UntrackedVariable(RuleModule):
         for holder, _variable in holders.held_variables(ctx.tree, ctx.imports):
             yield LintMatch(self.code, Site.of(holder), {"api": f"{ctx.text(holder.func)}(...)",
                                                          "where": _IN_LAYER})
+        # layers in a container Keras 3 does not look into (a deque): the line that stored it
+        for call in containers.untracked_containers(ctx.tree, ctx.imports):
+            yield LintMatch(self.code, Site.of(call), {
+                "api": f"{ctx.text(call.func)}(...)",
+                "where": "holds layers in a container Keras 3 does not track, and their weights"})
         # a variable only the loss given to `compile` reads: no model's weight, fit skips it
         for call in closures.compiled_loss_variables(ctx):
             yield LintMatch(self.code, Site.of(call), {

@@ -40,7 +40,7 @@ CATALOG = Path(__file__).resolve().parent.parent / "lint" / "api_ops.json"
 #: Namespaces not walked: other libraries' copies (Keras), no tensors (config, io...).
 _SKIPPED = frozenset({"keras", "raw_ops", "compat", "estimator", "experimental", "summary",
                       "io", "data", "saved_model", "config", "distribute", "tpu", "lookup",
-                      "queue", "sysconfig", "train", "debugging", "audio", "strings", "types",
+                      "queue", "sysconfig", "train", "debugging", "audio", "types",
                       "autodiff", "mlir", "profiler", "xla", "dtypes", "errors", "version",
                       "tools", "__internal__", "__operators__", "test", "feature_column"})
 #: Parameters that set the dtype of an API's result.
