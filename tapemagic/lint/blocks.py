@@ -145,6 +145,18 @@ class Blocks:
         return Value(cuts=value.cuts | {found}, kind="symbolic" if symbolic else None,
                      ghost=ghost)
 
+    def zeroed(self, made: ast.AST, parts: list[Value]) -> Value:
+        """Return what a dropout layer made at ``made`` with rate 1.0 gives in training.
+
+        Keras 3's TensorFlow backend returns ``tf.zeros_like(inputs)`` (random.py
+        ``dropout``): no gradient reaches what came before (a ``discarded`` cut, TM104).
+        """
+        value = self.cut(made, "discarded", api_of(made), parts)
+        return replace(value, cuts=frozenset(
+            replace(c, detail="A dropout rate of 1.0 drops every unit: in training Keras "
+                              "returns zeros in place of the input") if c.node is made else c
+            for c in value.cuts))
+
     def read(self, roots: frozenset[str], node: ast.AST, symbolic: bool = False) -> Value:
         """Return what reading weights ``roots`` at ``node`` gives (live only while recording)."""
         if not roots:

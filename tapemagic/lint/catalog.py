@@ -74,6 +74,23 @@ def raises(ops: tuple[str, ...]) -> bool:
     return any(op in _load()[2] for op in ops)
 
 
+@cache
+def _stopped() -> dict[str, dict[str, int]]:
+    data = json.loads(_PATH.read_text(encoding="utf-8"))
+    return {normalise(api): {param: int(entry[0]) for param, entry in params.items()}
+            for api, params in data.get("stopped", {}).items()}
+
+
+def stopped(dotted: str) -> dict[str, int]:
+    """Return the parameters the API named ``dotted`` wraps in ``stop_gradient``.
+
+    ``{param: position}`` (-1 for keyword-only): ``labels`` of
+    ``tf.compat.v1.nn.softmax_cross_entropy_with_logits`` (its result is differentiated in
+    ``logits`` only). Empty for most APIs.
+    """
+    return _stopped().get(dotted, {})
+
+
 def dtype_position(dotted: str) -> int | None:
     """Return the position of the parameter that sets the result dtype of ``dotted``, if any."""
     return _load()[1].get(dotted)

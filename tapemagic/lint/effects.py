@@ -100,6 +100,15 @@ class Effects(Members):
             found = self.catalogued(node, dotted, args, kwargs, api)
             if found is not None:
                 return found
+        for param, position in catalog.stopped(dotted).items():
+            # the API wraps this input in stop_gradient: what it carries is cut here
+            text = f"{api or ast.unparse(node.func)}({param}=...)"
+            if param in kwargs:
+                kwargs = kwargs | {param: self.cut(node, "stop-gradient", text,
+                                                   [self.operand(kwargs[param], node)])}
+            elif 0 <= position < len(args):
+                args = [*args[:position], self.cut(node, "stop-gradient", text, [
+                    self.operand(args[position], node)]), *args[position + 1:]]
         value = super().library(node, dotted, args, kwargs, api)
         if dotted in names.VARIABLE and self.recording:
             given = kwargs.get("initial_value") or kwargs.get("initializer") or \
@@ -224,7 +233,10 @@ class Effects(Members):
         lost = given.live - held.live
         if not lost:
             return
-        cut = Cut("discarded", ast.unparse(node.func) + "(...)", Site.of(node), lost, node, name)
+        api = ast.unparse(node.func) + "(...)"
+        cut = Cut("discarded", api, Site.of(node), lost, node,
+                  f"`{api}` returns a new array in traced code and its result is dropped "
+                  f"here: `{name}` stays as it was")
         holder: Env | None = env
         while holder is not None and name not in holder.vars:
             holder = holder.parent

@@ -13,6 +13,7 @@ import ast
 from dataclasses import replace
 
 from tapemagic.lint import catalog, names, patterns
+from tapemagic.lint.blocks import api_of
 from tapemagic.lint.tapes import Tapes
 from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, join
 
@@ -223,7 +224,13 @@ class Members(Tapes):
             true_fn, false_fn = fn(1, "true_fn"), fn(2, "false_fn")
             if true_fn.kind != "function" or false_fn.kind != "function":
                 return None
-            return join(self.call_value(node, true_fn, [], {}),
+            # the predicate picks a branch and no gradient reaches it (cond_v2's If op has
+            # none for its condition): weights only it reads are cut where it is computed
+            pred = self.operand(fn(0, "pred"), node)
+            if pred.live:
+                pred = self.cut(node.args[0] if node.args else node, "non-differentiable",
+                                f"{api_of(node.func)}(pred, ...)", [pred])
+            return join(pred, self.call_value(node, true_fn, [], {}),
                         self.call_value(node, false_fn, [], {}))
         body, state = fn(1, "body", "body_fun"), fn(2, "loop_vars", "init_val")
         if body.kind != "function":

@@ -15,8 +15,8 @@ import ast
 from dataclasses import replace
 from typing import Any
 
-from tapemagic.lint import methods, names
-from tapemagic.lint.blocks import Blocks
+from tapemagic.lint import methods, names, patterns
+from tapemagic.lint.blocks import Blocks, api_of
 from tapemagic.lint.values import EMPTY, UNKNOWN_PARAMETER, Env, Site, Value, join, merge
 
 #: Layer attributes that are weights (``layer.kernel``).
@@ -36,13 +36,17 @@ class Objects(Blocks):
                                                            dict[str, Value]]]] = {}
         self._locals: dict[tuple[str, int, int], Value] = {}  # a method's locals, evaluated
         self.entry: ast.AST | None = None  # the layer a Sequential runs now (its constructor)
+        #: A functional model's root -> its integer ``keras.Input(...)`` calls
+        self.integer_inputs: dict[str, list[ast.AST]] = {}
 
     def keras(self, node: ast.Call, dotted: str, args: list[Value],
               kwargs: dict[str, Value]) -> Value | None:
         """Return the value of a Keras constructor (layer, model, Input), or None."""
         last = dotted.rsplit(".", 1)[-1]
-        if dotted in names.INPUT:
-            return Value(kind="symbolic")
+        if dotted in names.INPUT:  # an integer one: Keras casts what a model is given to it
+            dtype = kwargs.get("dtype") or Value()
+            return Value(kind="symbolic", node=node,
+                         text="int" if dtype.text in names.INTEGER_DTYPES else "")
         if dotted in names.SEQUENTIAL:
             layers = kwargs.get("layers") or (args[0] if args else EMPTY)
             model = self.container(node, "Sequential", layers.items)
@@ -60,6 +64,9 @@ class Objects(Blocks):
                               cuts=frozenset(c for c in outputs.cuts if c.kind != "outside"),
                               ghost=outputs.ghost - built)
             model = self.container(node, "functional", (outputs,))
+            given = kwargs.get("inputs") or (args[0] if args else EMPTY)
+            self.integer_inputs[self.fresh(node)] = [
+                i.node if i.text == "int" else None for i in (given.items or (given,))]
             for root in outputs.live | {r for c in outputs.cuts for r in c.roots}:
                 self.roots.add(self.fresh(node), root)
             return model
@@ -182,6 +189,12 @@ class Objects(Blocks):
             return value
         if model.text == "functional" and model.items:
             outputs = model.items[0]
+            made = self.integer_inputs.get(next(iter(model.weights)), [])
+            given = operands[0].items if len(made) > 1 and operands and \
+                len(operands[0].items) == len(made) else operands[:1] if len(made) == 1 else []
+            # Functional casts each input to its Input's dtype: integers take no gradient
+            inputs = join(*(self.cut(m, "integer", api_of(m), [g]) if m is not None else g
+                            for m, g in zip(made, given, strict=False))) if given else inputs
             if outputs.kind == "seq" and outputs.items and not symbolic:
                 # a list of outputs: each reads the weights on its own path (a VAE's log_var
                 # head is not on the reconstruction's)
@@ -209,6 +222,9 @@ class Objects(Blocks):
                 model.node is self.entry else node
             inputs = self.cut(made, "integer", ast.unparse(getattr(made, "func", made)),
                               operands)
+        if model.text in patterns.DROPOUT_LAYERS and patterns.drops_everything(model.node,
+                                                                               self.tree):
+            inputs = self.zeroed(model.node, operands)  # rate 1.0: Keras returns zeros
         # a layer without variables reads no weights: only its input can carry them
         weights = EMPTY if model.text in names.WEIGHTLESS_LAYERS else self.read(
             model.weights, node, symbolic)

@@ -161,3 +161,48 @@ def keyword_false(node: ast.Call, name: str) -> bool:
     """Whether the call passes ``name=False`` (a literal)."""
     return any(k.arg == name and isinstance(k.value, ast.Constant) and k.value.value is False
                for k in node.keywords)
+
+
+#: Keras 3 dropout layers whose training call is ``backend.random.dropout`` (SpatialDropout's
+#: subclass it): at ``rate == 1.0`` that returns ``tf.zeros_like(inputs)`` (the TensorFlow
+#: backend's random.py), which passes no gradient to what came before.
+DROPOUT_LAYERS = frozenset({"Dropout", "SpatialDropout1D", "SpatialDropout2D",
+                            "SpatialDropout3D"})
+
+
+def drops_everything(call: ast.AST, tree: ast.Module) -> bool:
+    """Whether a dropout layer's constructor ``call`` is given a rate of 1 (keep nothing)."""
+    if not isinstance(call, ast.Call):
+        return False
+    rate = call.args[0] if call.args else next(
+        (k.value for k in call.keywords if k.arg == "rate"), None)
+    return number(rate, tree) == 1
+
+
+def number(node: ast.AST | None, tree: ast.Module, depth: int = 0) -> float | None:
+    """Return the number an expression always has: a literal, or a name bound only to one.
+
+    A name counts when every binding of it in the source is the same expression (a
+    module setting such as ``keep_prob = 1.0``); arithmetic of such numbers is computed.
+    None when the value depends on anything else.
+    """
+    if node is None or depth > 4:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and \
+            not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.Name):
+        bound = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)
+                 and any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets)]
+        stored = sum(isinstance(n, ast.Name) and n.id == node.id
+                     and isinstance(n.ctx, ast.Store) for n in ast.walk(tree))
+        if len(bound) != 1 or stored != 1:
+            return None
+        return number(bound[0], tree, depth + 1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        left, right = number(node.left, tree, depth + 1), number(node.right, tree, depth + 1)
+        if left is None or right is None:
+            return None
+        return left + right if isinstance(node.op, ast.Add) else (
+            left - right if isinstance(node.op, ast.Sub) else left * right)
+    return None

@@ -187,12 +187,11 @@ class NotConnected(RuleModule):
             yield LintMatch(self.code, Site.of(term.target), {
                 "detail": f"`{term.name}` is computed in the tape but may be left out of "
                           f"`{_target_name(term.target)}`", "source": term.name})
-        # a traced TensorArray write whose result is dropped: the old array is read later
+        # a value an API returns instead of changing its input, dropped (a traced
+        # TensorArray write), or a layer that outputs zeros (Dropout at rate 1)
         for found in ctx.cuts("discarded"):
-            yield LintMatch(self.code, found.cut.site, {
-                "detail": f"`{found.cut.api}` returns a new array in traced code and its "
-                          f"result is dropped here: `{found.cut.detail}` stays as it was",
-                "source": found.cut.detail})
+            yield LintMatch(self.code, found.cut.site, {"detail": found.cut.detail,
+                                                        "source": found.cut.api})
         # weights a tf.py_function's body reads itself, not through its `inp` tensors
         for found in ctx.cuts("py-closure"):
             yield LintMatch(self.code, found.cut.site, {

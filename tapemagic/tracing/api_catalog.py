@@ -51,9 +51,11 @@ def build() -> dict[str, Any]:
     """Return the catalog: cut APIs, dtype parameters, and ops with no gradient at all.
 
     ``{"cuts": {api: [kind, [ops]]}, "dtypes": {api: position}, "raises": {op: true},
-    "keywords": {api: {param: [position, {value: [kind, [ops]]}]}}}``: ``raises`` lists the
+    "keywords": {api: {param: [position, {value: [kind, [ops]]}]}},
+    "stopped": {api: {param: [position, [ops]]}}}``: ``raises`` lists the
     op types with no registry entry at all, ``keywords`` the option values of an API that
-    give a result no gradient crosses (:func:`_option_cuts`, :func:`_flag_cuts`).
+    give a result no gradient crosses (:func:`_option_cuts`, :func:`_flag_cuts`),
+    ``stopped`` the parameters an API wraps in ``stop_gradient`` (:func:`_input_cuts`).
 
     ``kind`` is ``"integer"`` when every output of the ops is always an integer tensor,
     ``"indices"`` when only the first is, else ``"non-differentiable"``. API names are dotted
@@ -65,11 +67,14 @@ def build() -> dict[str, Any]:
     positions: dict[str, int] = {}
     keywords: dict[str, dict[str, list[Any]]] = {}
     memo: dict[Any, Any] = {}  # what each followed function's result depends on
+    inputs: dict[str, dict[str, list[Any]]] = {}
     for dotted, obj in [*_public(tf, "tensorflow", set(), 0), *_keras_ops()]:
         target = api_ops.unwrap(obj)
         found = _cut_ops(target, names, memo)
         if found:
             cuts[dotted] = [_kind(found), sorted(found)]
+        elif severed := _input_cuts(target, names, memo):
+            inputs[dotted] = severed
         position = _dtype_position(target)
         if position is not None:
             positions[dotted] = position
@@ -83,7 +88,8 @@ def build() -> dict[str, Any]:
         for _kind, ops in values.values() for op in ops}
     raises = sorted(op for op in used if registry_entry(op) == "missing")
     return {"cuts": dict(sorted(cuts.items())), "dtypes": dict(sorted(positions.items())),
-            "raises": dict.fromkeys(raises, True), "keywords": dict(sorted(keywords.items()))}
+            "raises": dict.fromkeys(raises, True), "keywords": dict(sorted(keywords.items())),
+            "stopped": dict(sorted(inputs.items()))}
 
 
 def _kind(ops: frozenset[str]) -> str:
@@ -257,6 +263,45 @@ def _cut_ops(target: Any, names: frozenset[str], memo: dict[Any, Any],
     if not flow.returns or not severed or returned - severed:
         return frozenset()
     return frozenset(op[len(api_flow.CUT):] for op in severed)
+
+
+def _input_cuts(target: Any, names: frozenset[str], memo: dict[Any, Any]
+                ) -> dict[str, list[Any]]:
+    """Return the parameters an API stops the gradient of while differentiating others.
+
+    ``{param: [position, [op]]}`` when the result depends on some parameters, and a
+    parameter without a constant default reaches it, followed alone, only through
+    gradient-less ops among which ``StopGradient``:
+    ``tf.compat.v1.nn.softmax_cross_entropy_with_logits`` wraps its ``labels`` in
+    ``stop_gradient`` and differentiates ``logits`` only (``tf.nn.moments``: ``shift``).
+    """
+    fn = api_flow.parse(target)
+    if fn is None or _generated(target):
+        return {}
+    flow = api_flow.Flow(getattr(target, "__globals__", {}), names, _severs, None, memo)
+    params = api_flow.parameters(fn)
+    returned = flow.run(fn.body, {p: frozenset({p}) for p in params})
+    severed = api_flow.cuts(returned)
+    kept = returned - severed
+    if not flow.returns or not severed or not kept or fn.args.vararg or fn.args.kwarg:
+        return {}
+    positional = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+    defaults = dict(zip(positional[::-1], fn.args.defaults[::-1], strict=False)) | {
+        a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults, strict=True)
+        if d is not None}
+    out: dict[str, list[Any]] = {}
+    for param in params:
+        if param in kept or param == "name" or (isinstance(defaults.get(param), ast.Constant)
+                                                and defaults[param].value is not None):
+            continue
+        # what this parameter alone reaches: a gradient-less op's mark, or nothing at all
+        alone = api_flow.Flow(getattr(target, "__globals__", {}), names, _severs, None, memo)
+        marks = api_flow.cuts(alone.run(fn.body, {p: frozenset({p}) if p == param else
+                                                  frozenset() for p in params}))
+        ops = sorted(op[len(api_flow.CUT):] for op in marks)
+        if "StopGradient" in ops:
+            out[param] = [positional.index(param) if param in positional else -1, ops]
+    return out
 
 
 def _severs(op_type: str) -> bool:

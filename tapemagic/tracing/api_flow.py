@@ -118,9 +118,12 @@ class Flow:
         if isinstance(stmt, ast.With):
             for item in stmt.items:
                 if item.optional_vars is not None:
+                    # a name scope gives its name, a string: no value of the arguments
+                    bound = _NONE if self.names_scope(item.context_expr) else \
+                        self.deps(item.context_expr, env)
                     for name in ast.walk(item.optional_vars):
                         if isinstance(name, ast.Name):
-                            env[name.id] = self.deps(item.context_expr, env)
+                            env[name.id] = bound
             return self.run(stmt.body, env)
         if isinstance(stmt, ast.Try):
             bodies = [stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody]
@@ -171,6 +174,11 @@ class Flow:
             return bool(self.fixed[test.id])
         if isinstance(test, ast.Call) and self.symbolic(test.func):
             return False  # a Keras op on a training step's tensors runs its backend function
+        if isinstance(test, ast.Call) and self.composite(test):
+            return False  # a training step's tensors are dense: not a sparse or ragged one
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) and any(
+                self.decided(v) is False for v in test.values):
+            return False
         if not (isinstance(test, ast.Compare) and len(test.ops) == 1
                 and isinstance(test.left, ast.Name) and test.left.id in self.fixed):
             return None
@@ -321,6 +329,23 @@ class Flow:
         if not module.rsplit(".", 1)[-1].startswith("gen_"):
             return None
         return op_type(target, self.names)
+
+    def composite(self, test: ast.Call) -> bool:
+        """Whether ``test`` is ``isinstance(x, C)`` with only composite-tensor classes ``C``."""
+        if not (isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+                and len(test.args) == 2):
+            return False
+        given = test.args[1]
+        classes = [self.resolve(e) for e in (
+            given.elts if isinstance(given, ast.Tuple) else [given])]
+        base = api_ops.composite_tensor()
+        return bool(classes) and all(isinstance(c, type) and issubclass(c, base)
+                                     for c in classes)
+
+    def names_scope(self, node: ast.expr) -> bool:
+        """Whether ``node`` makes a TensorFlow name scope (``ops.name_scope(name, ...)``)."""
+        found = self.resolve(node.func) if isinstance(node, ast.Call) else None
+        return "name_scope" in (getattr(found, "__name__", "") or "")
 
     def symbolic(self, func: ast.expr) -> bool:
         """Whether a call is Keras' test for symbolic tensors (``any_symbolic_tensors``).

@@ -30,6 +30,16 @@ def keras_symbolic_test() -> Any:
     return any_symbolic_tensors
 
 
+def composite_tensor() -> type:
+    """Return ``CompositeTensor`` (framework/composite_tensor.py).
+
+    The base class of sparse, ragged and other non-dense tensors an API may dispatch on.
+    """
+    from tensorflow.python.framework import composite_tensor
+
+    return composite_tensor.CompositeTensor
+
+
 def has_outputs(op_type: str) -> bool:
     """Whether ``op_type`` has an output at all (``Assert``, ``PrintV2`` have none)."""
     found = op_def_registry.get(op_type)
