@@ -6,7 +6,8 @@ input in training (its TensorFlow backend's ``random.dropout``); a functional mo
 it is given to its ``keras.Input``'s dtype, so an integer Input takes no gradient; an API that
 wraps a parameter in ``stop_gradient`` (the op catalog's ``stopped`` section, followed into
 TensorFlow's source: ``tf.compat.v1.nn.softmax_cross_entropy_with_logits``' labels,
-``tf.nn.moments``' shift). Each has correct look-alikes that stay silent.
+``tf.nn.moments``' shift); ``stateless_call`` runs the model on the values given, which
+a tape records only once watched. Each has correct look-alikes that stay silent.
 """
 
 from __future__ import annotations
@@ -118,6 +119,25 @@ GOOD["v2 softmax cross-entropy on learned soft targets"] = XENT.format(
 GOOD["v1 softmax cross-entropy on data labels"] = XENT.format(
     xent="tf.compat.v1.nn.softmax_cross_entropy_with_logits",
     labels="tf.one_hot(labels, 4)").replace(" + table.trainable_variables", "")
+
+# -- Keras 3's stateless_call: the values given, not the model's variables -----------------------
+STATELESS = """
+model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4), keras.layers.Dense(1)])
+values = [tf.convert_to_tensor(v) for v in model.trainable_variables]
+@tf.function
+def step(trainable, batch, target):
+    with tf.GradientTape() as tape:
+        {watch}pred, _ = model.stateless_call({given}, [], batch)
+        loss = tf.reduce_mean(tf.square(pred - target))
+    return tape.gradient(loss, {sources})
+step(values, x, y)
+"""
+BAD["stateless_call on unwatched value tensors"] = (
+    STATELESS.format(watch="", given="trainable", sources="trainable"), [("TM102", 5)])
+GOOD["stateless_call on watched value tensors"] = STATELESS.format(
+    watch="tape.watch(trainable)\n        ", given="trainable", sources="trainable")
+GOOD["stateless_call on the model's own variables"] = STATELESS.format(
+    watch="", given="model.trainable_variables", sources="model.trainable_variables")
 
 
 @pytest.mark.parametrize("name", sorted(BAD))

@@ -6,7 +6,8 @@ returns the written array and leaves the old one as it was (tensor_array_ops.py)
 ``Tracker`` looks into tuples, lists, dicts and sets only (keras/src/utils/tracking.py), so
 layers in a ``collections.deque`` are no weights; ``tf.strings`` ops have no gradient (the op
 catalog, now walked there too); arithmetic on integers a cast made stays integer (one cut, at
-the cast). Each has correct look-alikes that stay silent.
+the cast); ``q + stop_gradient(z - q)`` passes the gradient to the rounded ``q``: the swapped
+terms are the line to change, not the rounding. Each has correct look-alikes that stay silent.
 """
 
 from __future__ import annotations
@@ -141,6 +142,23 @@ with tf.GradientTape() as tape:
     loss = tf.reduce_sum(model(x) // 2.0)
 grads = tape.gradient(loss, model.trainable_variables)
 """, [("TM201", 4)])
+
+# -- a straight-through estimator with its terms swapped ----------------------------------------
+STE = """
+encoder = keras.layers.Dense(3)
+decoder = keras.layers.Dense(3)
+with tf.GradientTape() as tape:
+    z = encoder(x)
+    q = tf.round(z)
+    code = {code}
+    loss = tf.reduce_mean(tf.square(decoder(code) - x))
+grads = tape.gradient(loss, encoder.trainable_variables + decoder.trainable_variables)
+"""
+BAD["straight-through with its terms swapped"] = (
+    STE.format(code="q + tf.stop_gradient(z - q)"), [("TM401", 6)])
+BAD["a rounded code with no straight-through"] = (STE.format(code="q"), [("TM201", 5)])
+GOOD["straight-through written right"] = STE.format(code="z + tf.stop_gradient(q - z)")
+GOOD["straight-through on the other side"] = STE.format(code="tf.stop_gradient(q - z) + z")
 
 
 @pytest.mark.parametrize("name", sorted(BAD))

@@ -73,7 +73,7 @@ class Calls(Effects):
                 return replace(self.op(node, self.binop_api(node.op), parts), text="int")
             if isinstance(node.op, ast.FloorDiv):
                 return self.cut(node, "non-differentiable", "//", parts)
-            return self.op(node, self.binop_api(node.op), parts)
+            return self.swapped(node, self.op(node, self.binop_api(node.op), parts), *parts)
         if isinstance(node, ast.UnaryOp):
             inner = self.operand(self.expr(node.operand, env), node.operand)
             return EMPTY if isinstance(node.op, ast.Not) else self.op(node, "-", [inner])
@@ -106,6 +106,28 @@ class Calls(Effects):
         if isinstance(node, (ast.Starred, ast.Await)):
             return self.expr(node.value, env)
         return EMPTY
+
+    def swapped(self, node: ast.BinOp, value: Value, left: Value, right: Value) -> Value:
+        """Return ``a + stop_gradient(b - a)`` with its terms swapped told as one cut.
+
+        The forward value is ``b``'s and the gradient flows to ``a`` only. When ``a`` is a
+        value a cut made from the weights ``b`` holds (``q = tf.round(z)``, then ``q +
+        stop_gradient(z - q)``), that cut is the quantiser the estimator is meant to pass
+        over: the line to change is this one (the terms swapped), not the quantiser's.
+        """
+        if not isinstance(node.op, ast.Add):
+            return value
+        for stop, other, term in ((node.right, left, node.left), (node.left, right, node.right)):
+            inner = stop.args[0] if isinstance(stop, ast.Call) and stop.args and (
+                self.imports.dotted(stop.func) or "") in names.STOP_GRADIENT else None
+            if not (isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Sub)
+                    and ast.dump(inner.right) == ast.dump(term)) or other.live:
+                continue
+            stopped = frozenset().union(*(c.roots for c in value.cuts if c.node is stop))
+            kept = frozenset(c for c in value.cuts if c.node is stop or c not in other.cuts
+                             or not c.roots <= self.roots.expand(stopped))
+            return replace(value, cuts=kept)
+        return value
 
     def compare(self, node: ast.Compare, env: Env) -> Value:
         """Return a comparison's value: a boolean tensor, which no gradient crosses."""

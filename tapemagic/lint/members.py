@@ -15,7 +15,7 @@ from dataclasses import replace
 from tapemagic.lint import catalog, names, patterns
 from tapemagic.lint.blocks import api_of
 from tapemagic.lint.tapes import Tapes
-from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, join
+from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, holds_variables, join
 
 
 class Members(Tapes):
@@ -185,6 +185,8 @@ class Members(Tapes):
             return EMPTY
         if attr in ("__call__", "call"):
             return self.call_model(node, base, args, kwargs)
+        if attr == "stateless_call" and len(args) > 2:
+            return self.stateless_call(node, base, args, kwargs)
         if attr == "get_layer":
             child = f"{next(iter(base.weights), '?')}.{self.fresh(node)}"
             for root in base.weights:
@@ -195,6 +197,30 @@ class Members(Tapes):
                 self.built |= base.weights
             return EMPTY
         return self.op(node, f".{attr}()", [self.operand(a, node) for a in args])
+
+    def stateless_call(self, node: ast.Call, model: Value, args: list[Value],
+                       kwargs: dict[str, Value]) -> Value:
+        """Return ``model.stateless_call(trainable, non_trainable, *inputs)``.
+
+        Keras 3 runs the model with the values given in place of its variables (a
+        ``StatelessScope``): it reads none of them, and returns ``(outputs, non_trainable)``.
+        Values that are variables are read as such (a tape watches them by itself); plain
+        tensors (``tf.convert_to_tensor(v)``, taken before on purpose) are recorded only once
+        ``tape.watch``ed, so unwatched they give the focus a ``not-watched`` cut (TM102).
+        """
+        given = [self.operand(a, node) for a in args[:2]]
+        if holds_variables(args[0]) or not (self.in_focus and self.recording):
+            values = join(*given)
+        else:  # taken outside on purpose: their `outside` cuts are not the story
+            values = Value(live=given[0].live, cuts=frozenset(
+                c for v in given for c in v.cuts if c.kind != "outside"), ghost=given[0].ghost)
+            if not given[0].live and self.focus_call is not None:
+                lost = Cut("unwatched-values", f"{api_of(node.func)}(...)",
+                           Site.of(self.focus_call), model.weights, self.focus_call)
+                values = replace(values, cuts=values.cuts | {lost})
+        outputs = self.op(node, api_of(node.func), [values, *(self.operand(a, node)
+                                                            for a in args[2:])])
+        return self.sequence([outputs, args[1]])
 
     def higher_order(self, node: ast.Call, dotted: str, args: list[Value],
                      kwargs: dict[str, Value]) -> Value | None:

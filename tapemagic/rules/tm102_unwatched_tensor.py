@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tapemagic.fixes import statements
+from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
@@ -55,6 +56,9 @@ class UnwatchedTensor(RuleModule):
         for _call, sites in ctx.unwatched_tensors():
             for site in sites:
                 yield LintMatch(self.code, site)
+        # values a Keras stateless_call runs the model with, never watched: at the tape
+        yield from matchers.cut_matches(ctx, self.code, "unwatched-values",
+                                        params=matchers.no_params)
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
         # at the tape: watch the names passed as sources; at a late watch: move it up
