@@ -7,7 +7,8 @@ it is given to its ``keras.Input``'s dtype, so an integer Input takes no gradien
 wraps a parameter in ``stop_gradient`` (the op catalog's ``stopped`` section, followed into
 TensorFlow's source: ``tf.compat.v1.nn.softmax_cross_entropy_with_logits``' labels,
 ``tf.nn.moments``' shift); ``stateless_call`` runs the model on the values given, which
-a tape records only once watched. Each has correct look-alikes that stay silent.
+a tape records only once watched; a loss of discrete samples (an integer draw of
+``tf.random``) with no log-probability of them is hinted where the loss is made. Each has correct look-alikes that stay silent.
 """
 
 from __future__ import annotations
@@ -138,6 +139,38 @@ GOOD["stateless_call on watched value tensors"] = STATELESS.format(
     watch="tape.watch(trainable)\n        ", given="trainable", sources="trainable")
 GOOD["stateless_call on the model's own variables"] = STATELESS.format(
     watch="", given="model.trainable_variables", sources="model.trainable_variables")
+
+# -- sampled actions in a loss with no log-probability -------------------------------------------
+POLICY = """
+policy = keras.Sequential([keras.Input((3,)), keras.layers.Dense(3)])
+best = tf.constant([0, 1, 2, 0, 1, 2, 0, 1], tf.int64)
+@tf.function
+def step(states):
+    with tf.GradientTape() as tape:
+        logits = policy(states)
+        actions = {draw}
+        reward = tf.cast(tf.equal(actions, best), tf.float32)
+        loss = {loss}
+    return tape.gradient(loss, policy.trainable_variables)
+step(x)
+"""
+CATEGORICAL = "tf.random.categorical(logits, 1)[:, 0]"
+BAD["a policy loss of one-hot sampled actions"] = (POLICY.format(
+    draw=CATEGORICAL, loss="-tf.reduce_mean(tf.reduce_sum(tf.one_hot(actions, 3), 1) * reward)"),
+    [("TM201", 7), ("TM201", 9)])
+BAD["a reward of stateless_categorical actions"] = (POLICY.format(
+    draw="tf.random.stateless_categorical(logits, 1, seed=[1, 2])[:, 0]",
+    loss="-tf.reduce_mean(reward)"),
+    [("TM201", 7), ("TM201", 9)])
+GOOD["REINFORCE: the log-probability of the sampled actions"] = POLICY.format(
+    draw=CATEGORICAL, loss="-tf.reduce_mean(tf.reduce_sum(tf.one_hot(actions, 3) * "
+                           "tf.nn.log_softmax(logits), 1) * reward)")
+GOOD["REINFORCE with sparse cross-entropy of the sampled actions"] = POLICY.format(
+    draw=CATEGORICAL, loss="tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits("
+                           "labels=actions, logits=logits) * reward)")
+BAD["a float Poisson draw regressed: the draw is the cut"] = (POLICY.format(
+    draw="tf.random.poisson([], tf.exp(logits))", loss="tf.reduce_mean(tf.square(actions))"),
+    [("TM201", 7)])
 
 
 @pytest.mark.parametrize("name", sorted(BAD))

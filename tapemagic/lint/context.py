@@ -105,6 +105,17 @@ class LintContext:
         """Yield the counted cuts of one kind (``host``, ``integer``, ``outside``...)."""
         return (c for c in self.counted() if c.cut.kind == kind)
 
+    def target_statement(self, call: GradientCall) -> ast.stmt | None:
+        """Return the last assignment of a gradient call's target name before the call."""
+        given = call.node.args[0] if isinstance(call.node, ast.Call) and call.node.args \
+            else None
+        if not isinstance(given, ast.Name):
+            return None
+        found = [n for n in ast.walk(self.tree) if isinstance(n, ast.Assign)
+                 and n.lineno < call.node.lineno and any(
+                     isinstance(t, ast.Name) and t.id == given.id for t in n.targets)]
+        return max(found, key=lambda n: n.lineno, default=None)
+
     def unwatched_tensors(self) -> Iterator[tuple[GradientCall, list[Site]]]:
         """Yield gradient calls with a tensor source the loss used before any watch of it.
 

@@ -37,6 +37,7 @@ from tapemagic.lint.values import Cut, Env, Site, Value, join
 FROZEN_ZERO = "frozen-zero"
 _MULTIPLY = frozenset({"tensorflow.multiply", "keras.ops.multiply"})
 _TENSOR_ARRAY = "tensorflow.TensorArray"
+
 #: TensorArray methods that return the written array (tensor_array_ops.py).
 _TENSOR_ARRAY_WRITES = frozenset({"write", "scatter", "unstack", "split"})
 #: Keywords that set an API's result dtype (api_catalog.py's ``_DTYPE_PARAMETERS``).
@@ -168,6 +169,8 @@ class Effects(Members):
         if found is not None:
             kind = "non-differentiable" if found[0] == "indices" else found[0]
             value = self.cut(node, kind, api, operands)
+            if found[0] in ("integer", "indices"):
+                value = self.sampled(node, dotted, value)
             if found[0] == "integer":
                 return replace(value, text="int")
             value = self.raising(node, found[1], value)

@@ -17,6 +17,11 @@ from tapemagic.lint.blocks import api_of
 from tapemagic.lint.tapes import Tapes
 from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, holds_variables, join
 
+#: The namespaces of random draws: an API there that no gradient crosses gives samples.
+_RANDOM = ("tensorflow.random.", "keras.random.")
+#: ``Cut.detail`` of a random draw's cut (a policy's action).
+SAMPLE = "sample"
+
 
 class Members(Tapes):
     """What APIs, methods and attributes do (see the module docstring)."""
@@ -62,6 +67,7 @@ class Members(Tapes):
             listed = catalog.cut(dotted)
             value = self.cut(node, "non-differentiable", api, taken)
             if listed is not None and listed[0] == "integer":  # a sample's ids, an argmax
+                value = self.sampled(node, dotted, value)
                 return replace(value, text="int")  # ... compared later: no second cut
             return self.raising(node, listed[1], value) if listed is not None else value
         if dotted in names.INTEGER_RESULT:
@@ -100,6 +106,21 @@ class Members(Tapes):
                          ghost=value.ghost)
         return self.keras(node, dotted, args, kwargs) or self.op(
             node, api, operands + keyword_operands)
+
+    @staticmethod
+    def sampled(node: ast.Call, dotted: str, value: Value) -> Value:
+        """Return ``value`` with its cut at ``node`` marked a sample when ``dotted`` draws.
+
+        Called for integer results: an API of ``tf.random`` / ``keras.random`` that no
+        gradient crosses and gives integers draws discrete choices (``tf.random.categorical``:
+        a policy's actions). A loss of them needs their log-probability (the score function),
+        not a gradient through them; a float draw (``tf.random.poisson``) is the cut itself.
+        """
+        if not dotted.startswith(_RANDOM):
+            return value
+        return replace(value, cuts=frozenset(
+            replace(c, detail=SAMPLE) if c.node is node and not c.detail else c
+            for c in value.cuts))
 
     def raising(self, node: ast.Call, ops: tuple[str, ...], value: Value) -> Value:
         """Return ``value`` with its cut at ``node`` marked when an op of ``ops`` raises.

@@ -18,6 +18,8 @@ from tapemagic import fixes
 from tapemagic.fixes import surrogates
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
+from tapemagic.lint.members import SAMPLE
+from tapemagic.lint.values import Site
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, EdgeRule, Match, register
 from tapemagic.rules.context import RuleContext
@@ -51,7 +53,14 @@ class NonDifferentiableOp(EdgeRule):
             yield match
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
-        return matchers.cut_matches(ctx, self.code, "non-differentiable")
+        yield from matchers.cut_matches(ctx, self.code, "non-differentiable")
+        # a loss that reads a sampled action and no log-probability of it: the score
+        # function term (REINFORCE) goes where the loss is made
+        for found in ctx.cuts("non-differentiable"):
+            loss = ctx.target_statement(found.call) if found.cut.detail == SAMPLE else None
+            if loss is not None and not found.call.target.live:
+                yield LintMatch(self.code, Site.of(loss), {
+                    "api": f"{found.cut.api} (a sample, read with no log-probability)"})
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
         # a one-hot of the maximum (one_hot(argmax(x)), cast(equal(x, max))): the softmax
