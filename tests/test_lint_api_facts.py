@@ -8,7 +8,10 @@ wraps a parameter in ``stop_gradient`` (the op catalog's ``stopped`` section, fo
 TensorFlow's source: ``tf.compat.v1.nn.softmax_cross_entropy_with_logits``' labels,
 ``tf.nn.moments``' shift); ``stateless_call`` runs the model on the values given, which
 a tape records only once watched; a loss of discrete samples (an integer draw of
-``tf.random``) with no log-probability of them is hinted where the loss is made. Each has correct look-alikes that stay silent.
+``tf.random``) with no log-probability of them is hinted where the loss is made; a loss
+given to ``compile`` that reads ``y_true`` and never ``y_pred`` (Keras calls it
+``loss(y_true, y_pred)``) reaches no weight. Each has
+correct look-alikes that stay silent.
 """
 
 from __future__ import annotations
@@ -171,6 +174,31 @@ GOOD["REINFORCE with sparse cross-entropy of the sampled actions"] = POLICY.form
 BAD["a float Poisson draw regressed: the draw is the cut"] = (POLICY.format(
     draw="tf.random.poisson([], tf.exp(logits))", loss="tf.reduce_mean(tf.square(actions))"),
     [("TM201", 7)])
+
+# -- a compiled loss that never reads y_pred -----------------------------------------------------
+COMPILED = """
+def steps(y_true, y_pred):
+{body}
+model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+model.compile(optimizer="adam", loss={loss})
+model.fit(x, y)
+"""
+COPIED = """    true_steps = y_true[:, 1:] - y_true[:, :-1]
+    pred_steps = y_true[:, 1:] - y_true[:, :-1]
+    return tf.reduce_mean(tf.square(pred_steps - true_steps))"""
+BAD["a compiled loss whose prediction line copies the target's"] = (
+    COMPILED.format(body=COPIED, loss="steps"), [("TM104", 3)])
+BAD["a compiled loss of y_true only, in a dict of losses"] = (COMPILED.format(
+    body="    return tf.reduce_mean(tf.square(y_true))", loss='{"dense": steps}'),
+    [("TM104", 1)])
+GOOD["a compiled loss reading both"] = COMPILED.format(
+    body=COPIED.replace("pred_steps = y_true[:, 1:] - y_true",
+                        "pred_steps = y_pred[:, 1:] - y_pred"),
+    loss="steps")
+GOOD["a zero placeholder loss beside add_loss"] = COMPILED.format(
+    body="    return 0.0", loss="steps")
+GOOD["a y_true-only function used as a metric"] = COMPILED.format(
+    body="    return tf.reduce_mean(y_true)", loss='"mse", metrics=[steps]')
 
 
 @pytest.mark.parametrize("name", sorted(BAD))

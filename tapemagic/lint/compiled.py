@@ -1,0 +1,67 @@
+"""A loss function given to Keras ``compile`` that never reads the prediction (TM104).
+
+TF-free, syntactic. Keras calls a compiled loss as ``loss(y_true, y_pred)`` (keras/src/losses:
+``LossFunctionWrapper``); ``y_pred`` is the model's output, the loss's only path to the
+weights. A function that reads its first parameter and never its second gives a loss no
+weight reaches: ``fit`` raises "No gradients provided for any variable". A function that
+reads neither (a zero placeholder beside ``add_loss``) is left alone.
+
+:func:`unread_predictions` yields, per such function, the statement to change: one whose value
+repeats an earlier statement's expression word for word (a copy meant to read ``y_pred``),
+else the ``def`` line.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+
+def unread_predictions(tree: ast.Module) -> Iterator[tuple[ast.AST, str, str]]:
+    """Yield (the place to change, the function's name, its prediction parameter)."""
+    functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    seen: set[str] = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "compile"):
+            continue
+        given = next((k.value for k in node.keywords if k.arg == "loss"), None) or (
+            node.args[1] if len(node.args) > 1 else None)
+        for part in _parts(given):
+            fn = functions.get(part.id) if isinstance(part, ast.Name) else None
+            if fn is None or fn.name in seen:
+                continue
+            seen.add(fn.name)
+            found = _unread(fn)
+            if found is not None:
+                yield found, fn.name, fn.args.args[1].arg
+
+
+def _parts(given: ast.expr | None) -> list[ast.expr]:
+    """Return the losses given: one, or the values of a list or dict of them."""
+    if isinstance(given, (ast.List, ast.Tuple)):
+        return list(given.elts)
+    if isinstance(given, ast.Dict):
+        return [v for v in given.values if v is not None]
+    return [given] if given is not None else []
+
+
+def _unread(fn: ast.FunctionDef) -> ast.AST | None:
+    """Return where ``fn`` should read its second parameter, if it reads only its first."""
+    params = [a.arg for a in fn.args.args]
+    if len(params) != 2 or fn.args.vararg or fn.args.kwarg:
+        return None
+    read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)}
+    if params[0] not in read or params[1] in read:
+        return None
+    earlier: set[str] = set()
+    for stmt in fn.body:
+        if isinstance(stmt, ast.Assign):
+            text = ast.unparse(stmt.value)
+            if text in earlier:
+                return stmt  # the same expression again: the copy meant for the prediction
+            earlier.add(text)
+    return ast.FunctionDef(name=fn.name, args=fn.args, body=[], decorator_list=[],
+                           lineno=fn.lineno, col_offset=fn.col_offset, end_lineno=fn.lineno,
+                           end_col_offset=fn.col_offset + 4 + len(fn.name))  # the def line
