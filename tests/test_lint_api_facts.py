@@ -10,7 +10,9 @@ TensorFlow's source: ``tf.compat.v1.nn.softmax_cross_entropy_with_logits``' labe
 a tape records only once watched; a loss of discrete samples (an integer draw of
 ``tf.random``) with no log-probability of them is hinted where the loss is made; a loss
 given to ``compile`` that reads ``y_true`` and never ``y_pred`` (Keras calls it
-``loss(y_true, y_pred)``) reaches no weight. Each has
+``loss(y_true, y_pred)``) reaches no weight; a
+hand-written ``train_step`` must add ``self.losses`` (what layers ``add_loss``), as Keras'
+``compute_loss`` does. Each has
 correct look-alikes that stay silent.
 """
 
@@ -199,6 +201,47 @@ GOOD["a zero placeholder loss beside add_loss"] = COMPILED.format(
     body="    return 0.0", loss="steps")
 GOOD["a y_true-only function used as a metric"] = COMPILED.format(
     body="    return tf.reduce_mean(y_true)", loss='"mse", metrics=[steps]')
+
+# -- a hand-written train_step that leaves out the layers' add_loss ------------------------------
+SIDE = """
+class Side(keras.layers.Layer):
+    def __init__(self):
+        super().__init__()
+        self.aux = keras.layers.Dense(1)
+    def call(self, h):
+        self.add_loss(0.1 * keras.ops.mean(keras.ops.square(self.aux(h))))
+        return h
+class Net(keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.trunk = keras.layers.Dense(4)
+        self.side = Side()
+        self.head = keras.layers.Dense(1)
+    def call(self, inputs):
+        return self.head(self.side(self.trunk(inputs)))
+    def train_step(self, data):
+        features, targets = data
+        with tf.GradientTape() as tape:
+            pred = self(features, training=True)
+            loss = {loss}
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+        return {{"loss": loss}}
+model = Net()
+model.compile(optimizer="adam", loss="mse")
+model.fit(x, y)
+"""
+BAD["train_step's loss without self.losses"] = (
+    SIDE.format(loss="tf.reduce_mean(tf.square(pred - targets))"), [("TM104", 20)])
+GOOD["train_step's loss adds self.losses"] = SIDE.format(
+    loss="tf.reduce_mean(tf.square(pred - targets)) + tf.add_n(self.losses)")
+GOOD["train_step's loss from compute_loss"] = SIDE.format(
+    loss="self.compute_loss(x=features, y=targets, y_pred=pred)")
+GOOD["Keras' own train step"] = SIDE.format(loss="0.0").split("    def train_step")[0] + """
+model = Net()
+model.compile(optimizer="adam", loss="mse")
+model.fit(x, y)
+"""
 
 
 @pytest.mark.parametrize("name", sorted(BAD))

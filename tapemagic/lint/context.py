@@ -112,7 +112,7 @@ class LintContext:
         if not isinstance(given, ast.Name):
             return None
         found = [n for n in ast.walk(self.tree) if isinstance(n, ast.Assign)
-                 and n.lineno < call.node.lineno and any(
+                 and n.lineno < getattr(call.node, "lineno", 0) and any(
                      isinstance(t, ast.Name) and t.id == given.id for t in n.targets)]
         return max(found, key=lambda n: n.lineno, default=None)
 

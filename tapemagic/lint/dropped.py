@@ -94,3 +94,28 @@ def _read_after(block: ast.AST, stmt: ast.Assign, name: str) -> bool:
                     for loop in loops):
                 return True
     return False
+
+
+def unadded_losses(calls: list[tuple[GradientCall, Interpreter]]
+                   ) -> Iterator[tuple[GradientCall, ast.Assign, frozenset[str]]]:
+    """Yield each tape's target that leaves out what the layers it ran added with add_loss.
+
+    Keras collects a layer's ``self.add_loss(...)`` in the model's ``losses``; its own train
+    step (``compute_loss``) adds them, a train step written by hand must add ``self.losses``
+    itself. Weights the gradient call asks for that only such a loss reaches get none: the
+    line to change is where the target is made.
+    """
+    for call, run in calls:
+        block = run.focus
+        if block is None or not call.sources or not isinstance(call.node, ast.Call) \
+                or not call.node.args or not isinstance(call.node.args[0], ast.Name):
+            continue
+        made = _last_binding(block, call.node.args[0].id)
+        if made is None:
+            continue
+        sources = run.roots.expand(call.sources)
+        lost = frozenset(r for state, value in run.added_losses.values() if state is True
+                         for r in value.live if not r.startswith(("t:", "?"))
+                         and r in sources and not run.roots.covered(r, call.target.live))
+        if lost:
+            yield call, made, lost

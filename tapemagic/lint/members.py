@@ -206,6 +206,10 @@ class Members(Tapes):
             return EMPTY
         if attr in ("__call__", "call"):
             return self.call_model(node, base, args, kwargs)
+        if attr in ("compute_loss", "compiled_loss"):
+            # Keras' own loss of a train step adds what the layers added (`self.losses`)
+            operands = [self.operand(a, node) for a in [*args, *kwargs.values()]]
+            return self.op(node, f".{attr}()", [*operands, self.added_loss(base, node)])
         if attr == "stateless_call" and len(args) > 2:
             return self.stateless_call(node, base, args, kwargs)
         if attr == "get_layer":

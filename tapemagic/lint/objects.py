@@ -37,7 +37,7 @@ class Objects(Blocks):
         self._locals: dict[tuple[str, int, int], Value] = {}  # a method's locals, evaluated
         self.entry: ast.AST | None = None  # the layer a Sequential runs now (its constructor)
         #: A functional model's root -> its integer ``keras.Input(...)`` calls
-        self.integer_inputs: dict[str, list[ast.AST]] = {}
+        self.integer_inputs: dict[str, list[ast.AST | None]] = {}
 
     def keras(self, node: ast.Call, dotted: str, args: list[Value],
               kwargs: dict[str, Value]) -> Value | None:
@@ -189,12 +189,12 @@ class Objects(Blocks):
             return value
         if model.text == "functional" and model.items:
             outputs = model.items[0]
-            made = self.integer_inputs.get(next(iter(model.weights)), [])
-            given = operands[0].items if len(made) > 1 and operands and \
-                len(operands[0].items) == len(made) else operands[:1] if len(made) == 1 else []
+            casts = self.integer_inputs.get(next(iter(model.weights)), [])
+            given = operands[0].items if len(casts) > 1 and operands and \
+                len(operands[0].items) == len(casts) else operands[:1] if len(casts) == 1 else []
             # Functional casts each input to its Input's dtype: integers take no gradient
             inputs = join(*(self.cut(m, "integer", api_of(m), [g]) if m is not None else g
-                            for m, g in zip(made, given, strict=False))) if given else inputs
+                            for m, g in zip(casts, given, strict=False))) if given else inputs
             if outputs.kind == "seq" and outputs.items and not symbolic:
                 # a list of outputs: each reads the weights on its own path (a VAE's log_var
                 # head is not on the reconstruction's)
@@ -224,7 +224,7 @@ class Objects(Blocks):
                               operands)
         if model.text in patterns.DROPOUT_LAYERS and patterns.drops_everything(model.node,
                                                                                self.tree):
-            inputs = self.zeroed(model.node, operands)  # rate 1.0: Keras returns zeros
+            inputs = self.zeroed(model.node or node, operands)  # rate 1.0: Keras returns zeros
         # a layer without variables reads no weights: only its input can carry them
         weights = EMPTY if model.text in names.WEIGHTLESS_LAYERS else self.read(
             model.weights, node, symbolic)

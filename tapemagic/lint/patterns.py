@@ -170,7 +170,7 @@ DROPOUT_LAYERS = frozenset({"Dropout", "SpatialDropout1D", "SpatialDropout2D",
                             "SpatialDropout3D"})
 
 
-def drops_everything(call: ast.AST, tree: ast.Module) -> bool:
+def drops_everything(call: ast.AST | None, tree: ast.Module) -> bool:
     """Whether a dropout layer's constructor ``call`` is given a rate of 1 (keep nothing)."""
     if not isinstance(call, ast.Call):
         return False

@@ -27,7 +27,7 @@ from tapemagic import fixes
 from tapemagic.fixes import calls
 from tapemagic.graph.left_out import left_out_term
 from tapemagic.graph.verdicts import Cause
-from tapemagic.lint import compiled
+from tapemagic.lint import compiled, dropped
 from tapemagic.lint.connections import (
     constant_targets,
     dangling_passes,
@@ -193,10 +193,15 @@ class NotConnected(RuleModule):
         for found in ctx.cuts("discarded"):
             yield LintMatch(self.code, found.cut.site, {"detail": found.cut.detail,
                                                         "source": found.cut.api})
+        # a hand-written train step whose loss leaves out what layers added (add_loss)
+        for _call, made, _lost in dropped.unadded_losses(ctx.calls):
+            yield LintMatch(self.code, Site.of(made), {
+                "detail": "The losses the model's layers add with `add_loss` (`self.losses`) "
+                          "may be left out of this loss", "source": "self.losses"})
         # a compiled loss that reads y_true only: where it should read the prediction
-        for spot, name, param in compiled.unread_predictions(ctx.tree):
+        for spot, function, param in compiled.unread_predictions(ctx.tree):
             yield LintMatch(self.code, Site.of(spot), {
-                "detail": f"The loss `{name}` given to `compile` never reads `{param}`, the "
+                "detail": f"The loss `{function}` given to `compile` never reads `{param}`, the "
                           "model's output", "source": param})
         # weights a tf.py_function's body reads itself, not through its `inp` tensors
         for found in ctx.cuts("py-closure"):

@@ -291,8 +291,9 @@ def _input_cuts(target: Any, names: frozenset[str], memo: dict[Any, Any]
         if d is not None}
     out: dict[str, list[Any]] = {}
     for param in params:
-        if param in kept or param == "name" or (isinstance(defaults.get(param), ast.Constant)
-                                                and defaults[param].value is not None):
+        default = defaults.get(param)
+        if param in kept or param == "name" or (isinstance(default, ast.Constant)
+                                                and default.value is not None):
             continue
         # what this parameter alone reaches: a gradient-less op's mark, or nothing at all
         alone = api_flow.Flow(getattr(target, "__globals__", {}), names, _severs, None, memo)
