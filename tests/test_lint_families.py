@@ -124,7 +124,7 @@ BAD = {
             reward = tf.cast(tf.equal(actions, 2), tf.float32)
             loss = -tf.reduce_mean(reward)
         grads = tape.gradient(loss, model.trainable_variables)
-        """, [("TM201", 4)]),
+        """, [("TM201", 4), ("TM201", 6)]),  # the sample, and the loss missing its log-prob
     # a Keras 3 op followed into Keras' TensorFlow backend: keras.ops.image.hsv_to_rgb runs
     # tf.image.hsv_to_rgb (HSVToRGB has no gradient: tensorflow/tensorflow#21510)
     "keras.ops.image.hsv_to_rgb on the network's output": ("""

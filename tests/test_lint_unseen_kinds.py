@@ -96,7 +96,7 @@ BAD = {
                 loss = -tf.reduce_sum(tf.gather(payoff, picks[:, 0]))
             return tape.gradient(loss, policy.trainable_variables)
         step(x)
-        """, [("TM201", 6)]),
+        """, [("TM201", 6), ("TM201", 7)]),  # the sample, and the loss missing its log-prob
     "rewards of a TFP Categorical's samples as the loss": ("""
         import tensorflow_probability as tfp
         tfd = tfp.distributions
