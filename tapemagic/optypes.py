@@ -129,6 +129,7 @@ GATING_INPUTS: dict[str, frozenset[int]] = {
         "MirrorPad": (1,), "Transpose": (1,), "ExpandDims": (1,), "Roll": (1, 2),
         "Sum": (1,), "Mean": (1,), "Max": (1,), "Min": (1,), "Prod": (1,),
         "Cumsum": (1,), "Cumprod": (1,), "TopKV2": (1,), "SplitV": (1, 2), "Split": (0,),
+        "If": (0,), "StatelessIf": (0,),  # tf.cond's condition (graphs.link_cond)
         "ResizeBilinear": (1,), "ResizeNearestNeighbor": (1,), "MatrixBandPart": (1, 2),
     }.items()
 }

@@ -296,6 +296,8 @@ _INDEX_ARGS = {"tf.one_hot": (0, "indices"), "keras.ops.one_hot": (0, "x"),
                "tf.nn.embedding_lookup": (1, "ids"), "keras.ops.take": (1, "indices")}
 
 
+_CONDITIONS = {"tf.cond", "tf.compat.v1.cond", "tf.case"}
+
 _EQUALITY = {"tf.equal", "tf.math.equal", "tf.not_equal", "tf.math.not_equal",
              "keras.ops.equal", "keras.ops.not_equal"}
 
@@ -337,6 +339,11 @@ def index_only(location: Location, index: SourceIndex) -> str | None:
                 "index goes, so no edit is offered; the loss has to be computed from the "
                 "prediction itself (a distance or a cross-entropy on the values, not on their "
                 "index)")
+    if all(p is not None and p[0] == "condition" for p in places):
+        return (f"`{index.text(location)}` only decides which branch runs ({shown}): a "
+                "condition has no gradient in any form, so no edit is offered; let the gate's "
+                "value reach the loss (mix the branches by it, `g * a + (1 - g) * b`) or give "
+                "it a loss of its own")
     return (f"`{index.text(location)}` only reaches {shown}, which has no gradient in any form "
             "(an index or an equality test is piecewise constant): a surrogate of this op "
             "alone leaves the weights cut, so no edit is offered; the loss has to be computed "
@@ -355,9 +362,15 @@ def _dead_end(use: ast.AST, parents: dict[ast.AST, ast.AST]) -> tuple[str, str] 
     if isinstance(parent, ast.Compare) and len(parent.ops) == 1 \
             and isinstance(parent.ops[0], (ast.Eq, ast.NotEq)):
         return "equal", f"`==` at line {parent.lineno}"
+    if isinstance(parent, (ast.If, ast.While, ast.IfExp)) and parent.test is use:
+        return "condition", f"the condition at line {parent.lineno}"
     if not isinstance(parent, ast.Call):
         return None
     name = ast.unparse(parent.func)
+    if name in _CONDITIONS and ((parent.args and parent.args[0] is use) or any(
+            k.arg == "pred" and k.value is use for k in parent.keywords)):
+        # cond's gradient (cond_v2 _IfGrad) gives its predicate None
+        return "condition", f"`{name}` at line {parent.lineno}"
     if name in _EQUALITY and use in parent.args:
         return "equal", f"`{name}` at line {parent.lineno}"
     spot = _INDEX_ARGS.get(name)

@@ -248,7 +248,16 @@ class GraphTracer:
         op = outputs[0].op
         branches = [tfp.cached_function_graph(tfp.nested_function(op, attr))
                     for attr in ("then_branch", "else_branch")]
-        return self._link_bodies(inputs[1:], outputs, branches, number, layer, loc)
+        if not self._link_bodies(inputs[1:], outputs, branches, number, layer, loc):
+            return False
+        # the condition decides every output (cond_v2's _IfGrad gives it None): an `If` op
+        # of the condition alone, its input a gate (optypes.GATING_INPUTS)
+        seq, results = self.rec.next_seq(), tuple(self.rec.ids.serial_of(t) for t in outputs)
+        self.rec.trace.ops.append(OpRecord(
+            seq, op.type, (self.serial_for(inputs[0], number, layer),),
+            tuple(r for r in results if r is not None), loc, layer=layer, in_function=True,
+            graph=number))
+        return True
 
     def link_while(self, inputs: tuple[Any, ...], outputs: tuple[Any, ...], number: int,
                    layer: str, loc: Any) -> bool:
