@@ -104,3 +104,38 @@ def test_a_gate_that_also_scales_the_branches_is_silent(tmp_path: Path) -> None:
         step()
         """)
     assert _found(report) == []
+
+
+def test_a_straight_through_with_swapped_terms_is_cut_at_the_stop_gradient(
+        tmp_path: Path) -> None:
+    # the rounding also feeds the stop_gradient: the estimator is the line to change
+    report = _run(tmp_path, """
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                h = 3.0 * tf.tanh(gate(x))
+                level = tf.floor(h)
+                code = level + tf.stop_gradient(h - level)  # STE
+                loss = tf.reduce_mean(tf.square(head(tf.tile(code, [1, 4])) - y))
+            return tape.gradient(loss, weights)
+
+        step()
+        """)
+    assert _found(report) == [("TM401", "stop-gradient", _line(tmp_path, "# STE"), True)]
+
+
+def test_integer_arithmetic_on_a_cast_size_is_no_second_cut(tmp_path: Path) -> None:
+    # `//` on the integer a cast made only sizes a slice: the cast is the one cut
+    report = _run(tmp_path, """
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                width = tf.cast(2.0 + 2.0 * tf.sigmoid(tf.reduce_mean(gate(x))), tf.int32)  # CAST
+                half = (width + 1) // 2
+                window = tf.slice(x, [0, 0], [16, half])
+                loss = tf.reduce_mean(tf.square(head(tf.pad(window, [[0, 0], [0, 4 - half]])) - y))
+            return tape.gradient(loss, weights)
+
+        step()
+        """)
+    assert _found(report) == [("TM202", "integer-dtype", _line(tmp_path, "# CAST"), True)]

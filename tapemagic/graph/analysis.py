@@ -24,6 +24,7 @@ from tapemagic.graph import py_functions
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.graph.refine import behind, missing_gradient, needed
 from tapemagic.graph.runtime_causes import CONVERSIONS, runtime_causes
+from tapemagic.graph.straight_through import swapped
 from tapemagic.graph.verdicts import CallAnalysis, Cause, SourceAnalysis
 from tapemagic.graph.walks import backward, forward, reconnects, shortest_path
 from tapemagic.optypes import COMPARISON_OPS, ZERO_GRADIENT
@@ -296,8 +297,11 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
             if edge.differentiable or edge.dst not in anc:
                 continue
             primary = src in diff_reach
-            if not primary and edge.cause == "integer-dtype" and not tensors[src].trainable:
-                continue  # integer plumbing after an earlier cut is not news
+            if not primary and not tensors[src].trainable and (
+                    edge.cause == "integer-dtype" or edge.dst not in value):
+                # integer plumbing after an earlier cut is not news, nor an op on integers
+                # whose result only indexes or sizes (a `//` on a crop size)
+                continue
             op = graph.ops.get(edge.ref) if edge.kind == "op" else None
             gated = edge.gating or edge.dst not in value or (
                 op is not None and op.op_type in COMPARISON_OPS)
@@ -317,7 +321,8 @@ def _cuts(graph: ProvenanceGraph, node: int, anc: set[int], value: set[int],
         key = (cause.edge.kind, cause.edge.ref, cause.edge.last_event)
         if key not in unique or (cause.primary and not unique[key].primary):
             unique[key] = cause
-    return sorted(behind(graph, node, anc, targets, list(unique.values())),
+    kept = swapped(graph, node, anc, targets, list(unique.values()))
+    return sorted(behind(graph, node, anc, targets, kept),
                   key=lambda c: (not c.primary, c.edge.seq if c.edge else 0))
 
 
