@@ -290,6 +290,8 @@ class Trace:
     #: gradient function's definition, the function's name, the handles it read, the error)
     custom_gradient_errors: list[tuple[RawLocation, str, tuple[int, ...], str]] = field(
         default_factory=list)
+    #: seqs of ``Sub`` ops whose two terms are the same value by construction (cancel.py)
+    self_cancelling: set[int] = field(default_factory=set)
     #: serials of all-zero float constants of a traced graph (a Python 0.0 frozen into it)
     zero_constants: set[int] = field(default_factory=set)
     #: traced steps whose sources went stale when a layer was unfrozen (graph mode)

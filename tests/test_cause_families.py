@@ -3,7 +3,13 @@
 A weight whose only way to the loss is a ``tf.cond`` condition (cond_v2's gradient gives the
 predicate None): TM201 at the comparison that made the condition, not "not connected"
 (the ``If`` op's condition is recorded as a gating input by ``tracing/graphs.link_cond``;
-modelled on https://github.com/jingyaogong/minimind/pull/859). Own code.
+modelled on https://github.com/jingyaogong/minimind/pull/859). A straight-through estimator
+with its terms swapped is cut at its stop_gradient only (``graph/straight_through.py``), and
+integer arithmetic on a cast size is no second cut. A loss that subtracts a term from itself
+(the same tensor, or one model called twice on one batch) is zero at the subtraction
+(``tracing/cancel.py``, modelled on
+https://github.com/SerezD/vqvae-vqgan-pytorch-lightning/issues/3); two dropout views are not.
+Own code.
 """
 
 from __future__ import annotations
@@ -139,3 +145,48 @@ def test_integer_arithmetic_on_a_cast_size_is_no_second_cut(tmp_path: Path) -> N
         step()
         """)
     assert _found(report) == [("TM202", "integer-dtype", _line(tmp_path, "# CAST"), True)]
+
+
+def test_a_loss_that_subtracts_a_term_from_itself_is_zero_at_the_subtraction(
+        tmp_path: Path) -> None:
+    # `tracing/cancel.py`: the two means are the same ops on the same tensor
+    report = _run(tmp_path, """
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                score = head(x)
+                loss = tf.reduce_mean(score) - tf.reduce_mean(score)  # CANCEL
+            return tape.gradient(loss, head.trainable_variables)
+
+        step()
+        """)
+    assert _found(report) == [("TM501", "zero-at-runtime", _line(tmp_path, "# CANCEL"), True)]
+    assert set(report.findings[0].variables) == {"head/kernel", "head/bias"}
+
+
+def test_two_calls_of_one_model_on_one_batch_cancel_eagerly_too(tmp_path: Path) -> None:
+    report = _run(tmp_path, """
+        batch = tf.constant(x)
+        with tf.GradientTape() as tape:
+            gap = head(batch) - head(batch)  # CANCEL
+            loss = tf.reduce_mean(tf.nn.softplus(gap))
+        tape.gradient(loss, head.trainable_variables)
+        """)
+    assert _found(report) == [("TM501", "zero-at-runtime", _line(tmp_path, "# CANCEL"), True)]
+
+
+def test_two_dropout_views_of_one_batch_are_no_cancellation(tmp_path: Path) -> None:
+    # each Dropout call draws from the seed generator's next state: the views differ
+    report = _run(tmp_path, """
+        drop = tf.keras.layers.Dropout(0.3)
+
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                gap = head(drop(x, training=True)) - head(drop(x, training=True))
+                loss = tf.reduce_mean(tf.square(gap)) + tf.reduce_mean(tf.square(head(x) - y))
+            return tape.gradient(loss, head.trainable_variables)
+
+        step()
+        """)
+    assert _found(report) == []

@@ -48,8 +48,9 @@ def runtime_causes(graph: ProvenanceGraph, node: int, bd: set[int], result: str)
     if causes:
         return causes[:1] if result == "none" else causes
     if result == "zero":
-        zeroing = [s for s in ops
-                   if graph.ops[s].op_type in ZERO_GRADIENT or graph.ops[s].saturated]
+        # a difference of equal terms is zero whatever the weights: the first explanation
+        zeroing = [s for s in ops if s in graph.trace.self_cancelling] or [
+            s for s in ops if graph.ops[s].op_type in ZERO_GRADIENT or graph.ops[s].saturated]
         if not zeroing:
             # traced ops (graph mode) carry no values: the first saturating op on the path of
             # a gradient TensorFlow returned as zeros is its probable cause (a softmax before
@@ -67,7 +68,7 @@ def _runtime_candidates(graph: ProvenanceGraph) -> frozenset[int]:
         op.seq for op in graph.ops.values()
         if (op.api_module == CUSTOM_GRADIENT_MODULE and op.op_type in ("Identity", "IdentityN"))
         or op.op_type in ("EagerPyFunc", "PyFunc", "PyFuncStateless")
-        or op.op_type in ZERO_GRADIENT or op.saturated
+        or op.op_type in ZERO_GRADIENT or op.saturated or op.seq in graph.trace.self_cancelling
         or (op.graph and op.op_type in VALUE_CHECKED)))
 
 

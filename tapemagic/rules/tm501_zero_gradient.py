@@ -37,6 +37,9 @@ _REASONS = {
     "Maximum": "every element takes the other operand, so no gradient reaches this one",
     "Minimum": "every element takes the other operand, so no gradient reaches this one",
 }
+#: A difference of two equal terms (tracing/cancel.py).
+_CANCELS = ("its two terms are the same value (the same tensor, or the same ops on the same "
+            "inputs), so the difference is zero whatever the weights and so is its gradient")
 #: For an op traced in a graph (no values to check): the probable reason.
 _PROBABLE = "probably saturated on this batch (graph mode: the values were not checked)"
 
@@ -56,14 +59,16 @@ class ZeroGradient(RuleModule):
                     ctx.frozen_zero(hit.analysis, hit.index) is not None):
                 continue  # float16 underflow (TM503), a frozen 0.0 (TM504): not a saturation
             op = ctx.graph.ops.get(hit.cause.op_seq or -1)
-            if op is None or not (op.op_type in ZERO_GRADIENT or op.saturated or op.graph):
+            cancels = op is not None and op.seq in ctx.trace.self_cancelling
+            if op is None or not (op.op_type in ZERO_GRADIENT or op.saturated or op.graph
+                                  or cancels):
                 continue
             if op.op_type in SATURATING_SOFTMAX:
                 continue  # a saturated softmax: TM505 (information)
             api = ctx.op_api(op) if not op.layer else op.layer
             raw = _layer_place(ctx, op)
-            reason = (_REASONS.get(op.op_type, "its gradient is zero here")
-                      if op.op_type in ZERO_GRADIENT or op.saturated else _PROBABLE)
+            reason = (_CANCELS if cancels else _REASONS.get(op.op_type, "its gradient is zero here")
+                      if op.op_type in ZERO_GRADIENT or op.saturated or cancels else _PROBABLE)
             raw, reason = _initial_place(ctx, op, raw, reason)
             reads, steps = behind.get((id(hit.analysis), op.seq), ((), 0))
             if reads:  # the weights that multiply its all-zero output are this cut's too

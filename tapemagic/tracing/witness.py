@@ -30,7 +30,7 @@ from tapemagic.optypes import (
 )
 from tapemagic.trace import GradientCallRecord, OpRecord, SourceRecord, Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import zero_witness
+from tapemagic.tracing import cancel, zero_witness
 from tapemagic.tracing._tf_private.grad_frames import raising_gradient
 
 Signature = tuple[tuple[str, "tuple[int | None, ...] | None"], ...]
@@ -58,6 +58,7 @@ def note(rec: Recorder) -> None:
             if named:
                 trace.none_inputs[op.seq] = named
         zero_witness.note(rec, reached(trace, _zeroed), _input_names)
+        cancel.note(rec)  # a difference of equal terms (its gradients are zeros)
 
 
 def note_raised(rec: Recorder, call: GradientCallRecord, error: BaseException) -> None:
