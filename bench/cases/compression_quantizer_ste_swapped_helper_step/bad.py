@@ -1,4 +1,4 @@
-# source: https://github.com/Justin-Tan/generative-compression/issues/27
+# source: https://github.com/CompVis/taming-transformers/issues/35
 # cause: stop-gradient|non-differentiable-op
 # rule: TM401
 # weights: comp_encoder/comp_hidden/kernel, comp_encoder/comp_hidden/bias, comp_encoder/comp_latent/kernel, comp_encoder/comp_latent/bias
