@@ -24,7 +24,7 @@ optimizer = tf.keras.optimizers.Adam(1e-3)
 
 
 def quantize(latent, bins=8.0):
-    binned = tf.floor(latent * bins) / bins  # accept: non-differentiable-op
+    binned = tf.floor(latent * bins) / bins
     return binned + tf.stop_gradient(latent - binned)  # expect: stop-gradient|non-differentiable-op primary
 
 
