@@ -77,10 +77,12 @@ def render_text(report: Report) -> str:
     rules = {f.id: f.rule for f in report.findings}
     for call in report.gradient_calls:
         out.append("")
-        out.extend(_call_block(call, rules))
+        out.extend(_call_block(call, rules, report.exception))
+    before: Finding | None = None
     for finding in report.findings:
         out.append("")
-        out.extend(_finding_block(finding))
+        out.extend(_finding_block(finding, before))
+        before = finding
     if report.exception is not None:
         out.append("")
         out.extend(_error_block("exception", report.exception))
@@ -119,7 +121,8 @@ def fallback_headline(report: Report) -> str:
     return f"tapemagic: {n} finding{'s' * (n != 1)} ({errors} error{'s' * (errors != 1)})"
 
 
-def _call_block(call: GradientCall, rules: dict[str, str]) -> list[str]:
+def _call_block(call: GradientCall, rules: dict[str, str],
+                exception: ErrorInfo | None) -> list[str]:
     head = f"gradient call {call.id}: tape.{call.method}({call.target})"
     if call.location is not None:
         head += f" at {call.location.label}"
@@ -140,12 +143,21 @@ def _call_block(call: GradientCall, rules: dict[str, str]) -> list[str]:
     for r in rows:
         cells = [r[i].ljust(widths[i]) for i in range(3)] + [r[3]]
         lines.append(("  " + "  ".join(cells)).rstrip())
-    if call.error is not None:
+    if call.error is not None and exception is not None and (
+            (call.error.type, call.error.message) == (exception.type, exception.message)):
+        # the error the script raised: printed once, with its meaning, at the report's end
+        lines.append(f"{_INDENT}error: {call.error.type} (the exception below)")
+    elif call.error is not None:
         lines.extend(_INDENT + line for line in _error_block("error", call.error))
     return lines
 
 
-def _finding_block(f: Finding) -> list[str]:
+def _finding_block(f: Finding, before: Finding | None = None) -> list[str]:
+    """Return one finding's lines.
+
+    Weights and a path the finding before showed are not repeated (a cut's secondary findings
+    share them), as the HTML report's cards do.
+    """
     lines = [f"{f.rule} {f.name}: {f.message}"]
     facts: list[str] = []
     if f.location is not None:
@@ -155,11 +167,13 @@ def _finding_block(f: Finding) -> list[str]:
     if f.api:
         facts.append(f"api: {f.api}")
     if f.variables:
-        facts.append(f"weights: {_names(f.variables)}")
+        same = before is not None and tuple(before.variables) == tuple(f.variables)
+        facts.append("weights: the same as above" if same else f"weights: {_names(f.variables)}")
     if not f.primary:
         facts.append("order: secondary (the next cut on this path once the first one is fixed)")
     if f.chain:
-        facts.append(f"path: {format_chain(f.chain)}")
+        same = before is not None and tuple(before.chain) == tuple(f.chain)
+        facts.append("path: the same as above" if same else f"path: {format_chain(f.chain)}")
     facts.extend(fix_lines(f))
     facts.append(f"see: %gradcheck --explain {f.rule}")
     lines.extend(_INDENT + fact for fact in facts)
