@@ -4,7 +4,8 @@
 (what the tape recorded before it is discarded: a cut whose line is the reset's) and
 ``tracing/tracking.py`` each ``trainable = False`` that froze trainable weights
 (``Trace.switches``). The rules read them to name the line that made a cut: the block that
-took the forward pass off the tape or the reset that discarded it (TM103), the freeze that emptied a source list (TM109).
+took the forward pass off the tape or the reset that discarded it (TM103), the freeze that
+emptied a source list (TM109).
 Apart from ``trace.py`` to keep that module within the size limit.
 """
 
@@ -45,7 +46,7 @@ class Switches:
         return None
 
     def discarded_at(self, tape: str, seq: int) -> RawLocation | None:
-        """Return the line of the ``tape.reset()`` that discarded what ``tape`` recorded at ``seq``."""
+        """Return the line of the ``tape.reset()`` that discarded ``tape``'s record at ``seq``."""
         for start, end, loc in self.resets.get(tape, ()):
             if start <= seq < end:
                 return loc
