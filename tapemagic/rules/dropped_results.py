@@ -76,3 +76,19 @@ def _dropped_call(ctx: RuleContext, raw: RawLocation) -> bool:
                 and node.lineno <= raw.line <= (node.end_lineno or node.lineno)):
             return True
     return False
+
+
+def dropped_detail(ctx: RuleContext, op: OpRecord) -> str:
+    """Return TM104's detail for a dropped call result: the call, and what to keep."""
+    what = ctx.index.snippet(ctx.index.line_call(op.loc) or op.loc) if op.loc else None
+    call = f"`{what}`" if what else "the call on this line"
+    return (f": they reach {call}, whose result this line drops (the call returns a new value; "
+            "it does not change its argument): keep what it returns and use it")
+
+
+def unused_detail(dangling: OpRecord) -> str:
+    """Return TM104's detail for a line that used another value in the unused one's place."""
+    where = dangling.layer_loc or dangling.loc
+    line = where.line if where is not None else "?"
+    return (f": this line uses another value where the one computed from them at line {line}, "
+            "which nothing uses, may have been meant")
