@@ -1,9 +1,11 @@
 """What the user's code switched off while it ran: tape pauses and weights frozen. TF-free.
 
-``tracing/tapes.py`` notes each ``with tape.stop_recording():`` block and
+``tracing/tapes.py`` notes each ``with tape.stop_recording():`` block, each ``tape.reset()``
+(what the tape recorded before it is discarded: a cut whose line is the reset's) and
 ``tracing/tracking.py`` each ``trainable = False`` that froze trainable weights
 (``Trace.switches``). The rules read them to name the line that made a cut: the block that
-took the forward pass off the tape (TM103), the freeze that emptied a source list (TM109).
+took the forward pass off the tape or the reset that discarded it (TM103), the freeze that
+emptied a source list (TM109).
 Apart from ``trace.py`` to keep that module within the size limit.
 """
 
@@ -33,10 +35,19 @@ class Switches:
     #: tape id -> each ``stop_recording`` block: (first seq, end seq, its ``with`` line)
     pauses: dict[str, list[tuple[int, int, RawLocation | None]]] = field(default_factory=dict)
     freezes: list[Freeze] = field(default_factory=list)
+    #: tape id -> each ``tape.reset()``: the spans it discarded (first seq, end seq) and its line
+    resets: dict[str, list[tuple[int, int, RawLocation | None]]] = field(default_factory=dict)
 
     def paused_at(self, tape: str, seq: int) -> RawLocation | None:
         """Return the ``stop_recording`` line of ``tape``'s block open at ``seq``, else None."""
         for start, end, loc in self.pauses.get(tape, ()):
+            if start <= seq < end:
+                return loc
+        return None
+
+    def discarded_at(self, tape: str, seq: int) -> RawLocation | None:
+        """Return the line of the ``tape.reset()`` that discarded ``tape``'s record at ``seq``."""
+        for start, end, loc in self.resets.get(tape, ()):
             if start <= seq < end:
                 return loc
         return None

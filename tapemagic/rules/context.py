@@ -141,6 +141,11 @@ class RuleContext:
         spread = self._spread(hit)
         return None if spread is None else spread[1]
 
+    def spread(self, hit: Hit) -> tuple[set[int], set[int]]:
+        """Return the tensors the tape computed from a source, and those no recorded op read."""
+        spread = self._spread(hit)
+        return (set(), set()) if spread is None else (spread[0], spread[2])
+
     def _spread(self, hit: Hit) -> tuple[set[int], OpRecord, set[int]] | None:
         """Return what the tape computed from a variable source: tensors, last op, ends.
 

@@ -2,7 +2,8 @@
 
 Matcher: a source the cut analysis marks ``outside-tape`` (a differentiable path exists, but
 its first op ran after the ``with`` block or inside ``stop_recording``). Points at that op (at
-the ``with tape.stop_recording():`` line when it ran inside that block), or,
+the ``with tape.stop_recording():`` line when it ran inside that block, at the
+``tape.reset()`` that discarded it when the tape recorded it and a reset forgot it), or,
 when it ran inside a helper the user's code called after the block (``loss = loss_fn(pred)``),
 at that call: the line to move into the ``with`` block.
 """
@@ -26,6 +27,10 @@ _NOT_RECORDING = ("while the tape is not recording (after its `with` block, insi
                   "`stop_recording`, or before a `tape.reset()`)")
 _PAUSED = ("inside this `tape.stop_recording()` block, which keeps whatever it computes off "
            "the tape (leave the forward pass and the loss outside the block)")
+#: tensorflow/python/eager/backprop.py GradientTape.reset: "Clears all information stored in
+#: this tape", so a gradient asks only what ran after it
+_RESET = ("before this `tape.reset()`, which discards everything the tape recorded (reset the "
+          "tape before the forward pass, or not at all)")
 #: tensorflow/python/distribute/mirrored_run.py runs the replica function on threads of its
 #: own; the tape stack is per thread, so a tape of the calling thread records none of it
 _REPLICA = ("in the replica function that `strategy.run` runs on the strategy's own threads, "
@@ -69,6 +74,15 @@ class OutsideTape(RuleModule):
                 yield Match((place(paused), "paused"), paused, hit.cause.primary,
                             {"api": what or api, "when": _PAUSED}, hit)
                 continue
+            reset = (trace.switches.discarded_at(tape.id, op.seq) if op is not None
+                     and tape is not None and op.graph == tape.graph else None)
+            if reset is not None and op is not None:
+                what = ctx.index.snippet(raw) if raw is not None else None
+                # the tape recorded the op, then `tape.reset()` discarded it: the reset is
+                # the line to change (move it before the forward pass, or drop it)
+                yield Match((place(reset), "reset"), reset, hit.cause.primary,
+                            {"api": what or api, "when": _RESET}, hit)
+                continue
             yield _at_user_line(ctx, hit, op, raw, api)
         # a term built from another gradient outside the tape and added in (a WGAN-GP penalty
         # computed before the critic's tape): every weight is connected, the term trains none
@@ -83,7 +97,7 @@ class OutsideTape(RuleModule):
         return matchers.cut_matches(ctx, self.code, "outside")
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
-        if "replica" in draft.key or "paused" in draft.key:
+        if "replica" in draft.key or "paused" in draft.key or "reset" in draft.key:
             return ()  # the tape goes into the replica function: no edit of this shape yet
         # the line that computes the loss (or forward pass) goes into the neighbouring block;
         # a target computed in the gradient call's own arguments is computed last in it

@@ -42,6 +42,7 @@ from tapemagic.lint.values import Site
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+from tapemagic.rules.dropped_results import dropped_detail, dropped_result, unused_detail
 from tapemagic.rules.substitutes import made_by_layer
 from tapemagic.rules.target_swap import SWAPPED, other_call_loss, term_name
 from tapemagic.rules.untrained import trained_instead, untrained_on_path
@@ -111,14 +112,17 @@ class NotConnected(RuleModule):
             detail = ""
             if dangling is not None:
                 raw = dangling.loc
-                substitute = ctx.substitute(hit, dangling)
-                if substitute is not None and substitute.loc is not None:
+                dropped = dropped_result(ctx, hit)  # `ta.write(t, h)`: its result dropped
+                substitute = ctx.substitute(hit, dangling) if dropped is None else None
+                if dropped is not None:
+                    raw, detail = dropped.loc, dropped_detail(ctx, dropped)
+                elif substitute is not None and substitute.loc is not None:
                     # the loss was built without it: that line is the one to change, and
                     # the one finding (the unused value's line is said, not reported again);
                     # when a Keras layer made that other value itself, that layer is
                     raw = (made_by_layer(ctx.trace, ctx.graph.ops, substitute, dangling)
                            or substitute.loc)
-                    detail = _unused(dangling)
+                    detail = unused_detail(dangling)
             elif hit.source.source.handle is not None and (
                     hit.source.source.handle in ctx.trace.handle_created):
                 raw = ctx.trace.handle_created[hit.source.source.handle]
@@ -216,13 +220,6 @@ class NotConnected(RuleModule):
             for root in sorted(value.weights):
                 yield LintMatch(self.code, run.made[root], {
                     "detail": f"`{name.id}` may never be read by any op", "source": name.id})
-
-
-def _unused(dangling: OpRecord) -> str:
-    where = dangling.layer_loc or dangling.loc
-    line = where.line if where is not None else "?"
-    return (f": this line uses another value where the one computed from them at line {line}, "
-            "which nothing uses, may have been meant")
 
 
 def _target_name(stmt: ast.Assign) -> str:

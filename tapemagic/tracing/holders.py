@@ -13,7 +13,7 @@ layer's class, the line to change. Nothing here runs a TensorFlow op or changes 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,8 @@ from tapemagic.tracing import keras_state
 #: how deep a layer's attributes are searched through objects Keras does not track
 DEPTH = 4
 _LIBRARIES = ("keras.", "tf_keras.", "tensorflow.", "numpy", "builtins")
+#: sized values whose items are plain data, never a layer or a variable
+_FLAT = (str, bytes, bytearray, memoryview, range)
 
 
 @dataclass(frozen=True)
@@ -81,9 +83,11 @@ def attribute_reaching(owner: Any, target: Any, layer_cls: type) -> str | None:
 def reached(owner: Any, layer_cls: type) -> Iterator[tuple[Any, str, str]]:
     """Yield (value, the owner's attribute it hangs off, the user's object it is in) for each.
 
-    Depth first, each value once, at most ``DEPTH`` levels below an attribute: through lists,
-    tuples, dicts, ``tf.Module``s and objects of the user's classes, never into a variable,
-    another Keras layer (it tracks its own) or a library object.
+    Depth first, each value once, at most ``DEPTH`` levels below an attribute: through any
+    sized container (lists, tuples and dicts, which Keras tracks, and those it does not: a
+    ``collections.deque``, a set), ``tf.Module``s and objects of the user's classes, never
+    into a variable, another Keras layer (it tracks its own), a tensor or array, or a library
+    object.
     """
     seen = {id(owner)}
 
@@ -94,10 +98,14 @@ def reached(owner: Any, layer_cls: type) -> Iterator[tuple[Any, str, str]]:
         yield value, attribute, via
         if is_variable(value) or isinstance(value, layer_cls):
             return
-        if isinstance(value, (list, tuple)):
-            items: Iterable[Any] = value
-        elif isinstance(value, dict):
-            items = value.values()
+        if isinstance(value, Mapping):
+            items: Iterable[Any] = list(value.values())
+        elif (isinstance(value, Collection) and not isinstance(value, _FLAT)
+              and not hasattr(value, "dtype")):  # a tensor or an array holds numbers
+            # any sized container, whether Keras wraps it (list, tuple, dict) or not (a deque,
+            # a set): what it holds is tracked or not by Keras' own account (``tracked``);
+            # never an iterator or generator (walking would consume it)
+            items = list(value)
         elif _walkable(value):
             items, via = vars(value).values(), via or type(value).__name__
         else:

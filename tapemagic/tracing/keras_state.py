@@ -113,3 +113,9 @@ def keras_construction_hooks() -> tuple[type, type] | None:
     if "__init__" not in backend.__dict__ or "__init__" not in node.__dict__:
         return None
     return backend, node
+
+
+def keras_operation_class() -> type | None:
+    """Return Keras 3's ``Operation`` (the base of every layer and ``keras.ops`` op), or None."""
+    operation = getattr(sys.modules.get("keras.src.ops.operation"), "Operation", None)
+    return operation if isinstance(operation, type) else None

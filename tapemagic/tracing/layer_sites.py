@@ -80,6 +80,12 @@ def site_of(obj: Any) -> RawLocation | None:
     return site.place() if site is not None and site.ref() is obj else None
 
 
+def made_of(obj: Any) -> RawLocation | None:
+    """Return the user's line that constructed ``obj`` (a Keras layer), or None."""
+    site = _SITES.get(id(obj))
+    return site.made if site is not None and site.ref() is obj else None
+
+
 def _holds(frame: FrameType, obj: Any) -> bool:
     """Return True when a function frame has ``obj`` among its locals (its constructor's)."""
     if not frame.f_code.co_flags & inspect.CO_NEWLOCALS:

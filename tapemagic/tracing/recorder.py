@@ -28,6 +28,7 @@ from tapemagic.tracing._tf_private.ids import TensorIds, eager_uid, handle_of
 from tapemagic.tracing.backward import BackwardState, note_op_type
 from tapemagic.tracing.backward import flush as flush_backward
 from tapemagic.tracing.backward import record as record_backward
+from tapemagic.tracing.declared import integer_declared
 from tapemagic.tracing.graphs import GraphTracer
 from tapemagic.tracing.host_values import HostRoundTrips
 from tapemagic.tracing.initializers import Initialising, own_op, owner_known
@@ -269,6 +270,8 @@ class Recorder(HostRoundTrips):
             op.outer_loc = self.site.call_site(user, loc)
         if layer and not op.in_gradient and name not in CREATE_OPS and name not in WRITE_OPS:
             op.layer_loc = self.placer.place(sys._getframe(1), user)
+            if name == "Cast" and outputs:  # cast to an integer dtype declared elsewhere?
+                op.layer_loc = integer_declared(sys._getframe(1), user, outputs[0]) or op.layer_loc
         if api_key is not None and api_key[0] == CUSTOM_GRADIENT_MODULE and not op.in_gradient:
             self.backward.python_seq = seq
             found = custom_gradient_of(sys._getframe(1))

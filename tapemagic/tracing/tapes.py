@@ -237,6 +237,9 @@ class TapeHooks:
             record = hooks.record_of(tape)
             now = hooks.rec.next_seq()
             open_span = bool(record.spans) and record.spans[-1][1] < 0
+            loc, _ = hooks._user_location(2)  # the user's `tape.reset()`: the cut's line
+            hooks.rec.trace.switches.resets.setdefault(record.id, []).extend(
+                (start, now if end < 0 else end, loc) for start, end in record.spans)
             record.spans.clear()  # what the tape recorded before the reset is forgotten
             if open_span:
                 record.spans.append([now, -1])

@@ -62,3 +62,13 @@ def compiled_trainable(model: Any) -> dict[Any, bool]:
     """
     state = getattr(model, "_compiled_trainable_state", None)
     return dict(state) if isinstance(state, dict) else {}
+
+
+def history_operation(tensor: Any) -> Any:
+    """Return the Keras operation that made a symbolic ``KerasTensor`` (an ``InputLayer``).
+
+    keras/src/backend/common/keras_tensor.py: ``KerasTensor._keras_history`` is
+    ``(operation, node_index, tensor_index)`` (keras/src/ops/node.py ``KerasHistory``).
+    """
+    history = getattr(tensor, "_keras_history", None)
+    return getattr(history, "operation", None)
