@@ -21,7 +21,7 @@ from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.rules.untrained import trained_instead
-from tapemagic.trace import OpRecord, RawLocation
+from tapemagic.trace import OpRecord, RawLocation, TapeRecord, Trace
 
 _NOT_RECORDING = ("while the tape is not recording (after its `with` block, inside "
                   "`stop_recording`, or before a `tape.reset()`)")
@@ -65,23 +65,15 @@ class OutsideTape(RuleModule):
                 yield Match((place(tape.loc), "replica"), tape.loc, hit.cause.primary,
                             {"api": api, "when": _REPLICA}, hit)
                 continue
-            paused = (trace.switches.paused_at(tape.id, op.seq) if op is not None
-                      and tape is not None and op.graph == tape.graph else None)
-            if paused is not None and op is not None:
-                # the op ran inside the user's `with tape.stop_recording():`: that block,
-                # which takes it off the tape, is the line to change (not the op inside it)
+            switched = _switched(trace, tape, op)
+            if switched is not None and op is not None:
+                # the op ran inside the user's `with tape.stop_recording():`, or the tape
+                # recorded it and `tape.reset()` then discarded it: that block or that reset
+                # is the line to change (not the op)
+                where, key, when = switched
                 what = ctx.index.snippet(raw) if raw is not None else None
-                yield Match((place(paused), "paused"), paused, hit.cause.primary,
-                            {"api": what or api, "when": _PAUSED}, hit)
-                continue
-            reset = (trace.switches.discarded_at(tape.id, op.seq) if op is not None
-                     and tape is not None and op.graph == tape.graph else None)
-            if reset is not None and op is not None:
-                what = ctx.index.snippet(raw) if raw is not None else None
-                # the tape recorded the op, then `tape.reset()` discarded it: the reset is
-                # the line to change (move it before the forward pass, or drop it)
-                yield Match((place(reset), "reset"), reset, hit.cause.primary,
-                            {"api": what or api, "when": _RESET}, hit)
+                yield Match((place(where), key), where, hit.cause.primary,
+                            {"api": what or api, "when": when}, hit)
                 continue
             yield _at_user_line(ctx, hit, op, raw, api)
         # a term built from another gradient outside the tape and added in (a WGAN-GP penalty
@@ -130,3 +122,15 @@ def _at_user_line(ctx: RuleContext, hit: Hit, op: OpRecord | None, raw: RawLocat
 
 def _scope(raw: RawLocation) -> tuple[str, str]:
     return raw.file, raw.function
+
+
+def _switched(trace: Trace, tape: TapeRecord | None,
+              op: OpRecord | None) -> tuple[RawLocation, str, str] | None:
+    """Return the recording switch that kept ``op`` off ``tape`` (its line, key, wording)."""
+    if op is None or tape is None or op.graph != tape.graph:
+        return None
+    paused = trace.switches.paused_at(tape.id, op.seq)
+    if paused is not None:
+        return paused, "paused", _PAUSED
+    reset = trace.switches.discarded_at(tape.id, op.seq)
+    return (reset, "reset", _RESET) if reset is not None else None
