@@ -66,6 +66,9 @@ class Blocks:
         self.focus_call: ast.expr | None = None
         self.assigned: dict[str, frozenset[Cut]] = {}
         self.compiles: list[tuple[Value, Value, ast.Call]] = []
+        #: Roots of weights made with ``add_weight(..., trainable=False)`` (bucket edges, an
+        #: accumulator): no gradient is asked of them, so a cut of only these cuts nothing
+        self.untrained: set[str] = set()
         #: What ``layer.add_loss(...)`` added, by the layer's root, with the state it was
         #: added in (recording, not, symbolic): ``model.losses`` reads it back.
         self.added_losses: dict[str, tuple[object, Value]] = {}

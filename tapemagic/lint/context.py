@@ -89,8 +89,8 @@ class LintContext:
                 # from another cell) only when the call asks for them
                 raising = _raises(cut, call.target)
                 lost = cut.roots if raising else roots.severed(cut, call.target.live)
-                severed = frozenset(r for r in lost
-                                    if not r.startswith(("t:", "?")) or r in sources)
+                severed = frozenset(r for r in lost if r not in run.untrained and (
+                    not r.startswith(("t:", "?")) or r in sources))
                 if not severed:
                     continue
                 if sources and not roots.overlap(severed, sources):

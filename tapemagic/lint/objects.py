@@ -294,10 +294,10 @@ class Objects(Blocks):
         key = (",".join(sorted(instance.weights)), f"{id(cls)}.{attr}")
         if key in self._members:
             return self._members[key]
-        self._members[key] = EMPTY  # a member defined from itself ends here
         found = methods.member_assignment(cls, attr)
-        if found is None:
+        if found is None:  # not memoised: a Dense subclass's `self.kernel` is read again
             return None
+        self._members[key] = EMPTY  # a member defined from itself ends here
         method, stmt = found
         value_node = stmt.value
         recording, self.recording = self.recording, False
@@ -309,6 +309,8 @@ class Objects(Blocks):
                 and value_node.func.attr in ("add_weight", "add_variable"):
             value = Value(kind="variable", weights=frozenset({self.fresh(value_node)}),
                           text="keras")
+            if patterns.keyword_false(value_node, "trainable"):
+                self.untrained |= value.weights
         for child in value.weights:
             for parent in instance.weights:
                 self.roots.add(parent, child)
