@@ -87,6 +87,9 @@ class OpRecord:
     #: a saturated op's output was all zero too (a fake-quant clamping every element to a
     #: range floor of 0): a weight multiplying it gets zeros (graph/zero_weights.py)
     zero_output: bool = False
+    #: the input the weights reach this op through (``tf.maximum(0.0, x)``: 1), set when
+    #: the saturation check walks the path (tracing/saturation.on_path); its gradient is asked
+    data_input: int = 0
 
 
 @dataclass(slots=True)

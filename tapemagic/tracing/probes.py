@@ -97,7 +97,7 @@ class Probes:
                    for p, (_, s) in zip(positions, probed, strict=True)]
         ops = self._asked(graph, [s for _, s in probed], targets)
         facts = self._write(graph, [g for g, _ in probed], weights,
-                            [(t, i, o) for _, t, i, o in ops], None)
+                            [(t, i, o, c.data_input) for c, t, i, o in ops], None)
         if facts is None:
             return pairs
         probe = _Probe(facts, [s for _, s in probed], [c[0] for c in ops], positions,
@@ -153,7 +153,7 @@ class Probes:
                 found = graph.get_operation_by_name(name)
             except (KeyError, ValueError):
                 found = None
-            ops.append((op.op_type, tuple(found.inputs), tuple(found.outputs))
+            ops.append((op.op_type, tuple(found.inputs), tuple(found.outputs), op.data_input)
                        if found is not None else None)
         self._write(graph, gradients, probe.weights, ops, probe.variable)
 
@@ -261,15 +261,16 @@ def _facts(gradients: list[Any], weights: list[Any], ops: list[Any]) -> Any:
                       tf.stack(squares)], axis=0)
 
 
-def _op_flag(op_type: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...]) -> Any:
-    """Return True when the op's registered gradient gives its input 0 zeros (saturation.py).
+def _op_flag(op_type: str, inputs: tuple[Any, ...], outputs: tuple[Any, ...],
+             index: int = 0) -> Any:
+    """Return True when the op's registered gradient gives its data input zeros (saturation.py).
 
     Built in the step's graph from the op itself: the ops its gradient function adds read
     what the step computes anyway (a ReLU's gradient reads its output).
     """
     del inputs  # the op holds them
     try:
-        flag = zero_flag(op_type, outputs[0].op, outputs)
+        flag = zero_flag(op_type, outputs[0].op, outputs, index)
     except Exception:  # noqa: BLE001 - one op's gradient we cannot build leaves the rest probed
         flag = None
     return tf.constant(False) if flag is None else flag

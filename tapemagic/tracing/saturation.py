@@ -10,9 +10,10 @@ is zero everywhere.
 The same predicate, :func:`zero_flag`, runs eagerly on an eager op's recorded values and is
 built into a traced step's probe (probes.py) for a graph op.
 
-Which ops are asked: those whose registered gradient to input 0 reads input 0 itself or an
-output of the op beyond its shape (:func:`gated`, asked once per op signature on a scratch
-graph). A gradient that reads only the *other* inputs (``Mul``, ``MatMul``, a convolution)
+Which ops are asked: those whose registered gradient to the input the weights reach them
+through (``OpRecord.data_input``: input 0, or 1 in ``tf.maximum(0.0, x)``) reads that input
+itself or an output of the op beyond its shape (:func:`gated`, asked once per op signature on
+a scratch graph). A gradient that reads only the *other* inputs (``Mul``, ``MatMul``, a convolution)
 is zero only where another factor is zero: a zero weight, which ``graph/first_step.py``
 explains (ReZero), not a saturation. ``Softmax`` is the one op asked another way: its gradient
 ``p * (g - sum(g * p))`` is zero only where ``p`` is exactly one-hot, where the rule that
@@ -47,8 +48,8 @@ if TYPE_CHECKING:
 MAX_ASKED = 256
 #: eager ops kept (with their tensors) while a tape records, for :func:`resolve`
 MAX_KEPT = 4096
-#: (op type, attrs, signature, graph) -> whether the gradient to input 0 reads its values
-_GATED: dict[tuple[str, str, tuple[Any, ...], bool], bool] = {}
+#: (op type, attrs, signature, graph, input) -> whether the gradient to it reads its values
+_GATED: dict[tuple[str, str, tuple[Any, ...], bool, int], bool] = {}
 _SKIPPED = METADATA_OPS | READ_OPS | VARIABLE_OPS | WRITE_OPS | {"Identity", "IdentityN",
                                                                   "StopGradient"}
 
@@ -58,12 +59,13 @@ def askable(op_type: str) -> bool:
     return op_type not in _SKIPPED and not is_function_call(op_type)
 
 
-def zero_flag(op_type: str, op: Any, outputs: tuple[Any, ...] | list[Any]) -> Any:
-    """Return a bool tensor: ``op``'s registered gradient gives input 0 zeros everywhere.
+def zero_flag(op_type: str, op: Any, outputs: tuple[Any, ...] | list[Any],
+              index: int = 0) -> Any:
+    """Return a bool tensor: ``op``'s registered gradient gives input ``index`` zeros everywhere.
 
     ``op`` is the op as TensorFlow hands it to gradient functions: a graph ``Operation``, or
     eager backprop's stand-in (``MockOp``) over the recorded values; the result is eager or
-    symbolic with it. None when the op has no gradient function or gives input 0 None.
+    symbolic with it. None when the op has no gradient function or gives that input None.
     """
     if op_type == "Softmax":  # one-hot to float precision on every row
         p = outputs[0]
@@ -73,7 +75,9 @@ def zero_flag(op_type: str, op: Any, outputs: tuple[Any, ...] | list[Any]) -> An
         return None
     upstream = [_upstream(t) if tfp.is_trainable_dtype(t.dtype) else None for t in outputs]
     grads = function(op, *upstream)
-    first = grads[0] if isinstance(grads, (list, tuple)) else grads
+    if not isinstance(grads, (list, tuple)):
+        grads = [grads]
+    first = grads[index] if index < len(grads) else None
     if first is None:
         return None
     first = tf.convert_to_tensor(first)
@@ -93,7 +97,7 @@ def _upstream(tensor: Any) -> Any:
 
 
 def gated(trace: Trace, op: OpRecord, attrs: Any) -> bool:
-    """Return True when ``op``'s registered gradient to input 0 reads input 0 or an output."""
+    """Return True when ``op``'s registered gradient to its data input reads it or an output."""
     tensors = trace.tensors
     if attrs is None or not op.inputs or not op.outputs:
         return False
@@ -102,13 +106,14 @@ def gated(trace: Trace, op: OpRecord, attrs: Any) -> bool:
         outs = tuple((tensors[s].dtype, tensors[s].shape) for s in op.outputs)
     except KeyError:
         return False
-    if not tensors[op.inputs[0]].trainable:
+    index = op.data_input if op.data_input < len(op.inputs) else 0
+    if not tensors[op.inputs[index]].trainable:
         return False
-    key = (op.op_type, repr(attrs), (ins, outs), bool(op.graph))
+    key = (op.op_type, repr(attrs), (ins, outs), bool(op.graph), index)
     found = _GATED.get(key)
     if found is None:
         try:
-            found = _reads_values(op.op_type, attrs, ins, outs, bool(op.graph))
+            found = _reads_values(op.op_type, attrs, ins, outs, bool(op.graph), index)
         except Exception:  # noqa: BLE001 - a gradient function that needs more than we have
             found = False
         if len(_GATED) < 4096:
@@ -116,15 +121,16 @@ def gated(trace: Trace, op: OpRecord, attrs: Any) -> bool:
     return found
 
 
-def _reads_values(op_type: str, attrs: Any, ins: Any, outs: Any, graph: bool) -> bool:
+def _reads_values(op_type: str, attrs: Any, ins: Any, outs: Any, graph: bool,
+                  index: int = 0) -> bool:
     if op_type == "Softmax":
-        return True
+        return index == 0
     built = scratch_gradients(op_type, attrs, ins, outs, graph)
-    if built is None or built[2][0] is None:
+    if built is None or index >= len(built[2]) or built[2][index] is None:
         return False
     inputs, outputs, grads = built
-    own = {id(inputs[0]), *(id(t) for t in outputs)}
-    start = grads[0]
+    own = {id(inputs[index]), *(id(t) for t in outputs)}
+    start = grads[index]
     stack = [getattr(start, "values", start)]
     seen: set[int] = set()
     while stack:
@@ -164,6 +170,8 @@ def on_path(trace: Trace, nodes: Iterable[int], targets: Iterable[int]) -> list[
         seen.add(serial)
         for op in consumers.get(serial, ()):
             if any(out in anc for out in op.outputs):
+                if op.seq not in found:  # the first input the weights reach it through
+                    op.data_input = op.inputs.index(serial)
                 found[op.seq] = op
                 stack.extend(op.outputs)
     return [found[seq] for seq in sorted(found)]
@@ -219,7 +227,7 @@ def resolve(rec: Recorder, nodes: list[int], targets: tuple[int, ...]) -> None:
             asked += 1
             try:
                 mock = tfp.MockOp(attrs, list(entry[1]), list(entry[2]), op.op_type, None)
-                flag = zero_flag(op.op_type, mock, entry[2])
+                flag = zero_flag(op.op_type, mock, entry[2], op.data_input)
                 op.saturated = bool(flag is not None and bool(flag))
                 op.zero_output = op.saturated and _all_zero(entry[2])
             except Exception:  # noqa: BLE001 - unknown: not saturated
