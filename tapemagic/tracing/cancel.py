@@ -1,14 +1,14 @@
 """A difference of two terms that are the same value by construction: a loss that cancels.
 
-Imports TensorFlow (the op definitions). ``mean(d_fake) - mean(d_fake)`` (a typo for the real
-score) is zero whatever the weights, and so is every gradient through it; TensorFlow returns
-zeros and nothing else says why. At the end of a run in which some gradient came back zero,
-each ``Sub`` op's two inputs are compared by structure: the same tensor, or the outputs of ops
-of the same type and attrs (a constant's value is its attr) over inputs equal the same way. A
-variable read is equal to another read of the same variable with no write between; an op
-TensorFlow declares stateful (a random draw, a read of a seed variable's next value) is only
-equal to itself, so two random augmentations of one batch, two dropout masks or a real and a
-fake batch are never equal. The equal ``Sub`` ops are ``Trace.self_cancelling``.
+Imports TensorFlow (the op definitions, through the quarantine). ``mean(d_fake) - mean(d_fake)``
+(a typo for the real score) is zero whatever the weights, and so is every gradient through it;
+TensorFlow returns zeros and nothing else says why. At the end of a run in which some gradient
+came back zero, each ``Sub`` op's two inputs are compared by structure: the same tensor, or the
+outputs of ops of the same type and attrs (a constant's value is its attr) over inputs equal the
+same way. A variable read is equal to another read of the same variable with no write between;
+an op TensorFlow declares stateful (a random draw, a read of a seed variable's next value) is
+only equal to itself, so two random augmentations of one batch, two dropout masks or a real and
+a fake batch are never equal. The equal ``Sub`` ops are ``Trace.self_cancelling``.
 """
 
 from __future__ import annotations
@@ -17,9 +17,8 @@ import bisect
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
-from tensorflow.python.framework import op_def_registry
-
 from tapemagic.optypes import READ_OPS
+from tapemagic.tracing._tf_private import api_ops
 
 if TYPE_CHECKING:
     from tapemagic.trace import OpRecord, Trace
@@ -87,8 +86,7 @@ class _Keys:
         if op.op_type in READ_OPS:
             return True
         if op.op_type not in self.stateful:
-            definition = op_def_registry.get(op.op_type)
-            self.stateful[op.op_type] = definition is None or definition.is_stateful
+            self.stateful[op.op_type] = api_ops.is_stateful(op.op_type)
         # an op with no recorded attrs (a Const's value, a reduction's keepdims unknown) is
         # only equal to itself, but the pass-through Identity joining a traced call to its body
         return self.stateful[op.op_type] or (op.seq not in self.attrs

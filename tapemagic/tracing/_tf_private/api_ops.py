@@ -1,9 +1,10 @@
 """TensorFlow's op definitions and API decorators, for the static checker's op catalog.
 
-Read only by :mod:`tapemagic.tracing.api_catalog` when the catalog is regenerated (and by its
-test): ``op_def_registry`` (tensorflow/python/framework/op_def_registry.py) holds every
-registered op's definition, ``tf_decorator.unwrap`` (tensorflow/python/util/tf_decorator.py)
-finds the function a public API name decorates.
+Read by :mod:`tapemagic.tracing.api_catalog` when the catalog is regenerated (and by its
+test), and by :mod:`tapemagic.tracing.cancel` (:func:`is_stateful`): ``op_def_registry``
+(tensorflow/python/framework/op_def_registry.py) holds every registered op's definition,
+``tf_decorator.unwrap`` (tensorflow/python/util/tf_decorator.py) finds the function a public
+API name decorates.
 """
 
 from __future__ import annotations
@@ -38,6 +39,12 @@ def composite_tensor() -> type:
     from tensorflow.python.framework import composite_tensor
 
     return composite_tensor.CompositeTensor
+
+
+def is_stateful(op_type: str) -> bool:
+    """Whether ``op_type`` is declared stateful (a random draw); True when it is unregistered."""
+    found = op_def_registry.get(op_type)
+    return found is None or found.is_stateful
 
 
 def has_outputs(op_type: str) -> bool:
