@@ -11,6 +11,7 @@ Apart from ``trace.py`` to keep that module within the size limit.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -40,17 +41,11 @@ class Switches:
 
     def paused_at(self, tape: str, seq: int) -> RawLocation | None:
         """Return the ``stop_recording`` line of ``tape``'s block open at ``seq``, else None."""
-        for start, end, loc in self.pauses.get(tape, ()):
-            if start <= seq < end:
-                return loc
-        return None
+        return _line_over(self.pauses.get(tape, ()), seq)
 
     def discarded_at(self, tape: str, seq: int) -> RawLocation | None:
         """Return the line of the ``tape.reset()`` that discarded ``tape``'s record at ``seq``."""
-        for start, end, loc in self.resets.get(tape, ()):
-            if start <= seq < end:
-                return loc
-        return None
+        return _line_over(self.resets.get(tape, ()), seq)
 
     def frozen_before(self, handles: set[int], seq: int) -> list[Freeze]:
         """Return the freezes before ``seq`` of any of ``handles``, each handle's last one."""
@@ -59,3 +54,9 @@ class Switches:
             if freeze.seq < seq:
                 last.update((h, freeze) for h in freeze.handles if h in handles)
         return sorted(set(last.values()), key=lambda f: f.seq)
+
+
+def _line_over(spans: Iterable[tuple[int, int, RawLocation | None]],
+               seq: int) -> RawLocation | None:
+    """Return the line of the first span (first seq, end seq, line) that holds ``seq``."""
+    return next((loc for start, end, loc in spans if start <= seq < end), None)

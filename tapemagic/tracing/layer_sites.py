@@ -60,8 +60,8 @@ _SITES: dict[int, _Site] = {}
 
 
 def _entry(obj: Any) -> _Site | None:
-    site = _SITES.get(id(obj))
-    if site is not None and site.ref() is obj:
+    site = _noted(obj)
+    if site is not None:
         return site
     try:
         ref = weakref.ref(obj)
@@ -74,16 +74,22 @@ def _entry(obj: Any) -> _Site | None:
     return site
 
 
+def _noted(obj: Any) -> _Site | None:
+    """Return ``obj``'s sites, if noted (an entry of a dead object with the same id is not)."""
+    site = _SITES.get(id(obj))
+    return site if site is not None and site.ref() is obj else None
+
+
 def site_of(obj: Any) -> RawLocation | None:
     """Return the line an op of ``obj`` (a Keras layer or operation) is placed at, or None."""
-    site = _SITES.get(id(obj))
-    return site.place() if site is not None and site.ref() is obj else None
+    site = _noted(obj)
+    return site.place() if site is not None else None
 
 
 def made_of(obj: Any) -> RawLocation | None:
     """Return the user's line that constructed ``obj`` (a Keras layer), or None."""
-    site = _SITES.get(id(obj))
-    return site.made if site is not None and site.ref() is obj else None
+    site = _noted(obj)
+    return site.made if site is not None else None
 
 
 def _holds(frame: FrameType, obj: Any) -> bool:
