@@ -380,6 +380,11 @@ class Trace:
         """Return the op recorded with ``seq``, if any."""
         return self._ops_by_seq().get(seq)
 
+    def producer_of(self, serial: int) -> OpRecord | None:
+        """Return the recorded op that made tensor ``serial`` (None for a leaf or unknown)."""
+        record = self.tensors.get(serial)
+        return self.op_at(record.producer[0]) if record is not None and record.producer else None
+
     def _ops_by_seq(self) -> dict[int, OpRecord]:
         cache = self.__dict__.get("_by_seq")
         if cache is None or len(cache) != len(self.ops):

@@ -61,7 +61,7 @@ class _Keys:
             if current in self.memo:
                 stack.pop()
                 continue
-            op = self._producer(current)
+            op = self.trace.producer_of(current)
             opaque = op is None or self._opaque(op)
             pending = [] if opaque or op is None else [i for i in op.inputs if i not in self.memo]
             if pending and current not in expanded:
@@ -74,12 +74,6 @@ class _Keys:
             self.memo[current] = self._intern(
                 ("op", current) if cyclic and not opaque else self._key(current, op))
         return self.memo[serial]
-
-    def _producer(self, serial: int) -> OpRecord | None:
-        record = self.trace.tensors.get(serial)
-        if record is None or record.producer is None:
-            return None
-        return self.trace.op_at(record.producer[0])
 
     def _opaque(self, op: OpRecord) -> bool:
         """Return True for an op whose output is only equal to itself (stateful, a read)."""

@@ -192,8 +192,7 @@ def feeding(trace: Trace, nodes: Iterable[int]) -> list[OpRecord]:
         if op.in_gradient or op.op_type not in MULTIPLYING or not set(op.inputs) & reads:
             continue
         for serial in op.inputs:
-            record = trace.tensors.get(serial)
-            producer = trace.op_at(record.producer[0]) if record and record.producer else None
+            producer = trace.producer_of(serial)
             if serial not in reads and producer is not None and askable(producer.op_type):
                 found[producer.seq] = producer
     return [found[seq] for seq in sorted(found)]

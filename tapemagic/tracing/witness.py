@@ -87,13 +87,11 @@ def _note_raised(rec: Recorder, call_id: str, error: Exception) -> None:
     with rec.quiet():
         for tensor in outputs:
             serial = rec.ids.serial_of(tensor)
-            record = rec.trace.tensors.get(serial) if serial is not None else None
-            if record is not None and record.producer is not None:
-                op = rec.trace.op_at(record.producer[0])
-                if op is not None and op.op_type == op_type:
-                    text = f"{type(error).__name__}: {error}".strip()
-                    rec.trace.raising_gradients[op.seq] = (call_id, text)
-                    return
+            op = rec.trace.producer_of(serial) if serial is not None else None
+            if op is not None and op.op_type == op_type:
+                text = f"{type(error).__name__}: {error}".strip()
+                rec.trace.raising_gradients[op.seq] = (call_id, text)
+                return
 
 
 def _candidates(trace: Trace) -> Iterable[tuple[OpRecord, set[int]]]:
@@ -144,8 +142,7 @@ def ancestors(trace: Trace, targets: Iterable[int]) -> set[int]:
         if serial in seen:
             continue
         seen.add(serial)
-        record = trace.tensors.get(serial)
-        op = trace.op_at(record.producer[0]) if record and record.producer else None
+        op = trace.producer_of(serial)
         if op is not None:
             stack.extend(op.inputs)
     return seen
