@@ -67,8 +67,12 @@ class ZeroGradient(RuleModule):
                 continue  # a saturated softmax: TM505 (information)
             api = ctx.op_api(op) if not op.layer else op.layer
             raw = _layer_place(ctx, op)
-            reason = (_CANCELS if cancels else _REASONS.get(op.op_type, "its gradient is zero here")
-                      if op.op_type in ZERO_GRADIENT or op.saturated or cancels else _PROBABLE)
+            if cancels:
+                reason = _CANCELS
+            elif op.op_type in ZERO_GRADIENT or op.saturated:
+                reason = _REASONS.get(op.op_type, "its gradient is zero here")
+            else:
+                reason = _PROBABLE
             raw, reason = _initial_place(ctx, op, raw, reason)
             reads, steps = behind.get((id(hit.analysis), op.seq), ((), 0))
             if reads:  # the weights that multiply its all-zero output are this cut's too
