@@ -47,6 +47,21 @@ BAD = {
     loss = tf.reduce_mean(tf.square(decoder(q) - x))
 grads = tape.gradient(loss, variables)
 """, [("TM201", 7), ("TM202", 8)]),
+    # tensorflow/lattice#49's kind: the bucket's index is the one cut; the learned values it
+    # picks train (their table made no part of the search), so their take is no second place
+    "learned edges searched, another table's rows taken: one hint, at the search": ("""
+class Buckets(keras.layers.Layer):
+    def build(self, shape):
+        self.edges = self.add_weight(shape=(5,), initializer="ones")
+        self.values = self.add_weight(shape=(6,), initializer="zeros")
+
+    def call(self, inputs):
+        bucket = keras.ops.searchsorted(self.edges, inputs[:, 0], side="right")
+        return keras.ops.expand_dims(keras.ops.take(self.values, bucket), -1)
+
+model = keras.Sequential([keras.Input((6,)), Buckets()])
+model.compile(optimizer="adam", loss="mse")
+""", [("TM202", 7)]),
     "an Embedding of a cast in a functional model: one hint, at the cast": ("""
 inp = keras.Input((6,))
 branch = keras.layers.Dense(3, name="bucket")(inp)

@@ -30,6 +30,7 @@ import ast
 from dataclasses import replace
 
 from tapemagic.lint import catalog, frozen, names, patterns
+from tapemagic.lint.blocks import weight_roots
 from tapemagic.lint.members import Members
 from tapemagic.lint.values import Cut, Env, Site, Value, join
 
@@ -135,14 +136,19 @@ class Effects(Members):
         Indices an earlier cut took from weights (an argmin's codes) pick rows of a learned
         table (a variable, a codebook) here: the rows replace the value the indices were
         computed from, so this lookup is a place to change too (a straight-through estimator
-        goes here), as the run reports it. Rows picked from computed outputs (a router's
-        choice among experts) leave the cut where the choice was made.
+        goes here), as the run reports it. Only when the indices were computed from the rows
+        they pick (a nearest-row search over the table): then the rows stand for the value that
+        was compared with them. Rows picked from computed outputs (a router's choice among
+        experts), or from one table by indices a search over another made (the values of a
+        bucket ``searchsorted`` found among learned edges), leave the cut where the indices
+        were made.
         """
         params, indices = self.operand(args[0], node), self.operand(args[1], node)
         value = self.op(node, api, [params, indices])
         lost = frozenset(r for r in indices.ghost - indices.live if not r.startswith("t:")
                          and not self.roots.covered(r, params.live))
-        if args[0].kind != "variable" or not params.live or not lost:
+        if args[0].kind != "variable" or not params.live or not lost or \
+                not self.roots.overlap(weight_roots(indices.ghost), params.live):
             return value
         found = Cut("integer", api, Site.of(node), lost, node, "secondary")
         return replace(value, cuts=value.cuts | {found})
