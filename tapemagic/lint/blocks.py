@@ -65,6 +65,8 @@ class Blocks:
         self.focus_watches = True
         self.focus_call: ast.expr | None = None
         self.assigned: dict[str, frozenset[Cut]] = {}
+        #: Weights written off every tape (``set_weights``, ``assign``): copies, never trained
+        self.copied: set[str] = set()
         self.compiles: list[tuple[Value, Value, ast.Call]] = []
         #: Roots of weights made with ``add_weight(..., trainable=False)`` (bucket edges, an
         #: accumulator): no gradient is asked of them, so a cut of only these cuts nothing

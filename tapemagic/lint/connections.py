@@ -211,6 +211,23 @@ def _joined(ctx: LintContext, run: Interpreter,
     return out if len(out) > 1 else []
 
 
+def twin_pass(ctx: LintContext, call: GradientCall) -> tuple[ast.Call, str] | None:
+    """Return the pass in the tape where the asked model's twin was meant, and what it does.
+
+    A pass of a copy the code writes (:func:`copy_pass`), else a pass repeated
+    (:func:`repeated_pass`); None when neither is certain.
+    """
+    copy = copy_pass(ctx, call)
+    if copy is not None:
+        return copy, f"`{ctx.text(copy)}` may read a copy of the weights (written by " \
+                     "`set_weights` or `assign`, which no gradient trains) where its twin was meant"
+    repeated = repeated_pass(ctx, call)
+    if repeated is not None:
+        return repeated, f"`{ctx.text(repeated)}` may repeat a forward pass where its twin " \
+                         "was meant"
+    return None
+
+
 def repeated_pass(ctx: LintContext, call: GradientCall) -> ast.Call | None:
     """Return the second of two identical model calls in the tape's block, if there is one.
 
@@ -230,6 +247,29 @@ def repeated_pass(ctx: LintContext, call: GradientCall) -> ast.Call | None:
             return node
         seen[key] = node
     return None
+
+
+def copy_pass(ctx: LintContext, call: GradientCall) -> ast.Call | None:
+    """Return the one pass in the tape's block of a copy the target reads instead of its twin.
+
+    ``target.set_weights(online.get_weights())`` (or an ``assign`` off every tape) makes the
+    target network a copy nothing trains by gradient. A target that reads copies only, in a
+    tape whose gradient asks for their twin (a DQN's Q(s, a) taken from the target network),
+    reads that pass where the twin was meant: it is the line to change. The other way round
+    (the copy's own weights asked for, as DDPG's target actor) the gradient call is.
+    """
+    block = _block(ctx, call.tape) if isinstance(call.tape, ast.expr) else None
+    run = next((r for c, r in ctx.calls if c is call), None)
+    if block is None or run is None or not run.copied:
+        return None
+    copied = run.roots.expand(frozenset(run.copied))
+    reached = frozenset(r for r in _reached(call) if not r.startswith(("t:", "?")))
+    if not reached or not all(r in copied for r in reached):
+        return None
+    last = block.end_lineno or block.lineno
+    passes = [node for node, weights in run.model_calls.values() if weights <= copied
+              and block.lineno <= node.lineno <= last]
+    return passes[0] if len(passes) == 1 else None
 
 
 def _called(ctx: LintContext, source: ast.expr) -> bool:

@@ -317,8 +317,16 @@ class Members(Tapes):
         return join(self.read(value.live, node), Value(cuts=cuts, ghost=value.ghost))
 
     def assign(self, node: ast.Call, variable: Value, value: Value) -> Value:
-        """Record ``variable.assign(value)``: later reads carry what the write cut."""
+        """Record ``variable.assign(value)``: later reads carry what the write cut.
+
+        Only a write the tape records around: one made off every tape (a target network's
+        ``set_weights(online.get_weights())``, an EMA copy) leaves the variable its own
+        value, and no tape could have traced a read of it back to what it was copied from.
+        """
         value = self.operand(value, node)
+        if not self.recording:  # a copy: a target network, an average (connections.py)
+            self.copied |= variable.weights
+            return EMPTY
         cuts = set(value.cuts)
         if value.live and self.recording:
             cuts.add(Cut("assign", ast.unparse(node.func).rsplit(".", 1)[-1], Site.of(node),

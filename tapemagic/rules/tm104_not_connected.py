@@ -31,8 +31,8 @@ from tapemagic.lint import compiled, dropped
 from tapemagic.lint.connections import (
     constant_targets,
     dangling_passes,
-    repeated_pass,
     second_passes,
+    twin_pass,
     unread_members,
     unread_models,
     unread_variables,
@@ -167,11 +167,9 @@ class NotConnected(RuleModule):
             detail = "The loss may be computed from another model made by the same code" \
                 if twin else "Nothing in the tape may read these weights"
             at = call.sources_node if call.sources_node is not None else expr
-            repeated = repeated_pass(ctx, call) if twin else None
-            if repeated is not None:  # the copy called twice where the twin was meant
-                detail = f"`{ctx.text(repeated)}` may repeat a forward pass where " \
-                         "its twin was meant"
-                at = repeated
+            found = twin_pass(ctx, call) if twin else None
+            if found is not None:  # the copy read, or called twice, where the twin was meant
+                at, detail = found
             yield LintMatch(self.code, Site.of(at), {"detail": detail,
                                                      "source": ctx.text(expr)})
         # a weight a model class makes and nothing reads: where it is made
