@@ -180,8 +180,11 @@ class Effects(Members):
             if found[0] == "integer":
                 return replace(value, text="int")
             value = self.raising(node, found[1], value)
-            # decoded labels (with their log-probabilities): a cast of them is no new cut
-            return replace(value, text="int") if found[0] == "indices" else value
+            # decoded labels (with their log-probabilities), or a result asked for in an
+            # integer dtype (`tf.quantization.quantize(h, lo, hi, tf.qint8)`): an op on them
+            # further on (its `dequantize`) is no new cut
+            asked = any(a.text in names.INTEGER_DTYPES for a in [*args, *kwargs.values()])
+            return replace(value, text="int") if found[0] == "indices" or asked else value
         position = catalog.dtype_position(dotted)
         if position is None:
             return None

@@ -82,6 +82,8 @@ CASTS = frozenset({"tensorflow.cast", "tensorflow.saturate_cast", "keras.ops.cas
                    "keras.backend.cast"})
 INTEGER_DTYPES = frozenset({
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool",
+    # TensorFlow's quantized types hold integers too (no gradient flows into one)
+    "qint8", "quint8", "qint16", "quint16", "qint32",
 })
 NUMPY_FUNCTION = frozenset({"tensorflow.numpy_function", "tensorflow.compat.v1.py_func",
                             "tensorflow.py_func"})
