@@ -14,6 +14,7 @@ import ast
 from collections.abc import Iterable
 
 from tapemagic.fixes import watches
+from tapemagic.lint import iterators
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.lint.values import Site
 from tapemagic.report.model import Edit, Location
@@ -60,7 +61,14 @@ class EmptySources(RuleModule):
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         for node in ctx.unbuilt_sources():
-            yield LintMatch(self.code, Site.of(node), {"api": ctx.text(node)})
+            yield LintMatch(self.code, Site.of(node), {"api": ctx.text(node), "why": (
+                "the model has no `Input` and was not called or built yet, so "
+                "`tape.gradient` may get no sources")})
+        # a zip of gradients and variables a loop consumed before the optimizer reads it
+        for stmt, name, reader in iterators.consumed_twice(ctx.tree):
+            yield LintMatch(self.code, Site.of(stmt), {"api": name, "why": (
+                f"`{ctx.text(stmt.value)}` is a one-shot iterator that {reader} already "
+                "consumed, so `apply_gradients` may get no pairs and update no weight")})
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
         if "frozen" in draft.key:
