@@ -30,7 +30,7 @@ import ast
 from dataclasses import replace
 
 from tapemagic.lint import catalog, frozen, names, patterns
-from tapemagic.lint.blocks import weight_roots
+from tapemagic.lint.blocks import api_of, weight_roots
 from tapemagic.lint.members import Members
 from tapemagic.lint.values import Cut, Env, Site, Value, join
 
@@ -96,6 +96,12 @@ class Effects(Members):
         if dotted in names.ZERO_GRADIENT:
             return self.cut(node, "zero", api or ast.unparse(node.func),
                             [self.operand(a, node) for a in args[:1]])
+        if dotted in names.CLIPS and _bounds_swapped(node, names.CLIPS[dotted]):
+            return self.cut(node, "zero", api_of(node), [self.operand(a, node) for a in args[:1]])
+        if dotted in names.DATASET_MAKERS:  # its elements: cut from what it was made of
+            made = self.cut(node, "non-differentiable", api or ast.unparse(node.func),
+                            [self.operand(a, node) for a in args[:1]])
+            return Value(kind="dataset", items=(made,), cuts=made.cuts, ghost=made.ghost)
         if dotted in names.GATHERS and len(args) > 1:
             return self.lookup(node, api or ast.unparse(node.func), args)
         if dotted not in names.KNOWN:
@@ -301,3 +307,16 @@ def _host_number(value: Value) -> bool:
     """Whether a value is a plain host value: no kind, no weight, no tensor path, no cut."""
     return value.kind is None and not value.live and not value.cuts and \
         all(r.startswith("t:") for r in value.weights | value.ghost)
+
+
+def _bounds_swapped(node: ast.Call, params: tuple[str, str]) -> bool:
+    """Whether a clip's two bounds are number literals with the lower one above the upper."""
+    given = {k.arg: k.value for k in node.keywords if k.arg in params}
+    bounds = [given.get(p, node.args[i + 1] if len(node.args) > i + 1 else None)
+              for i, p in enumerate(params)]
+    try:
+        low, high = (ast.literal_eval(b) if b is not None else None for b in bounds)
+    except (ValueError, TypeError):  # not literals: nothing certain
+        return False
+    numbers = [b for b in (low, high) if isinstance(b, (int, float)) and not isinstance(b, bool)]
+    return len(numbers) == 2 and numbers[0] > numbers[1]

@@ -64,6 +64,16 @@ BINARY_DRAWS = {"keras.backend.random_binomial": ("p", 1),
 #: stays connected, but nothing flows back through them.
 ZERO_GRADIENT = frozenset(f"{module}.sign" for module in ("tensorflow", "keras.ops",
                                                           "keras.backend"))
+#: Clips by two bounds, each API with its bounds' parameter names: ``minimum(maximum(t, lo),
+#: hi)`` (TensorFlow's clip_by_value, Keras 3's ``ops.clip`` through it; Keras 2's backend
+#: raises ``hi`` to ``lo``) is one constant everywhere when ``lo > hi``: its gradient is zero.
+CLIPS = {"tensorflow.clip_by_value": ("clip_value_min", "clip_value_max"),
+         "keras.ops.clip": ("x_min", "x_max"), "keras.backend.clip": ("min_value", "max_value")}
+#: tf.data pipelines made from tensors: each element comes out of the dataset's iterator op,
+#: and no tape records a path from the tensors given to the elements (no dataset op has a
+#: gradient), so a loss built by looping over one depends on nothing it was made from.
+DATASET_MAKERS = frozenset(f"tensorflow.data.Dataset.{name}" for name in (
+    "from_tensor_slices", "from_tensors"))
 #: Ops that run a function of the user's in a loop; ``back_prop=False`` makes their traced
 #: form (while_v2) wrap the results in ``stop_gradient``. Eagerly the loop is plain Python
 #: and the flag does nothing.
