@@ -16,6 +16,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from tapemagic.lint.values import Cut, Site, Value, join
+
 
 def unread_predictions(tree: ast.Module) -> Iterator[tuple[ast.AST, str, str]]:
     """Yield (the place to change, the function's name, its prediction parameter)."""
@@ -65,3 +67,27 @@ def _unread(fn: ast.FunctionDef) -> ast.AST | None:
     return ast.FunctionDef(name=fn.name, args=fn.args, body=[], decorator_list=[],
                            lineno=fn.lineno, col_offset=fn.col_offset, end_lineno=fn.lineno,
                            end_col_offset=fn.col_offset + 4 + len(fn.name))  # the def line
+
+
+def keyed_prediction(prediction: Value, loss: Value, node: ast.Call) -> Value:
+    """Return what a loss dict given to ``compile`` reads of a model with named outputs.
+
+    Keras 3 computes a loss for each output the dict names (``CompileLoss``) and none for an
+    output it leaves out: the weights only that output reads get no gradient from ``fit``.
+    Such an output is a ``discarded`` cut at ``compile`` (TM104). Only when every key of the
+    dict is an output's name (a typo's loss is Keras' own error) and some output keeps one.
+    """
+    if not loss.keys or not prediction.keys or len(prediction.keys) != len(prediction.items) \
+            or not set(loss.keys) <= set(prediction.keys):
+        return prediction
+    pairs = list(zip(prediction.keys, prediction.items, strict=True))
+    left = [key for key, _item in pairs if key not in loss.keys]
+    if not left:
+        return prediction
+    kept = join(*(item for key, item in pairs if key in loss.keys))
+    lost = join(*(item for key, item in pairs if key not in loss.keys))
+    named = ", ".join(f"`{key}`" for key in left)
+    cut = Cut("discarded", ", ".join(left), Site.of(node), lost.live, node,
+              f"The loss dict given to `compile` leaves out the output {named}: Keras "
+              "computes no loss for it")
+    return Value(live=kept.live, cuts=kept.cuts | {cut}, ghost=kept.ghost | lost.live)

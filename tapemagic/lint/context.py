@@ -16,7 +16,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from tapemagic.lint import patterns
+from tapemagic.lint import compiled, patterns
 from tapemagic.lint.dropped import Dropped, dropped_terms
 from tapemagic.lint.interp import GradientCall, Interpreter
 from tapemagic.lint.names import GRADIENT_TAPE, Imports
@@ -327,7 +327,8 @@ def _compiles(interp: Interpreter) -> None:
             isinstance(k.value, ast.Constant) and k.value.value is False)
             for k in node.keywords), node in interp.made_once)
         try:
-            prediction = interp.call_model(node, model, [EMPTY], {})
+            prediction = compiled.keyed_prediction(
+                interp.call_model(node, model, [EMPTY], {}), loss, node)
             for fn in loss.items if loss.kind == "seq" else (loss,):
                 target = prediction
                 if fn.kind in ("function", "loss", "model", "object", "class"):
