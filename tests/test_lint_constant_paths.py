@@ -7,6 +7,10 @@ about a program:
   out of the dataset's iterator and no tape records a path back to what it was made of, so a
   loss summed over a loop on it depends on nothing it was made from
   (tensorflow/tensorflow#36306's kind);
+- a Python ``for`` over a dataset in a traced function: autograph runs it as
+  ``Dataset.reduce``, whose function is traced into the dataset's graph, so what the loop
+  carries out (a loss summed over batches) is cut there, even from data
+  (tensorflow/tensorflow#41594's kind); eagerly the same loop is recorded;
 - a clip whose lower bound is above its upper one (``tf.clip_by_value(t, 2.0, -20.0)``):
   ``minimum(maximum(t, lo), hi)`` is ``hi`` everywhere, a constant whose gradient is zero
   (tensorforce/tensorforce#161's kind: a log-std clipped with its bounds swapped).
@@ -52,7 +56,24 @@ POLICY = """
     step(x, y)
     """
 
+DATA_LOOP = """
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+    data = tf.data.Dataset.from_tensor_slices(x).batch(4)
+
+    {decorator}
+    def step():
+        loss = tf.constant(0.0)
+        with tf.GradientTape() as tape:
+            for d in data:
+                loss += tf.reduce_mean(tf.square(model(d)))
+        return tape.gradient(loss, model.trainable_variables)
+
+    step()
+    """
+
 BAD = {
+    "a traced loop over a dataset of data sums the loss in the tape": (
+        DATA_LOOP.format(decorator="@tf.function"), [("TM201", 8)]),
     "a loop over a dataset of the errors, in the tape": (WINDOWS.format(
         loop="for w in tf.data.Dataset.from_tensor_slices(errors).batch(4):\n"
              "                loss += tf.reduce_max(w)"), [("TM201", 8)]),
@@ -66,6 +87,22 @@ BAD = {
 }
 
 CLEAN = {
+    "the same loop over a dataset run eagerly": DATA_LOOP.format(decorator=""),
+    "a traced epoch whose tape is inside the loop over the dataset": """
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        opt = keras.optimizers.SGD(0.1)
+        data = tf.data.Dataset.from_tensor_slices((x, y)).batch(4)
+
+        @tf.function
+        def epoch():
+            for xb, yb in data:
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(model(xb) - yb))
+                grads = tape.gradient(loss, model.trainable_variables)
+                opt.apply_gradients(zip(grads, model.trainable_variables))
+
+        epoch()
+        """,
     "the errors reshaped into windows instead": WINDOWS.format(
         loop="loss = tf.reduce_sum(tf.reduce_max(tf.reshape(errors, (-1, 4)), axis=1))"),
     "a training loop over a dataset of data": """

@@ -140,7 +140,10 @@ class Interpreter(Calls):
         elif isinstance(node, (ast.For, ast.AsyncFor)):
             items = self.expr(node.iter, env)
             self.bind(node.target, self.element(items), env)
-            self.branches(env, [node.body, node.orelse], None)
+            if items.kind == "dataset" and self.traced and self.recording:
+                self.reduced(node, env)
+            else:
+                self.branches(env, [node.body, node.orelse], None)
         elif isinstance(node, ast.While):
             self.expr(node.test, env)
             self.branches(env, [node.body, node.orelse], None)
@@ -179,6 +182,23 @@ class Interpreter(Calls):
                     if env.vars.get(name) is not value:
                         branch.vars[name] = replace(value, cuts=value.cuts | {cut})
             env.absorb(branch)
+
+    def reduced(self, node: ast.For | ast.AsyncFor, env: Env) -> None:
+        """Interpret a ``for`` over a tf.data dataset in a traced function.
+
+        Autograph runs it as ``Dataset.reduce`` (``_tf_dataset_for_stmt``): the body is the
+        reduce function, traced into the dataset's own graph, and what the loop carries
+        out comes from the reduce op, which no tape differentiates. What the body bound is
+        cut there; eagerly the same loop is plain Python on the tape.
+        """
+        branch = env.copy()
+        self.run_body(node.body, branch)
+        api = f"for {ast.unparse(node.target)} in ... (a traced loop over a dataset: " \
+              "Dataset.reduce)"
+        for name, value in branch.vars.items():
+            if env.vars.get(name) is not value and value.kind is None:
+                branch.vars[name] = self.cut(node.iter, "non-differentiable", api, [value])
+        env.absorb(branch)
 
     def if_(self, node: ast.If, env: Env) -> None:
         """Interpret an ``if``; a branch on a live tensor value is a ``control`` cut."""
