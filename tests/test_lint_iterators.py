@@ -41,7 +41,31 @@ BAD = {
         made=ZIP, log="kept = list(pairs)", given="pairs"), [("TM109", 9)]),
 }
 
+SPLIT = """
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4), keras.layers.Dense(1)])
+    first, second = keras.optimizers.Adam(1e-2), keras.optimizers.SGD(0.1)
+
+    @tf.function
+    def step(a, b):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(a) - b))
+        grads = tape.gradient(loss, model.trainable_variables)
+        pairs = {made}
+        kernels = [(g, v) for g, v in pairs if "kernel" in v.name]
+        others = [(g, v) for g, v in pairs if "kernel" not in v.name]
+        first.apply_gradients(kernels)
+        {last}
+        return loss
+
+    step(x, y)
+    """
+BAD["the pairs split between two optimizers (larq/larq#287's kind)"] = (SPLIT.format(
+    made=ZIP, last="second.apply_gradients(others)"), [("TM109", 9)])
+
 CLEAN = {
+    "the listed pairs split between two optimizers": SPLIT.format(
+        made=f"list({ZIP})", last="second.apply_gradients(others)"),
+    "the second split only printed": SPLIT.format(made=ZIP, last="tf.print(len(others))"),
     "the pairs kept in a list": STEP.format(
         made=f"list({ZIP})", log="norms = [tf.norm(g) for g, _ in pairs]", given="pairs"),
     "a new zip for the optimizer": STEP.format(

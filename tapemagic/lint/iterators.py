@@ -4,7 +4,9 @@ TF-free, syntactic. Python's ``zip``, ``map``, ``filter``, ``enumerate``, ``reve
 ``iter`` return iterators: the first loop over one consumes it, and every later reader gets
 nothing. ``grads_and_vars = zip(grads, model.trainable_variables)``, a loop that logs each
 gradient's norm, then ``optimizer.apply_gradients(grads_and_vars)``: the optimizer gets no
-pair and no weight is updated (Keras 3 raises inside it). Certain only in straight-line code:
+pair and no weight is updated (Keras 3 raises inside it). So does an optimizer given a list
+that a second comprehension made of it (the pairs split between two optimizers, as larq's Bop
+did: larq/larq#287). Certain only in straight-line code:
 the binding and both readers are statements of one block (a reader inside an ``if`` or a
 loop body may not run), readers that surely consume (a ``for``, a list comprehension,
 ``list(...)`` and the like, ``apply_gradients``), the name not bound again between.
@@ -35,15 +37,15 @@ def consumed_twice(tree: ast.Module) -> Iterator[tuple[ast.Assign, str, str]]:
             name = _iterator_binding(stmt, shadowed)
             if name is None:
                 continue
-            readers: list[ast.AST] = []
-            for later in body[index + 1:]:
-                readers += [n for r in _heads(later) for n in ast.walk(r)
+            readers: list[tuple[int, ast.AST]] = []
+            for at, later in enumerate(body[index + 1:], index + 1):
+                readers += [(at, n) for r in _heads(later) for n in ast.walk(r)
                             if _consumes(n, name, r)]
                 if _rebinds(later, name):
                     break
-            optimizer = [r for r in readers[1:] if _applies(r, name)]
-            if optimizer:
-                yield stmt, name, _describe(readers[0])  # type: ignore[misc]
+            if any(_applies(n, name) or _feeds_optimizer(body, at, n)
+                   for at, n in readers[1:]):
+                yield stmt, name, _describe(readers[0][1])  # type: ignore[misc]
 
 
 def _blocks(tree: ast.Module) -> Iterator[list[ast.stmt]]:
@@ -108,7 +110,22 @@ def _consumes(node: ast.AST, name: str, head: ast.AST) -> bool:
 
 def _applies(node: ast.AST, name: str) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-        node.func.attr == "apply_gradients" and _is(node.args[0], name)
+        node.func.attr == "apply_gradients" and bool(node.args) and _is(node.args[0], name)
+
+
+def _feeds_optimizer(body: list[ast.stmt], at: int, reader: ast.AST) -> bool:
+    """Whether ``name = <reader>`` at ``body[at]`` is handed to a later ``apply_gradients``.
+
+    ``float_pairs = [(g, v) for g, v in pairs if ...]`` after another comprehension consumed
+    ``pairs``: the list is empty, and the optimizer given it updates nothing.
+    """
+    stmt = body[at]
+    if not isinstance(stmt, ast.Assign) or stmt.value is not reader or len(stmt.targets) != 1 \
+            or not isinstance(stmt.targets[0], ast.Name):
+        return False
+    made = stmt.targets[0].id
+    return any(_applies(n, made) for later in body[at + 1:] for r in _heads(later)
+               for n in ast.walk(r))
 
 
 def _rebinds(stmt: ast.stmt, name: str) -> bool:
