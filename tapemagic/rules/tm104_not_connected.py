@@ -167,9 +167,9 @@ class NotConnected(RuleModule):
             detail = "The loss may be computed from another model made by the same code" \
                 if twin else "Nothing in the tape may read these weights"
             at = call.sources_node if call.sources_node is not None else expr
-            found = twin_pass(ctx, call) if twin else None
-            if found is not None:  # the copy read, or called twice, where the twin was meant
-                at, detail = found
+            meant = twin_pass(ctx, call) if twin else None
+            if meant is not None:  # the copy read, or called twice, where the twin was meant
+                at, detail = meant
             yield LintMatch(self.code, Site.of(at), {"detail": detail,
                                                      "source": ctx.text(expr)})
         # a weight a model class makes and nothing reads: where it is made
