@@ -45,6 +45,22 @@ BAD = {
         "online.variables):\n            t.assign(0.99 * t + 0.01 * o)"), [("TM104", 13)]),
 }
 
+# DDPG's kind (the gradient asks for the target copy): the actor updated by hand off the tape
+# (`assign_sub` of its own gradient) is trained, no copy: the gradient call is the line
+BAD["the target copy asked for, the actor updated by hand"] = ("""
+    def make(name):
+        return keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)], name=name)
+
+    actor, target_actor = make("actor"), make("target_actor")
+    target_actor.set_weights(actor.get_weights())
+    for _ in range(2):
+        with tf.GradientTape() as tape:
+            loss = -tf.reduce_mean(actor(x))
+        grads = tape.gradient(loss, target_actor.trainable_variables)
+        for v, g in zip(actor.trainable_variables, grads):
+            v.assign_sub(0.1 * g)
+    """, [("TM104", 9)])
+
 CLEAN = {
     "DQN: Q(s, a) from the online network, the bootstrap from its copy":
         DQN.format(boot="target", taken="online", sync=""),

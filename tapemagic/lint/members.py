@@ -317,15 +317,17 @@ class Members(Tapes):
         return join(self.read(value.live, node), Value(cuts=cuts, ghost=value.ghost))
 
     def assign(self, node: ast.Call, variable: Value, value: Value) -> Value:
-        """Record ``variable.assign(value)``: later reads carry what the write cut.
+        """Record ``variable.assign(value)``: later reads carry what a recorded write cut.
 
-        Only a write the tape records around: one made off every tape (a target network's
-        ``set_weights(online.get_weights())``, an EMA copy) leaves the variable its own
-        value, and no tape could have traced a read of it back to what it was copied from.
+        Off every tape (``set_weights(online.get_weights())``, an EMA) the variable keeps its
+        own value: no tape could trace a read of it back to what it was copied from.
         """
         value = self.operand(value, node)
-        if not self.recording:  # a copy: a target network, an average (connections.py)
-            self.copied |= variable.weights
+        if not self.recording:  # of other weights (not `v.assign_sub(lr * g)`): a copy
+            read = value.live | value.ghost | frozenset(r for c in value.cuts for r in c.roots)
+            self.copied |= variable.weights if any(not r.startswith(("t:", "?")) and not
+                                                   self.roots.covered(r, variable.weights)
+                                                   for r in read) else set()
             return EMPTY
         cuts = set(value.cuts)
         if value.live and self.recording:
@@ -354,8 +356,6 @@ _ASSIGN_METHODS = frozenset({"assign", "assign_add", "assign_sub"})
 _MODEL_PLAIN_METHODS = frozenset({"fit", "evaluate", "summary", "save", "save_weights", "build",
                                   "load_weights", "count_params", "get_config", "reset_states",
                                   "add_loss", "add_metric"})
-
-
 
 
 def _integer_tensor(dotted: str, node: ast.Call, args: list[Value],
