@@ -156,8 +156,12 @@ grads = tape.gradient(loss, encoder.trainable_variables + decoder.trainable_vari
 """
 BAD["straight-through with its terms swapped"] = (
     STE.format(code="q + tf.stop_gradient(z - q)"), [("TM401", 6)])
+BAD["straight-through with its terms swapped, the rounding written twice"] = (
+    STE.format(code="tf.round(z) + tf.stop_gradient(z - tf.round(z))"), [("TM401", 6)])
 BAD["a rounded code with no straight-through"] = (STE.format(code="q"), [("TM201", 5)])
 GOOD["straight-through written right"] = STE.format(code="z + tf.stop_gradient(q - z)")
+GOOD["straight-through written right, the rounding inline"] = STE.format(
+    code="z + tf.stop_gradient(tf.round(z) - z)")
 GOOD["straight-through on the other side"] = STE.format(code="tf.stop_gradient(q - z) + z")
 
 

@@ -124,8 +124,11 @@ class Calls(Effects):
                     and ast.dump(inner.right) == ast.dump(term)) or other.live:
                 continue
             stopped = frozenset().union(*(c.roots for c in value.cuts if c.node is stop))
-            kept = frozenset(c for c in value.cuts if c.node is stop or c not in other.cuts
-                             or not c.roots <= self.roots.expand(stopped))
+            # nor the quantiser written again inside the stop_gradient: no gradient enters it
+            within = {id(n) for n in ast.walk(inner)}
+            kept = frozenset(c for c in value.cuts if c.node is stop or (
+                id(c.node) not in within and (c not in other.cuts
+                                              or not c.roots <= self.roots.expand(stopped))))
             return replace(value, cuts=kept)
         return value
 
