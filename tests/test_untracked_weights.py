@@ -134,6 +134,32 @@ def test_a_non_trainable_tf_variable_counter_in_a_layer_is_silent(tmp_path: Path
     assert report.codes == []
 
 
+@pytest.mark.parametrize("train", [FIT, STEP.replace("model(a)", "model(a, training=True)")],
+                         ids=["fit", "tf_function_step"])
+def test_a_tf_variable_counter_left_trainable_in_a_layer_is_silent(tmp_path: Path,
+                                                                    train: str) -> None:
+    # state kept by assign_add (trainable=True, tf.Variable's default), written before its
+    # first read: the training branch is not taken when Keras builds the model, so the
+    # step's increment comes first. The code maintains it: no weight the layer forgot
+    report, ns = _run(tmp_path, """
+        class Annealed(keras.layers.Layer):
+            def __init__(self, **kwargs):
+                super().__init__(**kwargs)
+                self.seen = tf.Variable(0.0)
+
+            def call(self, inputs, training=None):
+                if not training:
+                    return inputs
+                self.seen.assign_add(1.0)
+                return inputs / (1.0 + self.seen)
+
+        layer = Annealed()
+        model = keras.Sequential([keras.Input((4,)), layer, keras.layers.Dense(1, name="out")])
+        """, train, "seen = float(layer.seen.numpy())\n")
+    assert ns["seen"] >= 2.0  # it counted every step
+    assert report.codes == []
+
+
 def test_a_raw_ema_copy_written_by_assign_is_silent(tmp_path: Path) -> None:
     # a mean-teacher shadow of the kernel: read by the loss, written by assign every step
     report, _ = _run(tmp_path, """

@@ -71,12 +71,25 @@ def _trained(ctx: RuleContext) -> set[int]:
               # an assign call's seq is taken before the op it runs (the last call, kept)
               *((h, seq) for h, seq in trace.variable_writes.items()
                 if seq > lifted.get(h, 0))]
-    return sources | {handle for handle, seq in writes if seq > first_read.get(handle, seq)}
+    # an increment (assign_add/assign_sub) computes the new value from the variable's own:
+    # state the code keeps (a counter, a running sum), kept even when it comes before any read
+    kept = {h for seq, (h, _, _) in trace.state_writes.items() if _increments(ctx, seq)}
+    return sources | kept | {handle for handle, seq in writes
+                             if seq > first_read.get(handle, seq)}
 
 
 #: the function TensorFlow traces to run the initial values of variables made while a
 #: tf.function was first traced (polymorphic_function.py, _initialize_uninitialized_variables)
 _INITIALISER = "initialize_variables"
+
+
+#: writes whose new value is the variable's own plus or minus another (resource_variable_ops)
+_INCREMENT_OPS = frozenset({"AssignAddVariableOp", "AssignSubVariableOp"})
+
+
+def _increments(ctx: RuleContext, seq: int) -> bool:
+    op = ctx.trace.op_at(seq)
+    return op is not None and op.op_type in _INCREMENT_OPS
 
 
 def _initialiser(ctx: RuleContext, seq: int) -> bool:
