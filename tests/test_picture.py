@@ -8,6 +8,8 @@ each layer once.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from checked import run_program
 
@@ -97,3 +99,39 @@ def test_the_path_names_each_layer_once(report: Report) -> None:
     cut = next(step for step in finding.chain if step.cut)
     line = next(i for i, text in enumerate(QUANTISED.splitlines(), 1) if "tf.round" in text)
     assert cut.label == "tf.round (Round)" and cut.line == line
+
+
+ONE_LINE = """
+import numpy as np
+import tensorflow as tf
+import keras
+
+x = np.random.default_rng(0).normal(size=(16, 4)).astype("float32")
+y = np.random.default_rng(1).normal(size=(16, 1)).astype("float32")
+model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(4, name="h"),
+                          keras.layers.Dense(1, name="out")], name="net")
+
+
+@tf.function
+def step(a, b):
+    with tf.GradientTape() as tape:
+        pred = model(a)
+        err = tf.cast(tf.abs(pred - b) > 0.5, tf.float32)
+        loss = tf.reduce_mean(err)
+    return tape.gradient(loss, model.trainable_weights)
+
+
+step(x, y)
+"""
+
+
+def test_a_cut_between_two_ops_of_one_line_is_drawn(tmp_path: Path) -> None:
+    # the comparison and the subtraction before it share the line's node: the cut has no
+    # edge of its own, so the edge entering that node carries it (it was drawn as a flow)
+    report = run_program(tmp_path, ONE_LINE, name="one_line.py").report
+    (finding,) = report.findings
+    graph = report.graph
+    assert graph is not None
+    line = next(n for n in graph.nodes if n.kind == "op" and "> 0.5" in n.label)
+    cuts = [(e.source, e.target, e.finding) for e in graph.edges if e.state != "connected"]
+    assert cuts == [("layer:net/out", line.id, finding.id)]

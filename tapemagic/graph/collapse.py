@@ -43,19 +43,21 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
         # everything downstream of them was drawn too, so each edge is looked at once per
         # call instead of once per source (linear in the ops, not in ops × sources).
         drawn: set[int] = set()
+        inside: list[tuple[str, int, str]] = []  # a cut between two ops of one node
+        var_ids = {s.node: f"var:{s.source.name}" for s in analysis.sources if s.node is not None}
         for source in analysis.sources:
             if source.node is None:
                 continue
             var_id = f"var:{source.source.name}"
             nodes.setdefault(var_id, GraphNode(var_id, "variable", source.source.name))
             _draw_out(graph, cells, source.node, var_id, anc, targets, loss_id, edges,
-                      edge_findings, node_of)
+                      edge_findings, node_of, inside)
             queue = [dst for dst in _children(graph, source.node, anc) if dst not in drawn]
             drawn.update(queue)
             while queue and len(nodes) <= _MAX_NODES:  # a picture, not the whole trace
                 src = queue.pop()
                 _draw_out(graph, cells, src, node_of(src), anc, targets, loss_id, edges,
-                          edge_findings, node_of)
+                          edge_findings, node_of, inside)
                 for dst in _children(graph, src, anc):
                     if dst not in drawn:
                         drawn.add(dst)
@@ -67,6 +69,9 @@ def collapse(graph: ProvenanceGraph, analyses: Sequence[CallAnalysis], cells: Ce
                 if cause.cause == "host-round-trip" and cause.edge is None and cause.event:
                     _probable_host(graph, cells, source.node, var_id, cause.event, loss_id,
                                    nodes, edges, edge_findings.get(("event", cause.event, 0)))
+            for node, serial, finding in inside:
+                feeders = _feeders(graph, serial, node, node_of, var_ids)
+                _mark_entry(edges, node, "severed", finding, feeders)
             if len(nodes) > _MAX_NODES:
                 break
     used = {e.source for e in edges.values()} | {e.target for e in edges.values()}
@@ -82,17 +87,24 @@ def _children(graph: ProvenanceGraph, src: int, anc: set[int]) -> list[int]:
 def _draw_out(graph: ProvenanceGraph, cells: CellMap, src: int, a: str | None, anc: set[int],
               targets: set[int], loss_id: str, edges: dict[tuple[str, str], GraphEdge],
               edge_findings: dict[tuple[str, int, int], str],
-              node_of: Callable[[int], str | None]) -> None:
-    """Draw the edges out of tensor ``src`` (drawn as node ``a``) that stay on a path."""
+              node_of: Callable[[int], str | None], inside: list[tuple[str, int, str]]) -> None:
+    """Draw the edges out of tensor ``src`` (drawn as node ``a``) that stay on a path.
+
+    A cut a finding names between two ops of one node (``tf.cast(a > b, ...)`` on one line)
+    has no edge of its own: it goes to ``inside``, drawn on the edges entering that node
+    that lead to it (``_feeders``).
+    """
     for edge in graph.out_edges.get(src, ()):
         if edge.dst not in anc:
             continue
         b = node_of(edge.dst)
         if edge.dst in targets and b is not None:
             _connect(edges, b, loss_id, None, "connected")
+        finding = edge_findings.get((edge.kind, edge.ref, edge.last_event))
+        if a is not None and a == b and finding is not None and not edge.differentiable:
+            inside.append((a, src, finding))
         if a is None or b is None or a == b:
             continue
-        finding = edge_findings.get((edge.kind, edge.ref, edge.last_event))
         # a finding on a differentiable edge names the op that zeroed the gradient (TM501)
         state = ("severed" if not edge.differentiable else "zero" if finding else "connected")
         if edge.kind == "host":
@@ -131,9 +143,41 @@ def _mark_zero(edges: dict[tuple[str, str], GraphEdge], node: str | None,
     The op itself is usually folded into its line's (or layer's) node with its inputs, so the
     edges that enter that node carry the style and the finding.
     """
+    _mark_entry(edges, node, "zero", finding)
+
+
+def _mark_entry(edges: dict[tuple[str, str], GraphEdge], node: str | None, state: str,
+                finding: str | None, only: set[str] | None = None) -> None:
+    """Draw the gradient-flow edges entering ``node`` (from ``only``) as ``state``."""
     for key, edge in list(edges.items()):
-        if edge.target == node and edge.state == "connected":
-            edges[key] = GraphEdge(edge.source, edge.target, "zero", finding)
+        if edge.target == node and edge.state == "connected" and (
+                only is None or edge.source in only):
+            edges[key] = GraphEdge(edge.source, edge.target, state, finding)  # type: ignore[arg-type]
+
+
+def _feeders(graph: ProvenanceGraph, serial: int, node: str,
+             node_of: Callable[[int], str | None], var_ids: dict[int, str]) -> set[str]:
+    """Return the nodes whose edges into ``node`` carry tensor ``serial``'s inputs.
+
+    Walked back inside ``node`` from the cut op's input: a Keras layer that rounds its kernel
+    cuts the kernel's edge into it, not the edge of the layer before it (its input still gets
+    a gradient through the layer's matmul).
+    """
+    found: set[str] = set()
+    seen, todo = {serial}, [serial]
+    while todo:
+        tensor = todo.pop()
+        if tensor in var_ids:
+            found.add(var_ids[tensor])
+            continue
+        for edge in graph.in_edges.get(tensor, ()):
+            other = node_of(edge.src)
+            if other is not None and other != node:
+                found.add(other)
+            elif edge.src not in seen:
+                seen.add(edge.src)
+                todo.append(edge.src)
+    return found
 
 
 def _rank(edge_state: str, finding: str | None) -> tuple[int, int]:
