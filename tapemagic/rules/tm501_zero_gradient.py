@@ -15,18 +15,19 @@ from typing import TYPE_CHECKING
 
 from tapemagic import fixes
 from tapemagic.fixes import blocks, surrogates
-from tapemagic.graph import zero_weights
+from tapemagic.graph import zero_factors, zero_weights
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
-from tapemagic.optypes import SATURATING_SOFTMAX, ZERO_GRADIENT
+from tapemagic.optypes import COMPARISON_OPS, MULTIPLYING, SATURATING_SOFTMAX, ZERO_GRADIENT
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules import initial_values
-from tapemagic.rules.base import Draft, Match, RuleModule, register
+from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 
 if TYPE_CHECKING:
     import libcst as cst
 
+    from tapemagic.graph.verdicts import CallAnalysis
     from tapemagic.trace import OpRecord, RawLocation
 
 _REASONS = {
@@ -65,6 +66,10 @@ class ZeroGradient(RuleModule):
                 continue
             if op.op_type in SATURATING_SOFTMAX:
                 continue  # a saturated softmax: TM505 (information)
+            if op.zero_factors and hit.index in dict(hit.analysis.call.zeroed):
+                # a mask, a condition or a divisor that was all zero: where it was made
+                yield _factor_match(ctx, hit.analysis, op, [hit.index], hit)
+                continue
             api = ctx.op_api(op) if not op.layer else op.layer
             raw = _layer_place(ctx, op)
             if cancels:
@@ -88,6 +93,7 @@ class ZeroGradient(RuleModule):
         yield from _dead_alone(ctx, behind, hit_ops)
 
         yield from _zero_weights(ctx)
+        yield from _zero_factors(ctx)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         # an op whose registered gradient is zeros (tf.sign) on every path to the loss: the
@@ -219,6 +225,50 @@ def _zero_weights(ctx: RuleContext) -> Iterable[Match]:
                                "again (a zero initialiser: nothing breaks the symmetry)"},
                     api=api, op_type=op.op_type,
                     variables=tuple(analysis.sources[i].source.name for i in explained))
+
+
+def _zero_factors(ctx: RuleContext) -> Iterable[Match]:
+    """Match an all-zero mask, condition or divisor that zeroes weights in every checked step.
+
+    ``graph/zero_factors.py`` walks the zero back to where it was made: a comparison (at its
+    line, or the Keras layer's that ran it), a variable holding zeros (where it was made), a
+    constant. One finding per origin, naming every weight it zeroes.
+    """
+    for analysis in ctx.analyses:
+        if analysis.call.error_type or not analysis.call.zeroed:
+            continue
+        for found in zero_factors.origins(ctx.graph, analysis):
+            yield _factor_match(ctx, analysis, found.factor, found.sources)
+
+
+def _factor_match(ctx: RuleContext, analysis: CallAnalysis, factor: OpRecord,
+                  found: list[int], hit: Hit | None = None) -> Match:
+    """Return the match of zeroed sources ``found`` at where ``factor``'s zero was made."""
+    steps = dict(analysis.call.zeroed)
+    made = zero_factors.origin_of(ctx.graph, factor)
+    names = [analysis.sources[i].source.name for i in found]
+    held = zero_factors.variable_source(analysis, ctx.graph, made)
+    if held is not None:
+        variable = analysis.sources[held].source
+        handle = variable.handle
+        raw = (ctx.trace.handle_created.get(handle) if handle is not None else None) or (
+            _layer_place(ctx, factor))
+        what = f"`{variable.name}` holds only zeros (it starts at zero" + (
+            ", and its own gradient is zero too, so no update moves it)" if held in steps
+            else ")")
+    else:
+        raw = _layer_place(ctx, made)
+        what = (f"the `{made.op_type}` here gives only "
+                f"{'False' if made.op_type in COMPARISON_OPS else 'zeros'}")
+    api = factor.layer or ctx.op_api(factor)
+    reason = (f"{what}, and `{ctx.op_api(factor)}` (op `{factor.op_type}`) "
+              f"{'multiplies' if factor.op_type in MULTIPLYING else 'gates'} the path by it, "
+              f"so their gradient is exactly zero in each of "
+              f"{min(steps.get(i, 0) for i in found)} checked steps")
+    return Match((place(raw), "zero-factor", analysis.call.id, made.seq), raw, True,
+                 {"api": api, "op": factor.op_type, "reason": reason}, hit,
+                 api=api, op_type=factor.op_type, graph_edge=("op", factor.seq, 0),
+                 variables=tuple(names))
 
 
 def _straight_through(node: cst.BaseExpression) -> cst.BaseExpression | None:

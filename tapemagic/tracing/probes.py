@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import tensorflow as tf
 
 from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing import zero_factors
 from tapemagic.tracing.saturation import MAX_ASKED, gated, on_path, zero_flag
 
 if TYPE_CHECKING:
@@ -57,6 +58,8 @@ class _Probe:
     #: id() of the step graphs that write it: under a ``tf.distribute`` strategy every replica
     #: traces its copy of the call into the same graph, and one replica's facts are written
     graphs: set[int] = field(default_factory=set)
+    #: ops whose gradient another input may zero (a mask, a divisor), and their inputs' makers
+    factors: list[zero_factors.Asked] = field(default_factory=list)
 
 
 @dataclass
@@ -95,39 +98,49 @@ class Probes:
         positions = [index[id(s)] for _, s in probed]
         weights = [variables[p] if p < len(variables) and s.kind != "tensor" else None
                    for p, (_, s) in zip(positions, probed, strict=True)]
-        ops = self._asked(graph, [s for _, s in probed], targets)
+        ops, factors = self._asked(graph, [s for _, s in probed], targets)
+        held = {c[0].seq: c for c in self.candidates.get(id(graph), ())}
+        for entry in factors:
+            entry.name = held[entry.op.seq][3][0].op.name
         facts = self._write(graph, [g for g, _ in probed], weights,
-                            [(t, i, o, c.data_input) for c, t, i, o in ops], None)
+                            [(t, i, o, c.data_input) for c, t, i, o in ops], None,
+                            (factors, [(held[e.op.seq][2], held[e.op.seq][3]) for e in factors]))
         if facts is None:
             return pairs
         probe = _Probe(facts, [s for _, s in probed], [c[0] for c in ops], positions,
-                       [o[0].op.name if o else "" for _, _, _, o in ops], weights, {id(graph)})
+                       [o[0].op.name if o else "" for _, _, _, o in ops], weights, {id(graph)},
+                       factors)
         self.armed.append(probe)
         self.by_site[site] = probe
         kept = {id(s) for _, s in probed}
         return [(g, s) for g, s in pairs if id(s) not in kept]
 
     def _asked(self, graph: Any, sources: list[SourceRecord], targets: tuple[int, ...],
-               ) -> list[tuple[OpRecord, str, tuple[Any, ...], tuple[Any, ...]]]:
+               ) -> tuple[list[tuple[OpRecord, str, tuple[Any, ...], tuple[Any, ...]]],
+                          list[zero_factors.Asked]]:
         """Return the candidates of ``graph`` on the probed sources' paths that are asked.
 
         Those whose registered gradient to input 0 reads its values (saturation.gated), at
-        most ``MAX_ASKED``, the nearest the sources first.
+        most ``MAX_ASKED``, the nearest the sources first; and the ops whose gradient reads
+        another input (zero_factors.py).
         """
         candidates = {c[0].seq: c for c in self.candidates.get(id(graph), ())}
         if not candidates:
-            return []
-        nodes = [s.handle if s.handle is not None else s.tensor for s in sources]
+            return [], []
+        nodes = [n for s in sources
+                 if (n := s.handle if s.handle is not None else s.tensor) is not None]
         trace, attrs = self.rec.trace, self.rec.op_attrs
         chosen = []
         with self.rec.quiet():
-            for op in on_path(trace, [n for n in nodes if n is not None], targets):
+            path = on_path(trace, nodes, targets)
+            for op in path:
                 found = candidates.get(op.seq)
                 if found is not None and gated(trace, op, attrs.get(op.seq)):
                     chosen.append(found)
                     if len(chosen) >= MAX_ASKED:
                         break
-        return chosen
+            factors = zero_factors.plan(trace, attrs, path, set(nodes), set(candidates))
+        return chosen, factors
 
     def rearm(self, site: object, flat: list[Any]) -> None:
         """Write the facts of a later trace of an armed call into the same probe.
@@ -155,17 +168,18 @@ class Probes:
                 found = None
             ops.append((op.op_type, tuple(found.inputs), tuple(found.outputs), op.data_input)
                        if found is not None else None)
-        self._write(graph, gradients, probe.weights, ops, probe.variable)
+        self._write(graph, gradients, probe.weights, ops, probe.variable,
+                    (probe.factors, zero_factors.graph_ops(graph, probe.factors)))
 
     def _write(self, graph: Any, gradients: list[Any], weights: list[Any], ops: list[Any],
-               variable: Any) -> Any:
+               variable: Any, factors: tuple[list[zero_factors.Asked], list[Any]]) -> Any:
         """Build the facts in ``graph`` and their write; return the variable (None: failed).
 
         The write sits in a ``tf.cond`` on the variable being unwritten: the first run of the
         step computes and writes the facts, every later run only reads one element, so the
         steps after the checked one cost (almost) what they cost without the check.
         """
-        count = 3 * len(gradients) + len(ops)
+        count = 3 * len(gradients) + len(ops) + zero_factors.count(factors[0])
         try:
             with self.rec.quiet(), graph.as_default(), tf.name_scope("tapemagic_probe"):
                 if variable is None:
@@ -175,7 +189,11 @@ class Probes:
                 target = variable
 
                 def write() -> Any:
-                    target.assign(_facts(gradients, weights, ops))
+                    extra = zero_factors.flags(*factors)
+                    facts = _facts(gradients, weights, ops)
+                    if extra:
+                        facts = tf.concat([facts, tf.cast(tf.stack(extra), tf.float32)], 0)
+                    target.assign(facts)
                     return tf.constant(True)
 
                 unwritten = tf.equal(target[0], tf.constant(_UNSET, tf.float32))
@@ -208,6 +226,7 @@ class Probes:
                     source.zero_value = zero_value == 1.0
             for j, op in enumerate(probe.ops):
                 op.saturated, op.probed = bool(values[2 * n + j] == 1.0), True
+            zero_factors.apply(probe.factors, values[3 * n + k:])
         return resolved
 
     def clear(self) -> None:

@@ -125,23 +125,41 @@ def _reads_values(op_type: str, attrs: Any, ins: Any, outs: Any, graph: bool,
                   index: int = 0) -> bool:
     if op_type == "Softmax":
         return index == 0
+    found = read_inputs(op_type, attrs, ins, outs, graph, index)
+    return found is not None and (index in found or OUTPUT in found)
+
+
+#: in :func:`read_inputs`' answer: the gradient reads an output of the op
+OUTPUT = -1
+
+
+def read_inputs(op_type: str, attrs: Any, ins: Any, outs: Any, graph: bool,
+                index: int = 0) -> frozenset[int] | None:
+    """Return which inputs (``OUTPUT``: an output) the registered gradient to ``index`` reads.
+
+    Read off the ops that gradient function builds on a scratch graph (a shape is not a
+    value): ``Mul``'s gradient to ``x`` reads ``y``, a ReLU's reads its output. None when the
+    op has no gradient function or gives that input None. Raises what the function raises.
+    """
     built = scratch_gradients(op_type, attrs, ins, outs, graph)
     if built is None or index >= len(built[2]) or built[2][index] is None:
-        return False
+        return None
     inputs, outputs, grads = built
-    own = {id(inputs[index]), *(id(t) for t in outputs)}
+    own = {id(t): i for i, t in enumerate(inputs)} | {id(t): OUTPUT for t in outputs}
     start = grads[index]
     stack = [getattr(start, "values", start)]
     seen: set[int] = set()
+    found: set[int] = set()
     while stack:
         tensor = stack.pop()
         if id(tensor) in own:
-            return True
+            found.add(own[id(tensor)])
+            continue
         if id(tensor) in seen or tensor.op.type in METADATA_OPS:
             continue  # a shape is not a value
         seen.add(id(tensor))
         stack.extend(tensor.op.inputs)
-    return False
+    return frozenset(found)
 
 
 def _all_zero(outputs: tuple[Any, ...]) -> bool:

@@ -1,0 +1,109 @@
+"""Zeros made through another input: an all-zero mask, an all-false condition, a zero divisor.
+
+TF-free. A weight's gradient was zero in every checked step (``GradientCallRecord.zeroed``,
+two steps at least: a zero the next update removes is not one) and no cut explains it. The
+probe (``tracing/zero_factors.py``) saw, on the step's own values, ops whose registered
+gradient to the input the weights reach them through was zero because another input they
+read was all zero (``OpRecord.zero_factors``): the mask a product multiplies by, the
+condition of a select, the divisor of ``divide_no_nan``. A weight every differentiable path
+of which enters such an op through that input is explained by it, and the zero is walked back
+through the ops that kept it zero (``OpRecord.zero_values``: a ``Cast``, a product with a zero
+factor) to where it was made: a comparison (the mask's line), a variable that holds zeros (its
+initialiser), a constant. That origin is the line the user must change.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from tapemagic.optypes import READ_OPS
+
+if TYPE_CHECKING:
+    from tapemagic.graph.provenance import ProvenanceGraph
+    from tapemagic.graph.verdicts import CallAnalysis
+    from tapemagic.trace import OpRecord
+
+#: ops walked back from a zero factor to its origin at most
+DEPTH = 12
+
+
+@dataclass
+class Origin:
+    """Where a zero factor was made, and what it zeroed in one gradient call."""
+
+    op: OpRecord  # the op that made the zero (a read: the variable holds zeros)
+    factor: OpRecord  # the first op it zeroed a gradient at (nearest the weights)
+    sources: list[int] = field(default_factory=list)  # the call's sources it explains
+
+
+def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
+    """Return the origins of the zero factors that explain the call's zeroed sources."""
+    sources = analysis.sources
+    found: dict[int, Origin] = {}
+    targets = set(analysis.call.targets)
+    for i, _ in analysis.call.zeroed:
+        if i >= len(sources):
+            continue
+        source = sources[i]
+        if source.node is None or source.verdict != "zero" or source.causes:
+            continue
+        ops = _crossed(graph, source.node, analysis.connected, targets)
+        if not ops:
+            continue
+        first = min(ops, key=lambda o: o.seq)
+        made = origin_of(graph, first)
+        entry = found.setdefault(made.seq, Origin(made, first))
+        if first.seq < entry.factor.seq:
+            entry.factor = first
+        entry.sources.append(i)
+    return [found[seq] for seq in sorted(found)]
+
+
+def _crossed(graph: ProvenanceGraph, node: int, within: set[int],
+             targets: set[int]) -> list[OpRecord]:
+    """Return the zero-factor ops that stop every path from ``node`` (empty: one gets through)."""
+    seen, stopped = {node}, {}
+    queue = deque([node])
+    while queue:
+        current = queue.popleft()
+        if current in targets:
+            return []
+        for edge in graph.out_edges.get(current, ()):
+            if edge.dst in seen or edge.dst not in within or not edge.differentiable:
+                continue
+            op = graph.ops.get(edge.ref) if edge.kind == "op" else None
+            if op is not None and op.zero_factors and not op.in_gradient and any(
+                    op.inputs[i] == current for i, _ in op.zero_factors):
+                stopped[op.seq] = op
+                continue
+            seen.add(edge.dst)
+            queue.append(edge.dst)
+    return list(stopped.values())
+
+
+def origin_of(graph: ProvenanceGraph, factor: OpRecord) -> OpRecord:
+    """Return the op that made ``factor``'s zero input, walked back through kept zeros."""
+    tensor = factor.inputs[factor.zero_factors[0][1]]
+    made = factor
+    for _ in range(DEPTH):
+        op = graph.trace.producer_of(tensor)
+        if op is None:
+            return made
+        made = op
+        if op.op_type in READ_OPS or not op.zero_values:
+            return op  # a variable's zeros, a comparison that is all false, a constant
+        tensor = op.inputs[op.zero_values[0]]
+    return made
+
+
+def variable_source(analysis: CallAnalysis, graph: ProvenanceGraph,
+                    read: OpRecord) -> int | None:
+    """Return the index of the call's source whose value ``read`` read (None: no source)."""
+    for i, source in enumerate(analysis.sources):
+        node = source.node
+        if node is not None and node in graph.reads and any(
+                out in read.outputs for out in graph.read_values(node, True)):
+            return i
+    return None

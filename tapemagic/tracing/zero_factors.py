@@ -1,0 +1,190 @@
+"""Which input zeroed an op's gradient on the run's values: a mask, a condition, a divisor.
+
+Imports TensorFlow. ``saturation.py`` asks the ops whose registered gradient reads the input
+the weights reach them through (a ReLU, a clip). An op whose gradient to that input reads
+*another* input (``Mul``'s gradient to ``x`` is ``g * y``, ``MatMul``'s, a select's to its
+branch reads the condition, ``divide_no_nan``'s reads the divisor) passes zeros when that other
+input makes it: an all-zero mask, an all-false condition, a zero divisor. Which inputs a
+gradient reads is read from TensorFlow's registry (``saturation.read_inputs``), not a list.
+
+For each such op on the weights' path (:class:`Asked`), the probe computes whether its
+registered gradient gives each path input zeros everywhere (``saturation.zero_flag``, built
+only when an input it reads is all zero: a ``tf.cond``, so a live step pays one reduction per
+input) and which of its inputs are all zero; for the ops that made those inputs (a ``Cast``
+of a comparison, a product with a zero factor) within a few ops, which of their inputs are all
+zero. Read back, ``OpRecord.zero_factors`` says which input zeroed which path input and
+``OpRecord.zero_values`` which inputs were all zero: ``graph/zero_factors.py`` walks back to
+where the zero was made (the comparison, the zero-initialised variable).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import tensorflow as tf
+
+from tapemagic.optypes import READ_OPS
+from tapemagic.tracing.saturation import OUTPUT, read_inputs, zero_flag
+
+if TYPE_CHECKING:
+    from tapemagic.trace import OpRecord, Trace
+
+#: at most this many ops asked per probe (factors and the ops that made their inputs)
+MAX_ASKED = 128
+#: how many ops back from a factor's zero input the walk to its origin is prepared
+DEPTH = 6
+#: (op type, attrs, signature, graph, input) -> the inputs its gradient reads
+_READS: dict[tuple[str, str, tuple[Any, ...], bool, int], frozenset[int] | None] = {}
+
+
+@dataclass
+class Asked:
+    """One op the probe asks: its path inputs' gradients (a factor) or its inputs' values."""
+
+    op: OpRecord
+    #: per input the weights reach it through, the other inputs its gradient reads (itself
+    #: included when the gradient reads it, as a divisor's does); empty for an origin-walk op
+    reads: dict[int, tuple[int, ...]]
+    name: str = ""
+
+
+def _reads(trace: Trace, op: OpRecord, attrs: Any, index: int) -> frozenset[int] | None:
+    tensors = trace.tensors
+    try:
+        ins = tuple((tensors[s].dtype, tensors[s].shape) for s in op.inputs)
+        outs = tuple((tensors[s].dtype, tensors[s].shape) for s in op.outputs)
+    except KeyError:
+        return None
+    key = (op.op_type, repr(attrs), (ins, outs), bool(op.graph), index)
+    if key not in _READS:
+        try:
+            found = read_inputs(op.op_type, attrs, ins, outs, bool(op.graph), index)
+        except Exception:  # noqa: BLE001 - a gradient function that needs more than we have
+            found = None
+        if len(_READS) >= 4096:
+            return found
+        _READS[key] = found
+    return _READS[key]
+
+
+def plan(trace: Trace, attrs: dict[int, Any], path: list[OpRecord], nodes: set[int],
+         noted: set[int]) -> list[Asked]:
+    """Return the ops to ask among ``path`` (ops on the weights' paths, in order).
+
+    ``nodes``: the sources' handles and tensors; ``noted``: the seqs of the ops whose
+    tensors the probe holds (the others cannot be asked). A factor is asked when its gradient
+    to a path input reads another input, or reads that input itself and nothing of the
+    op's output (a divisor: ``divide_no_nan`` by zero gives it zeros).
+    """
+    reached = set(nodes) | {s for op in path for s in op.outputs}
+    asked: list[Asked] = []
+    for op in path:
+        if op.seq not in noted or op.in_gradient or attrs.get(op.seq) is None:
+            continue
+        reads: dict[int, tuple[int, ...]] = {}
+        for i, serial in enumerate(op.inputs):
+            record = trace.tensors.get(serial)
+            if serial not in reached or record is None or not record.trainable:
+                continue
+            found = _reads(trace, op, attrs[op.seq], i)
+            if found and OUTPUT not in found and (found - {i}):
+                reads[i] = tuple(sorted(found - {i}))
+            elif found and OUTPUT not in found and i in found:
+                reads[i] = (i,)
+        if reads:
+            asked.append(Asked(op, reads))
+        if len(asked) >= MAX_ASKED:
+            return asked
+    return asked + _makers(trace, asked, noted, MAX_ASKED - len(asked))
+
+
+def _makers(trace: Trace, factors: list[Asked], noted: set[int], room: int) -> list[Asked]:
+    """Return the ops that made the factors' read inputs, up to ``DEPTH`` ops back."""
+    found: dict[int, Asked] = {}
+    asked = {factor.op.seq for factor in factors}
+    frontier = [(trace.producer_of(factor.op.inputs[k]), 0) for factor in factors
+                for ks in factor.reads.values() for k in ks]
+    while frontier and len(found) < room:
+        op, depth = frontier.pop()
+        if op is None or op.seq in found or op.op_type in READ_OPS or depth >= DEPTH:
+            continue
+        if op.seq in noted and op.seq not in asked and op.inputs:
+            found[op.seq] = Asked(op, {})
+        frontier.extend((trace.producer_of(s), depth + 1) for s in op.inputs)
+    return [found[seq] for seq in sorted(found)]
+
+
+def flags(asked: list[Asked], ops: list[Any]) -> list[Any]:
+    """Return the bool tensors of ``asked``, given each op as (inputs, outputs) or None.
+
+    Layout per op: for a factor, per path input (in ``reads`` order) whether its gradient is
+    zero everywhere; then, for every op, per input whether it is all zero (all false).
+    """
+    out: list[Any] = []
+    for entry, tensors in zip(asked, ops, strict=True):
+        count = len(entry.reads) + len(entry.op.inputs)
+        if tensors is None:
+            out.extend(tf.constant(False) for _ in range(count))
+            continue
+        inputs, outputs = tensors
+        zero = [_all_zero(t) for t in inputs]
+        for i, ks in entry.reads.items():
+            out.append(_gradient_zero(entry.op.op_type, outputs, i, [zero[k] for k in ks]))
+        out.extend(zero)
+    return out
+
+
+def _all_zero(tensor: Any) -> Any:
+    try:
+        return tf.reduce_all(tf.equal(tensor, tf.zeros([], tensor.dtype)))
+    except Exception:  # noqa: BLE001 - a resource or string input: never a zero factor
+        return tf.constant(False)
+
+
+def _gradient_zero(op_type: str, outputs: Any, index: int, zeros: list[Any]) -> Any:
+    """Return whether the op's gradient to ``index`` is zero, asked only when a read is zero."""
+    def ask() -> Any:
+        try:
+            flag = zero_flag(op_type, outputs[0].op, outputs, index)
+        except Exception:  # noqa: BLE001 - one op we cannot ask leaves the rest probed
+            flag = None
+        return tf.constant(False) if flag is None else flag
+
+    if not outputs:
+        return tf.constant(False)
+    return tf.cond(tf.reduce_any(tf.stack(zeros)), ask, lambda: tf.constant(False))
+
+
+def count(asked: list[Asked]) -> int:
+    """Return how many flags :func:`flags` makes for ``asked``."""
+    return sum(len(a.reads) + len(a.op.inputs) for a in asked)
+
+
+def apply(asked: list[Asked], values: Any) -> None:
+    """Write the flags read back (``values``, in :func:`flags`' layout) into the op records."""
+    at = 0
+    for entry in asked:
+        grads = [bool(values[at + n] == 1.0) for n in range(len(entry.reads))]
+        at += len(entry.reads)
+        zero = [bool(values[at + n] == 1.0) for n in range(len(entry.op.inputs))]
+        at += len(entry.op.inputs)
+        entry.op.zero_values = tuple(k for k, z in enumerate(zero) if z)
+        factors = []
+        for (i, ks), zeroed in zip(entry.reads.items(), grads, strict=True):
+            culprit = next((k for k in ks if zero[k]), None)
+            if zeroed and culprit is not None:
+                factors.append((i, culprit))
+        entry.op.zero_factors = tuple(factors)
+
+
+def graph_ops(graph: Any, asked: list[Asked]) -> list[Any]:
+    """Return each asked op's (inputs, outputs) in ``graph``, found by name (None: absent)."""
+    out = []
+    for entry in asked:
+        try:
+            found = graph.get_operation_by_name(entry.name)
+        except (KeyError, ValueError):
+            found = None
+        out.append((tuple(found.inputs), tuple(found.outputs)) if found is not None else None)
+    return out
