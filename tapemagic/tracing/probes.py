@@ -104,7 +104,8 @@ class Probes:
             entry.name = held[entry.op.seq][3][0].op.name
         facts = self._write(graph, [g for g, _ in probed], weights,
                             [(t, i, o, c.data_input) for c, t, i, o in ops], None,
-                            (factors, [(held[e.op.seq][2], held[e.op.seq][3]) for e in factors]))
+                            (factors, [(held[e.op.seq][2], held[e.op.seq][3], None)
+                                      for e in factors]))
         if facts is None:
             return pairs
         probe = _Probe(facts, [s for _, s in probed], [c[0] for c in ops], positions,

@@ -18,6 +18,7 @@ import numpy as np
 
 from tapemagic.trace import GradientCallRecord, SourceRecord
 from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing import zero_factors
 from tapemagic.tracing.results import classify, flatten
 from tapemagic.tracing.saturation import resolve
 
@@ -61,6 +62,7 @@ def note_results(rec: Recorder, call: GradientCallRecord, result: Any, sources: 
         zeroed = [s.handle if s.handle is not None else s.tensor for s in call.sources
                   if s.result == "zero"]
         resolve(rec, [n for n in zeroed if n is not None], call.targets)
+        zero_factors.resolve(rec, [n for n in zeroed if n is not None], call.targets)
 
 
 def note_zero_values(rec: Recorder, pairs: Iterable[tuple[Any, SourceRecord]],

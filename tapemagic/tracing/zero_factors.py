@@ -25,10 +25,12 @@ from typing import TYPE_CHECKING, Any
 import tensorflow as tf
 
 from tapemagic.optypes import READ_OPS
-from tapemagic.tracing.saturation import OUTPUT, read_inputs, zero_flag
+from tapemagic.tracing import _tf_private as tfp
+from tapemagic.tracing.saturation import OUTPUT, on_path, read_inputs, zero_flag
 
 if TYPE_CHECKING:
     from tapemagic.trace import OpRecord, Trace
+    from tapemagic.tracing.recorder import Recorder
 
 #: at most this many ops asked per probe (factors and the ops that made their inputs)
 MAX_ASKED = 128
@@ -116,21 +118,24 @@ def _makers(trace: Trace, factors: list[Asked], noted: set[int], room: int) -> l
 
 
 def flags(asked: list[Asked], ops: list[Any]) -> list[Any]:
-    """Return the bool tensors of ``asked``, given each op as (inputs, outputs) or None.
+    """Return the bool tensors of ``asked``, given each op as (inputs, outputs, op) or None.
 
-    Layout per op: for a factor, per path input (in ``reads`` order) whether its gradient is
-    zero everywhere; then, for every op, per input whether it is all zero (all false).
+    ``op`` is the op as gradient functions get it: the graph ``Operation`` (None: the
+    outputs' op), or eager backprop's stand-in over recorded values. Layout per op: for a
+    factor, per path input (in ``reads`` order) whether its gradient is zero everywhere;
+    then, for every op, per input whether it is all zero (all false).
     """
     out: list[Any] = []
     for entry, tensors in zip(asked, ops, strict=True):
         count = len(entry.reads) + len(entry.op.inputs)
-        if tensors is None:
+        if tensors is None or not tensors[1]:
             out.extend(tf.constant(False) for _ in range(count))
             continue
-        inputs, outputs = tensors
+        inputs, outputs, op = tensors
         zero = [_all_zero(t) for t in inputs]
         for i, ks in entry.reads.items():
-            out.append(_gradient_zero(entry.op.op_type, outputs, i, [zero[k] for k in ks]))
+            out.append(_gradient_zero(entry.op.op_type, op or outputs[0].op, outputs, i,
+                                      [zero[k] for k in ks]))
         out.extend(zero)
     return out
 
@@ -142,17 +147,15 @@ def _all_zero(tensor: Any) -> Any:
         return tf.constant(False)
 
 
-def _gradient_zero(op_type: str, outputs: Any, index: int, zeros: list[Any]) -> Any:
+def _gradient_zero(op_type: str, op: Any, outputs: Any, index: int, zeros: list[Any]) -> Any:
     """Return whether the op's gradient to ``index`` is zero, asked only when a read is zero."""
     def ask() -> Any:
         try:
-            flag = zero_flag(op_type, outputs[0].op, outputs, index)
+            flag = zero_flag(op_type, op, outputs, index)
         except Exception:  # noqa: BLE001 - one op we cannot ask leaves the rest probed
             flag = None
         return tf.constant(False) if flag is None else flag
 
-    if not outputs:
-        return tf.constant(False)
     return tf.cond(tf.reduce_any(tf.stack(zeros)), ask, lambda: tf.constant(False))
 
 
@@ -186,5 +189,29 @@ def graph_ops(graph: Any, asked: list[Asked]) -> list[Any]:
             found = graph.get_operation_by_name(entry.name)
         except (KeyError, ValueError):
             found = None
-        out.append((tuple(found.inputs), tuple(found.outputs)) if found is not None else None)
+        out.append((tuple(found.inputs), tuple(found.outputs), found)
+                   if found is not None else None)
     return out
+
+
+def resolve(rec: Recorder, nodes: list[int], targets: tuple[int, ...]) -> None:
+    """Ask the kept eager ops on zeroed sources' paths the same, on their recorded values."""
+    kept = {op.seq: (op, ins, outs) for op, ins, outs in rec.value_ops}
+    if not kept:
+        return
+    trace = rec.trace
+    with rec.quiet():
+        asked = plan(trace, rec.op_attrs, on_path(trace, nodes, targets), set(nodes),
+                     set(kept))
+        if not asked or not any(a.reads for a in asked):
+            return
+        ops = []
+        for entry in asked:
+            op, ins, outs = kept[entry.op.seq]
+            mock = tfp.MockOp(rec.op_attrs.get(op.seq), list(ins), list(outs), op.op_type, None)
+            ops.append((ins, outs, mock))
+        try:
+            values = [float(bool(flag)) for flag in flags(asked, ops)]
+        except Exception:  # noqa: BLE001 - unknown: nothing zeroed through another input
+            return
+    apply(asked, values)
