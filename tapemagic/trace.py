@@ -320,6 +320,9 @@ class Trace:
     #: graph numbers of traced loop bodies (``While`` ops joined to their body): a cut inside
     #: one gets zeros from TensorFlow, not None (while_v2 fills missing gradients with zeros)
     loop_bodies: set[int] = field(default_factory=set)
+    #: serials of loop bodies' inputs that the body returns unchanged (a cell that returns its
+    #: incoming state): every iteration sees the loop's initial value there
+    loop_unchanged: set[int] = field(default_factory=set)
     #: op seq of a ``tf.py_function`` (``EagerPyFunc``) traced into a graph -> (its token, its
     #: body function as ``file:line:name``), and token -> what its body did when the graph ran
     py_function_ops: dict[int, tuple[str, str]] = field(default_factory=dict)

@@ -18,7 +18,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from tapemagic.optypes import READ_OPS
+from tapemagic.optypes import MULTIPLYING, READ_OPS, ZERO_KEEPING
 
 if TYPE_CHECKING:
     from tapemagic.graph.provenance import ProvenanceGraph
@@ -61,9 +61,13 @@ def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
     return [found[seq] for seq in sorted(found)]
 
 
-def _crossed(graph: ProvenanceGraph, node: int, within: set[int],
-             targets: set[int]) -> list[OpRecord]:
-    """Return the zero-factor ops that stop every path from ``node`` (empty: one gets through)."""
+def _crossed(graph: ProvenanceGraph, node: int, within: set[int], targets: set[int],
+             zeros: set[int] | None = None) -> list[OpRecord]:
+    """Return the zero-factor ops that stop every path from ``node`` (empty: one gets through).
+
+    ``zeros``: instead of the probe's facts, the tensors known to be zero (a loop's state
+    that never changes): a product beside one of them stops the path.
+    """
     seen, stopped = {node}, {}
     queue = deque([node])
     while queue:
@@ -74,8 +78,10 @@ def _crossed(graph: ProvenanceGraph, node: int, within: set[int],
             if edge.dst in seen or edge.dst not in within or not edge.differentiable:
                 continue
             op = graph.ops.get(edge.ref) if edge.kind == "op" else None
-            if op is not None and op.zero_factors and not op.in_gradient and any(
-                    op.inputs[i] == current for i, _ in op.zero_factors):
+            if op is not None and not op.in_gradient and (any(
+                    op.inputs[i] == current for i, _ in op.zero_factors) if zeros is None else (
+                    op.op_type in MULTIPLYING and any(t in zeros and t != current
+                                                      for t in op.inputs))):
                 stopped[op.seq] = op
                 continue
             seen.add(edge.dst)
@@ -107,3 +113,67 @@ def variable_source(analysis: CallAnalysis, graph: ProvenanceGraph,
                 out in read.outputs for out in graph.read_values(node, True)):
             return i
     return None
+
+
+def loop_zeros(graph: ProvenanceGraph, analysis: CallAnalysis,
+               ) -> list[tuple[OpRecord, list[int]]]:
+    """Return the products a loop's never-updated zero state zeroes, and the sources stopped.
+
+    A ``While`` body that returns a loop variable as it got it (``Trace.loop_unchanged``: a
+    recurrent cell returning its incoming state) sees the loop's initial value there in every
+    iteration; when that value is zero (Keras' zero initial state), a product in the body
+    beside it passes zeros to its other factor (the recurrent kernel) in every iteration and
+    every step. Read from the graph's structure, for the sources zero in every checked step
+    that nothing else explains.
+    """
+    unchanged = graph.trace.loop_unchanged
+    if not unchanged or not analysis.call.zeroed:
+        return []
+    starts = [u for u in unchanged if any(_static_zero(graph, e.src, 0)
+                                          for e in graph.in_edges.get(u, ()))]
+    zeros = _kept_zero(graph, starts)
+    if not zeros:
+        return []
+    targets = set(analysis.call.targets)
+    found: dict[int, tuple[OpRecord, list[int]]] = {}
+    for i, _ in analysis.call.zeroed:
+        source = analysis.sources[i] if i < len(analysis.sources) else None
+        if source is None or source.node is None or source.verdict != "zero" or source.causes:
+            continue
+        ops = _crossed(graph, source.node, analysis.connected, targets, zeros)
+        if ops:
+            first = min(ops, key=lambda o: o.seq)
+            found.setdefault(first.seq, (first, []))[1].append(i)
+    return [found[seq] for seq in sorted(found)]
+
+
+def _static_zero(graph: ProvenanceGraph, tensor: int, depth: int) -> bool:
+    """Return True when ``tensor`` is zero by construction (a zero constant, a fill of one)."""
+    if tensor in graph.trace.zero_constants:
+        return True
+    op = graph.trace.producer_of(tensor)
+    if op is None or depth > DEPTH:
+        return False
+    if op.op_type == "Fill" and len(op.inputs) == 2:
+        return _static_zero(graph, op.inputs[1], depth + 1)
+    if op.op_type in ZERO_KEEPING and op.inputs:
+        return _static_zero(graph, op.inputs[0], depth + 1)
+    return op.op_type in MULTIPLYING and any(_static_zero(graph, t, depth + 1)
+                                             for t in op.inputs)
+
+
+def _kept_zero(graph: ProvenanceGraph, starts: list[int]) -> set[int]:
+    """Return the tensors zero because ``starts`` are: through products and zero-keeping ops."""
+    zeros: set[int] = set()
+    queue = deque(starts)
+    while queue:
+        tensor = queue.popleft()
+        if tensor in zeros:
+            continue
+        zeros.add(tensor)
+        for edge in graph.out_edges.get(tensor, ()):
+            op = graph.ops.get(edge.ref) if edge.kind == "op" else None
+            if op is not None and not op.in_gradient and (op.op_type in MULTIPLYING or (
+                    op.op_type in ZERO_KEEPING and op.inputs[:1] == (tensor,))):
+                queue.append(edge.dst)
+    return zeros

@@ -18,17 +18,19 @@ from tapemagic.fixes import blocks, surrogates
 from tapemagic.graph import zero_factors, zero_weights
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
+from tapemagic.locations import enclosing_function
 from tapemagic.optypes import COMPARISON_OPS, MULTIPLYING, SATURATING_SOFTMAX, ZERO_GRADIENT
 from tapemagic.report.model import Edit, Location
 from tapemagic.rules import initial_values
 from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+from tapemagic.trace import RawLocation
 
 if TYPE_CHECKING:
     import libcst as cst
 
     from tapemagic.graph.verdicts import CallAnalysis
-    from tapemagic.trace import OpRecord, RawLocation
+    from tapemagic.trace import OpRecord
 
 _REASONS = {
     "Sign": "the gradient of `tf.sign` is zero everywhere",
@@ -239,6 +241,37 @@ def _zero_factors(ctx: RuleContext) -> Iterable[Match]:
             continue
         for found in zero_factors.origins(ctx.graph, analysis):
             yield _factor_match(ctx, analysis, found.factor, found.sources)
+        for op, stopped in zero_factors.loop_zeros(ctx.graph, analysis):
+            yield _loop_match(ctx, analysis, op, stopped)
+
+
+def _loop_match(ctx: RuleContext, analysis: CallAnalysis, op: OpRecord,
+                found: list[int]) -> Match:
+    """Return the match of a loop body's product beside a state the body never updates.
+
+    At the ``return`` of the function that ran the product (a recurrent cell's ``call``):
+    the state it returns is the one it got, so the loop's zero initial state stays.
+    """
+    raw = _layer_place(ctx, op) if op.loc is None else op.loc
+    tree = ctx.index.tree(raw.file) if raw is not None else None
+    if raw is not None and tree is not None:
+        function = enclosing_function(tree, raw.line)
+        line = getattr(function, "lineno", None)
+        if line is not None:
+            decorated = min([line, *(d.lineno for d in getattr(function, "decorator_list", ()))])
+            start = RawLocation(raw.file, decorated, None, None, None, "")
+            raw = ctx.index.returns_of(start) or raw
+    names = [analysis.sources[i].source.name for i in found]
+    steps = dict(analysis.call.zeroed)
+    api = op.layer or ctx.op_api(op)
+    reason = ("the loop state it multiplies is returned unchanged by the loop body, so it "
+              "keeps its zero initial value in every iteration: return the updated state; "
+              f"their gradient is exactly zero in each of {min(steps[i] for i in found)} "
+              "checked steps")
+    return Match((place(raw), "loop-zero", analysis.call.id, op.seq), raw, True,
+                 {"api": api, "op": op.op_type, "reason": reason},
+                 api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0),
+                 variables=tuple(names))
 
 
 def _factor_match(ctx: RuleContext, analysis: CallAnalysis, factor: OpRecord,

@@ -19,7 +19,7 @@ from tapemagic import frames
 from tapemagic.optypes import is_function_call
 from tapemagic.trace import HostEvent, OpRecord, SourceRecord
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import keras_state, py_bodies
+from tapemagic.tracing import keras_state, py_bodies, zero_factors
 from tapemagic.tracing.probes import Probes
 from tapemagic.tracing.results import classify
 from tapemagic.tracing.saturation import askable
@@ -276,6 +276,7 @@ class GraphTracer:
         if not self._link_bodies(inputs, outputs, [body], number, layer, loc):
             return False
         self.rec.trace.loop_bodies.add(self.graph_id(body))
+        self.rec.trace.loop_unchanged.update(zero_factors.unchanged_loop_inputs(self.rec, body))
         return True
 
     def _link_bodies(self, args: tuple[Any, ...], outputs: tuple[Any, ...], bodies: list[Any],

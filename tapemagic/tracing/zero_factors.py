@@ -215,3 +215,20 @@ def resolve(rec: Recorder, nodes: list[int], targets: tuple[int, ...]) -> None:
         except Exception:  # noqa: BLE001 - unknown: nothing zeroed through another input
             return
     apply(asked, values)
+
+
+def unchanged_loop_inputs(rec: Recorder, body: Any) -> list[int]:
+    """Return the serials of the loop variables a ``While`` body returns as it got them.
+
+    while_v2 gives the body's inputs and outputs the loop variables in order: an output that
+    is its own input (a recurrent cell returning its incoming state) never changes, so each
+    iteration sees the loop's initial value there. The counter and bound (0, 1) are left out.
+    """
+    found = []
+    for index, (inner, result) in enumerate(zip(body.inputs, body.outputs, strict=False)):
+        while result.op.type == "Identity" and result is not inner:
+            result = result.op.inputs[0]
+        serial = rec.ids.serial_of(inner) if index >= 2 and result is inner else None
+        if serial is not None:
+            found.append(serial)
+    return found
