@@ -175,3 +175,41 @@ def test_a_zero_scale_that_moves_is_silent(tmp_path: Path, eager: bool) -> None:
     result = run(_write(tmp_path, SCALED), force_eager=eager)
     assert result.error is None
     assert _blocking(result) == []
+
+
+CELL = """
+    class Cell(keras.layers.Layer):
+        def __init__(self, units, **kwargs):
+            super().__init__(**kwargs)
+            self.units = units
+            self.state_size = units
+
+        def build(self, shape):
+            self.kernel = self.add_weight(shape=(shape[-1], self.units), name="kernel")
+            self.recurrent = self.add_weight(shape=(self.units, self.units), name="recurrent")
+
+        def call(self, inputs, states):
+            h = keras.ops.tanh(inputs @ self.kernel + states[0] @ self.recurrent)
+            return h, [{state}]  # RETURN
+
+    net = keras.Sequential([keras.Input((5, 2)), keras.layers.RNN(Cell(4, name="cell"), name="rnn"),
+                            keras.layers.Dense(1, name="head")], name="net")
+    net.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+    net.fit(np.random.default_rng(0).normal(size=(32, 5, 2)).astype("float32"),
+            np.ones((32, 1), "float32"), batch_size=8, epochs=1, verbose=0)
+    """
+
+
+def test_a_cell_returning_its_incoming_state_is_reported_at_its_return(tmp_path: Path) -> None:
+    """The loop body gives the state back unchanged: it stays zero, the recurrent kernel too."""
+    path = _write(tmp_path, CELL.format(state="states[0]"))
+    result = run(path, force_eager=False)
+    assert result.error is None
+    found = _blocking(result)
+    assert found == [("TM501", _line(path, "# RETURN"), ("net/rnn/cell/recurrent",))], found
+
+
+def test_a_cell_returning_its_new_state_is_silent(tmp_path: Path) -> None:
+    result = run(_write(tmp_path, CELL.format(state="h")), force_eager=False)
+    assert result.error is None
+    assert _blocking(result) == []
