@@ -90,10 +90,9 @@ class OpRecord:
     #: the input the weights reach this op through (``tf.maximum(0.0, x)``: 1), set when
     #: the saturation check walks the path (tracing/saturation.on_path); its gradient is asked
     data_input: int = 0
-    #: (path input, the input that zeroed its gradient): an all-zero mask, an all-false
-    #: condition, a zero divisor, seen on the run's values (tracing/zero_factors.py)
+    #: (path input, the all-zero input that zeroed its gradient: a mask, a condition, a
+    #: divisor), and its all-zero inputs (None: not asked), on the run's values (zero_factors.py)
     zero_factors: tuple[tuple[int, int], ...] = ()
-    #: the inputs whose values were all zero (all false) when a probe asked (None: not asked)
     zero_values: tuple[int, ...] | None = None
 
 

@@ -1,0 +1,31 @@
+# source: https://github.com/keras-team/keras/issues/18416
+# cause: zero-at-runtime
+# weights: sq_embed/embeddings, sq_proj/kernel, sq_proj/bias, sq_head/kernel
+# mode: fit
+# summary: a custom pooling layer masks padded positions by multiplying with keras.ops.equal(tokens, 0) instead of not_equal; these sequences carry no padding, so the mask is all zero, the pooled features are zeros and the embedding, the projection before the pool and the head kernel after it get exactly zero gradients: fit never changes them
+# lint: no (equal and not_equal are both valid masks: only the values show which positions are kept)
+import keras
+import numpy as np
+
+keras.utils.set_random_seed(0)
+
+rng = np.random.default_rng(18416)
+tokens = rng.integers(1, 30, size=(64, 7))
+labels = (tokens.sum(axis=1) % 2).astype("int32")
+
+
+class MaskedSum(keras.layers.Layer):
+    def call(self, features, tokens):
+        keep = keras.ops.cast(keras.ops.equal(tokens, 0), features.dtype)  # expect: zero-at-runtime primary
+        return keras.ops.sum(features * keep[..., None], axis=1)
+
+
+inputs = keras.Input((7,), dtype="int32")
+features = keras.layers.Dense(5, activation="tanh", name="sq_proj")(keras.layers.Embedding(30, 4, name="sq_embed")(inputs))
+outputs = keras.layers.Dense(2, name="sq_head")(MaskedSum(name="sq_pool")(features, inputs))
+model = keras.Model(inputs, outputs, name="seq_clf")
+model.compile(optimizer=keras.optimizers.Adam(1e-2),
+              loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+before = [w.numpy().copy() for w in model.trainable_weights]
+model.fit(tokens, labels, epochs=1, batch_size=16, verbose=0)
+print({w.path: bool(np.any(b != w.numpy())) for b, w in zip(before, model.trainable_weights)})
