@@ -18,7 +18,13 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from tapemagic.optypes import MULTIPLYING, READ_OPS, ZERO_KEEPING
+from tapemagic.optypes import (
+    COMPARISON_OPS,
+    GATING_INPUTS,
+    MULTIPLYING,
+    READ_OPS,
+    ZERO_KEEPING,
+)
 
 if TYPE_CHECKING:
     from tapemagic.graph.provenance import ProvenanceGraph
@@ -98,9 +104,11 @@ def origin_of(graph: ProvenanceGraph, factor: OpRecord) -> OpRecord:
         if op is None:
             return made
         made = op
-        if op.op_type in READ_OPS or not op.zero_values:
+        gates = GATING_INPUTS.get(op.op_type, frozenset())
+        kept = [k for k in op.zero_values or () if k not in gates]  # an axis 0 is no zero
+        if op.op_type in READ_OPS or op.op_type in COMPARISON_OPS or not kept:
             return op  # a variable's zeros, a comparison that is all false, a constant
-        tensor = op.inputs[op.zero_values[0]]
+        tensor = op.inputs[kept[0]]
     return made
 
 

@@ -290,7 +290,9 @@ def _factor_match(ctx: RuleContext, analysis: CallAnalysis, factor: OpRecord,
             ", and its own gradient is zero too, so no update moves it)" if held in steps
             else ")")
     else:
-        raw = _layer_place(ctx, made)
+        # a keras.ops call in the user's own layer code is the user's line (graph/refine.py)
+        own = (made.api_module or "").startswith("keras.src.ops") and made.loc is not None
+        raw = made.loc if own else _layer_place(ctx, made)
         what = (f"the `{made.op_type}` here gives only "
                 f"{'False' if made.op_type in COMPARISON_OPS else 'zeros'}")
     api = factor.layer or ctx.op_api(factor)
