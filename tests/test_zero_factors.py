@@ -213,3 +213,34 @@ def test_a_cell_returning_its_new_state_is_silent(tmp_path: Path) -> None:
     result = run(_write(tmp_path, CELL.format(state="h")), force_eager=False)
     assert result.error is None
     assert _blocking(result) == []
+
+
+POOLED = """
+    class Pool(keras.layers.Layer):
+        def call(self, features, tokens):
+            keep = keras.ops.cast(keras.ops.{compare}(tokens, 0), features.dtype)  # MASK
+            return keras.ops.sum(features * keep[..., None], axis=1)
+
+    tokens = keras.Input((6,), dtype="int32")
+    features = keras.layers.Embedding(9, 3, name="embed")(tokens)
+    net = keras.Model(tokens, keras.layers.Dense(1, name="head")(Pool(name="pool")(features, tokens)))
+    net.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+    net.fit(np.random.default_rng(0).integers(1, 9, size=(32, 6)), np.ones((32, 1), "float32"),
+            batch_size=8, epochs=1, verbose=0)
+    """
+
+
+def test_a_mask_compared_with_zero_is_reported_at_its_comparison(tmp_path: Path) -> None:
+    """``tokens == 0`` is all False: the comparison made the zero, not its operand 0."""
+    path = _write(tmp_path, POOLED.format(compare="equal"))
+    result = run(path, force_eager=False)
+    assert result.error is None
+    found = _blocking(result)
+    assert [(rule, line) for rule, line, _ in found] == [("TM501", _line(path, "# MASK"))], found
+    assert set(found[0][2]) == {"embed/embeddings", "head/kernel"}
+
+
+def test_a_mask_that_keeps_the_tokens_is_silent(tmp_path: Path) -> None:
+    result = run(_write(tmp_path, POOLED.format(compare="not_equal")), force_eager=False)
+    assert result.error is None
+    assert _blocking(result) == []
