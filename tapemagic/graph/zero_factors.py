@@ -18,6 +18,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from tapemagic.graph import zero_weights
 from tapemagic.optypes import (
     COMPARISON_OPS,
     GATING_INPUTS,
@@ -49,8 +50,10 @@ def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
     sources = analysis.sources
     found: dict[int, Origin] = {}
     targets = set(analysis.call.targets)
+    # zero weights that keep each other zero, a dead op's zeros: their own findings (TM501)
+    explained, _, by_dead = zero_weights.kept_zero(graph, analysis)
     for i, _ in analysis.call.zeroed:
-        if i >= len(sources):
+        if i >= len(sources) or i in explained or i in by_dead:
             continue
         source = sources[i]
         if source.node is None or source.verdict != "zero" or source.causes:
@@ -144,7 +147,10 @@ def loop_zeros(graph: ProvenanceGraph, analysis: CallAnalysis,
         return []
     targets = set(analysis.call.targets)
     found: dict[int, tuple[OpRecord, list[int]]] = {}
+    explained, _, by_dead = zero_weights.kept_zero(graph, analysis)
     for i, _ in analysis.call.zeroed:
+        if i in explained or i in by_dead:
+            continue
         source = analysis.sources[i] if i < len(analysis.sources) else None
         if source is None or source.node is None or source.verdict != "zero" or source.causes:
             continue
