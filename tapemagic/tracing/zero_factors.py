@@ -132,12 +132,25 @@ def flags(asked: list[Asked], ops: list[Any]) -> list[Any]:
             out.extend(tf.constant(False) for _ in range(count))
             continue
         inputs, outputs, op = tensors
-        zero = [_all_zero(t) for t in inputs]
+        zero = [_all_zero(t) if _free(t) else tf.constant(False) for t in inputs]
         for i, ks in entry.reads.items():
             out.append(_gradient_zero(entry.op.op_type, op or outputs[0].op, outputs, i,
                                       [zero[k] for k in ks]))
         out.extend(zero)
     return out
+
+
+def _free(tensor: Any) -> bool:
+    """Return True when reading ``tensor`` cannot change how the step computes.
+
+    A graph tensor read by one op only may be fused into it by Grappler (a MatMul's output
+    into its BiasAdd and ReLU: ``_FusedMatMul``); one more reader would undo the fusion and
+    change the step's float rounding. A tensor two ops read already (a factor its gradient
+    reads too) is never fused away, and an eager value is only read.
+    """
+    consumers = getattr(tensor, "consumers", None)
+    return not isinstance(tensor, tfp.SymbolicTensor) or consumers is None or len(
+        consumers()) >= 2
 
 
 def _all_zero(tensor: Any) -> Any:
