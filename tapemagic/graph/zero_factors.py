@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 #: ops walked back from a zero factor to its origin at most
 DEPTH = 12
+#: ops whose output is all zero exactly when their first input is (every element is kept)
+_SAME_ZEROS = frozenset({"Cast", "Identity", "Reshape", "ExpandDims", "Squeeze", "Transpose",
+                         "Neg", "BroadcastTo", "Tile"})
 
 
 @dataclass
@@ -109,6 +112,8 @@ def origin_of(graph: ProvenanceGraph, factor: OpRecord) -> OpRecord:
         made = op
         gates = GATING_INPUTS.get(op.op_type, frozenset())
         kept = [k for k in op.zero_values or () if k not in gates]  # an axis 0 is no zero
+        if not kept and op.op_type in _SAME_ZEROS:
+            kept = [0]  # its input left unread (fused): all zero out means all zero in
         if op.op_type in READ_OPS or op.op_type in COMPARISON_OPS or not kept:
             return op  # a variable's zeros, a comparison that is all false, a constant
         tensor = op.inputs[kept[0]]
