@@ -237,6 +237,13 @@ class GradientCallRecord:
     #: (source index, runs) of trainable weights whose gradient was all zero in every one of
     #: at least two checked runs (``tracing/moved.py``): whatever zeroed it, they do not train
     zeroed: list[tuple[int, int]] = field(default_factory=list)
+    #: (source index, intervals, tensor serial) of trainable weights whose gradient was usable
+    #: in every checked run while what the optimizer was given for them, and for every other
+    #: source it was given, was all zero (a clip norm of 0, a scale of 0): the tensor given
+    #: (None when it was made while the recorder was off: an eager loop's later steps), and
+    #: the optimizer call it was given to
+    emptied: list[tuple[int, int, int | None]] = field(default_factory=list)
+    emptied_apply: RawLocation | None = None
 
 
 @dataclass(frozen=True, slots=True)

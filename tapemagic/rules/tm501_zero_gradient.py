@@ -25,6 +25,7 @@ from tapemagic.rules import initial_values
 from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.trace import RawLocation
+from tapemagic.rules.emptied_updates import emptied_updates
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -96,6 +97,7 @@ class ZeroGradient(RuleModule):
 
         yield from _zero_weights(ctx)
         yield from _zero_factors(ctx)
+        yield from emptied_updates(ctx)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         # an op whose registered gradient is zeros (tf.sign) on every path to the loss: the

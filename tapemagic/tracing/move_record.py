@@ -22,6 +22,10 @@ from tapemagic.tracing import _tf_private as tfp
 if TYPE_CHECKING:
     from tapemagic.trace import GradientCallRecord, RawLocation
 
+#: what ``Watch.applied`` holds for a weight an optimizer with a learning rate of zero was
+#: given (a part frozen by its own optimizer, a warmup's first step): it applies nothing, and
+#: what it was given is not what zeroed the update
+RATE_ZERO = 2.0
 #: A gradient counts when its largest entry is at least this times the weight's largest:
 #: plain SGD with a learning rate above 1e-5 then moves that entry by more than float32's
 #: resolution (Adam's first updates are about the learning rate, whatever the gradient).
@@ -37,7 +41,8 @@ class Watch:
     positions: list[int]  # the watched sources' places in the call's flattened sources
     variables: list[Any]  # their tf.Variables (a Keras variable's inner one)
     #: per source, what a Keras optimizer was given for it since the last run: -1 nothing
-    #: (or not seen), 0 an unusable gradient (zeros: a layer frozen by masking), 1 a usable one
+    #: (or not seen), 0 an unusable gradient (zeros: a layer frozen by masking), 1 a usable
+    #: one, RATE_ZERO anything with a learning rate of zero
     applied: Any
     #: a traced step's record of its last checked run (check-owned, made at its first trace):
     #: each source's value at the call, [top |gradient| x n, given x n] and the run count;
@@ -53,6 +58,9 @@ class Watch:
     given: set[int] = field(default_factory=set)  # sources a Keras optimizer was ever given
     apply_loc: RawLocation | None = None  # the user's line of an optimizer call given some
     last: dict[int, int] = field(default_factory=dict)  # index -> id() of its last gradient
+    #: index -> serial (the recorder's) of the last value given to an optimizer in the place
+    #: of the call's own gradient (clipped, scaled): where a zeroed update was made
+    given_serials: dict[int, int | None] = field(default_factory=dict)
     runs: int = 0  # eager runs made (the Python side stops calling after RUNS)
     #: the thread number (``Recorder.thread_number``) whose runs count: under ``strategy.run``
     #: each replica runs the call once per step, and only one replica's runs are intervals
@@ -73,9 +81,15 @@ class Tally:
     stuck: Any = None
     moved: Any = None
     zero: Any = None
+    #: intervals in which an optimizer was given something for some source, none of it usable
+    #: (with a non-zero learning rate), and per source those in which its own gradient of the
+    #: run before was usable yet what it was given was not: the update, not the gradient, zero
+    emptied: int = 0
+    zapped: Any = None
 
     def __post_init__(self) -> None:
-        self.stuck, self.moved, self.zero = (np.zeros(self.n, int) for _ in range(3))
+        self.stuck, self.moved, self.zero, self.zapped = (np.zeros(self.n, int)
+                                                          for _ in range(4))
 
     def add(self, top: Any, weight: Any, given: Any, same: Any) -> None:
         """Count one run from its facts (vectors, one entry per source).
@@ -94,8 +108,11 @@ class Tally:
             moved = self.usable & ~same
             if moved.any():
                 self.intervals += 1
-                self.stuck += self.usable & (given != 0.0) & same
+                self.stuck += self.usable & (given != 0.0) & (given != RATE_ZERO) & same
             self.moved += moved
+            if (given == 0.0).any() and not (given == 1.0).any():
+                self.emptied += 1
+                self.zapped += self.usable & (given == 0.0) & same
         self.zero += top == 0.0  # an absent gradient is written as -1
         self.usable = usable
         self.runs += 1
@@ -167,8 +184,8 @@ def note_applied(watch: Watch, items: list[tuple[int, Any, Any]], rate: Any = No
                                          [v.read_value() for _, _, v in changed]), tf.float32))
         order = [[i] for i, _ in same] + [[i] for i, _, _ in changed]
         given = tf.concat(flags, axis=0)
-        if rate is not None:  # a learning rate of zero applies nothing
-            given = given * tf.cast(tf.not_equal(tf.cast(rate, tf.float32), 0.0), tf.float32)
+        if rate is not None:  # a learning rate of zero applies nothing, whatever it is given
+            given = tf.where(tf.equal(tf.cast(rate, tf.float32), 0.0), RATE_ZERO, given)
         watch.applied.scatter_nd_update(order, given)
 
     # plain ops, no tf.cond, in a traced step too: a cond costs more ops to trace (and to

@@ -156,6 +156,9 @@ class MoveWatch:
         user, _ = frames.user_frame(sys._getframe(2))
         for watch, items in found.values():
             watch.given.update(i for i, _, _ in items)
+            for i, gradient, _ in items:  # a value made from the gradient: where it was made
+                if watch.last.get(i) != id(gradient):  # (None: made while nothing recorded)
+                    watch.given_serials[i] = self.rec.ids.serial_of(gradient)
             if watch.apply_loc is None and user is not None:
                 watch.apply_loc = frames.location_of(user)
         try:
@@ -277,6 +280,11 @@ class MoveWatch:
                 for i, position in enumerate(watch.positions):
                     if tally.runs >= MIN_ZERO_RUNS and tally.zero[i] == tally.runs:
                         watch.call.zeroed.append((position, tally.runs))
+                    if (tally.emptied >= MIN_INTERVALS and tally.zapped[i] == tally.emptied
+                            and tally.moved[i] == 0 and i in watch.given_serials):
+                        watch.call.emptied.append((position, tally.emptied,
+                                                   watch.given_serials[i]))
+                        watch.call.emptied_apply = watch.apply_loc
                     if tally.stuck[i] >= MIN_INTERVALS and tally.moved[i] == 0:
                         watch.call.unmoved.append((position, int(tally.stuck[i])))
                         if i not in watch.given:
