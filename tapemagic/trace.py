@@ -14,7 +14,7 @@ from typing import Literal
 
 from tapemagic.py_body import PyBody
 from tapemagic.switches import Switches
-from tapemagic.untracked_facts import Untracked
+from tapemagic.untracked_facts import Unlossed, Untracked
 
 #: ``Trace.state_writes`` label of a write a Keras optimizer made (a slot or a weight update)
 OPTIMIZER_WRITE = "optimizer"
@@ -237,11 +237,9 @@ class GradientCallRecord:
     #: (source index, runs) of trainable weights whose gradient was all zero in every one of
     #: at least two checked runs (``tracing/moved.py``): whatever zeroed it, they do not train
     zeroed: list[tuple[int, int]] = field(default_factory=list)
-    #: (source index, intervals, tensor serial) of trainable weights whose gradient was usable
-    #: in every checked run while what the optimizer was given for them, and for every other
-    #: source it was given, was all zero (a clip norm of 0, a scale of 0): the tensor given
-    #: (None when it was made while the recorder was off: an eager loop's later steps), and
-    #: the optimizer call it was given to
+    #: (source index, intervals, serial of the value given: None if unrecorded) of weights
+    #: with usable gradients while all an optimizer was given was zero (a clip norm of 0),
+    #: and the optimizer call (``tracing/moved.py``)
     emptied: list[tuple[int, int, int | None]] = field(default_factory=list)
     emptied_apply: RawLocation | None = None
 
@@ -312,6 +310,7 @@ class Trace:
     stale_steps: list[StaleStep] = field(default_factory=list)
     #: trainable variables the trained model reads that Keras does not track or froze for good
     untracked: list[Untracked] = field(default_factory=list)
+    unlossed: list[Unlossed] = field(default_factory=list)  #: outputs `compile` gave no loss
     switches: Switches = field(default_factory=Switches)  #: stop_recording blocks, freezes
     function_calls: int = 0
     forced_eager: bool = True

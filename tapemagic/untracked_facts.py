@@ -60,3 +60,19 @@ CLOSURE = "<closure>"
 #: ``Untracked.via`` of a variable ``fit``'s train step read outside the model's layers that
 #: no layer tracks: a loss (or the step) closes over it, and ``fit`` trains only the model's list
 STEP = "<train step>"
+
+
+@dataclass(frozen=True, slots=True)
+class Unlossed:
+    """Outputs of a multi-output model that its ``compile`` gave no loss (``tracing/compiled.py``).
+
+    ``compile(loss={"price": "mse"})`` on a model with outputs ``price`` and ``category``:
+    ``fit`` computes no loss from ``category``, so the weights that only it reads get no
+    gradient. ``loc`` is the ``compile`` call, ``outputs`` the outputs left out (a key
+    missing from a loss dict, or a None in it or in a loss list), ``paths`` the model's
+    trainable variables' paths when it was compiled (Keras 3 ``Variable.path``).
+    """
+
+    loc: RawLocation | None
+    outputs: tuple[str, ...]
+    paths: frozenset[str]

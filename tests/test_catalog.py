@@ -57,6 +57,8 @@ EXPECTED = {
     "TM118": ("weight-not-updated", "unexplained", "warning",
               ["variables", "steps", "line", "reason"],
               "display-only"),
+    "TM119": ("look-alike-sources", "sources-mismatch", "error",
+              ["target", "listed", "read", "variables"], "display-only"),
     "TM203": ("custom-gradient-none", "custom-gradient", "error", ["api", "variables"],
               "display-only"),
     "TM304": ("py-function-host-round-trip", "host-round-trip", "error",

@@ -43,6 +43,15 @@ from tapemagic.report.model import Edit, Location
 from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.rules.dropped_results import dropped_detail, dropped_result, unused_detail
+from tapemagic.rules.look_alikes import look_alikes
+from tapemagic.rules.other_reads import (
+    again_detail,
+    compiled_without,
+    left_outputs,
+    same_code_again,
+    twin_detail,
+    twin_read_inside,
+)
 from tapemagic.rules.substitutes import made_by_layer
 from tapemagic.rules.target_swap import SWAPPED, other_call_loss, term_name
 from tapemagic.rules.untrained import trained_instead, untrained_on_path
@@ -63,9 +72,11 @@ class NotConnected(RuleModule):
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         ran: dict[str, tuple[OpRecord, str] | None] = {}  # per call: the same for each source
+        alike = {a.call.id for a in ctx.analyses if look_alikes(ctx, a)}
         for hit in ctx.hits("not-connected"):
-            if hit.analysis.keras_zero_error or ctx.recreated(hit) is not None:
-                continue  # TM105 / TM111 say it, and why
+            if (hit.analysis.keras_zero_error or ctx.recreated(hit) is not None
+                    or hit.analysis.call.id in alike):
+                continue  # TM105 / TM111 / TM110 (look-alike sources) say it, and why
             call = hit.analysis.call
             raw = call.loc
             body = _read_in_py_body(ctx, hit)
@@ -85,6 +96,14 @@ class NotConnected(RuleModule):
                             {"target": call.target_label, "detail": detail}, hit)
                 continue
             other = ctx.other_model(hit)
+            inside = twin_read_inside(ctx, hit, other) if other is not None else None
+            if inside is not None and inside.loc is not None:
+                # the twin is the loss's frozen target outside the tape, read inside it too
+                # (a DQN's Q(s, a) from the target network): that read is the line to change
+                yield Match((place(inside.loc), "twin-inside"), inside.loc, hit.cause.primary,
+                            {"target": call.target_label,
+                             "detail": twin_detail(ctx, other or 0)}, hit)
+                continue
             if other is not None and call.loc is not None:
                 # the sources are another model's (a target network made by the same factory):
                 # the source list of the gradient call is the line to change
@@ -92,14 +111,14 @@ class NotConnected(RuleModule):
                             {"target": call.target_label,
                              "detail": _other_model(ctx, other)}, hit)
                 continue
-            again = _same_code_again(ctx, hit)
+            again = same_code_again(ctx, hit)
             if again is not None and again[0].loc is not None:
                 # the loss evaluates a twin made by the same code twice, the sources' model
                 # never: the later evaluation is where the sources' model was meant
                 op, twin_handle = again
                 yield Match((place(op.loc), "again"), op.loc, hit.cause.primary,
                             {"target": call.target_label,
-                             "detail": _again(ctx, twin_handle)}, hit)
+                             "detail": again_detail(ctx, twin_handle)}, hit)
                 continue
             twin = ctx.second_pass(hit)
             if twin is not None and twin.loc is not None:
@@ -110,7 +129,11 @@ class NotConnected(RuleModule):
                 continue
             dangling = ctx.dangling(hit)
             detail = ""
-            if dangling is not None:
+            unlossed = compiled_without(ctx, hit) if dangling is not None else None
+            if unlossed is not None and unlossed.loc is not None:
+                # fit's loss is the compiled one: the compile that gave the output no loss
+                raw, detail = unlossed.loc, left_outputs(unlossed.outputs)
+            elif dangling is not None:
                 raw = dangling.loc
                 dropped = dropped_result(ctx, hit)  # `ta.write(t, h)`: its result dropped
                 substitute = ctx.substitute(hit, dangling) if dropped is None else None
@@ -254,42 +277,6 @@ def _left_out_terms(ctx: RuleContext) -> Iterable[Match]:
                      "detail": f": the term computed from them at line {line} is not added "
                                "into it, and their other path is cut by `tf.stop_gradient`"},
                     hit)
-
-
-def _same_code_again(ctx: RuleContext, hit: Hit) -> tuple[OpRecord, int] | None:
-    """Return the later of two evaluations of a twin model read in a variable source's place.
-
-    The shape of a twin-critic step that calls ``critic_1`` twice where the second call was
-    meant for ``critic_2``: the source was never read while the tape recorded, and a weight
-    made by the same code (same line, shape and dtype) was read on the target's dataflow at
-    two or more user lines. The last of those reads, and the twin's handle; else None.
-    """
-    source, trace = hit.source.source, ctx.trace
-    made = trace.handle_created.get(source.handle) if source.handle is not None else None
-    if made is None or source.kind != "keras-variable" or ctx.reads_in_span(hit):
-        return None
-    anc, tape, tensors = hit.analysis.ancestors, hit.analysis.tape, trace.tensors
-    for handle, raw in trace.handle_created.items():
-        if handle == source.handle or raw is None or (raw.file, raw.line) != (
-                made.file, made.line):
-            continue
-        reads = []
-        for op in ctx.graph.reads.get(handle, ()):
-            record = tensors.get(op.outputs[0]) if op.outputs else None
-            if (not op.in_gradient and op.loc is not None and record is not None
-                    and set(op.outputs) & anc and (tape is None or tape.recording_at(op.seq))
-                    and record.dtype == source.dtype and record.shape == source.shape):
-                reads.append(op)
-        lines = {(op.loc.file, op.loc.line) for op in reads if op.loc is not None}
-        if len(lines) >= 2:
-            return max(reads, key=lambda op: op.seq), handle
-    return None
-
-
-def _again(ctx: RuleContext, handle: int) -> str:
-    return (f": this line evaluates again the model that holds `{ctx.handle_name(handle)}` "
-            "(made by the same code as the sources' model, already evaluated above), where "
-            "the sources' model may have been meant")
 
 
 def _read_in_py_body(ctx: RuleContext, hit: Hit) -> OpRecord | None:

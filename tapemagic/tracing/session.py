@@ -24,6 +24,7 @@ from tapemagic import frames, heap
 from tapemagic.trace import Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import keras_state, naming, seeding, symbolic, witness
+from tapemagic.tracing.compiled import TRAINER_MODULE, CompileHooks
 from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.imports import after_import
 from tapemagic.tracing.initializers import InitializerHooks
@@ -130,6 +131,9 @@ class TraceSession:
             # now, or once Keras' Layer exists (`import keras` imports TensorFlow half-way)
             stack.callback(after_import(keras_state.LAYER_MODULE, unfreeze.install))
             stack.callback(tracking.finish)
+            compiles = CompileHooks(rec)  # the outputs a compile gave no loss
+            stack.callback(compiles.remove)
+            stack.callback(after_import(TRAINER_MODULE, compiles.install))
             if self.force_eager:
                 self._patch_function_call(stack)
             else:

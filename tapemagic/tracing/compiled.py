@@ -1,0 +1,77 @@
+"""Outputs a model's ``compile`` gave no loss: the line that decides what ``fit`` trains.
+
+Imports no TensorFlow itself (Keras' trainer is patched once Keras loaded it). Keras 3's
+``Trainer.compile`` takes ``loss`` as one loss, a list (one per output, in
+``model.output_names`` order) or a dict keyed by output name; an output whose entry is
+missing or None gets no loss term, and ``fit`` differentiates the sum of the others only
+(Keras' ``CompileLoss``). The patch, undone with the check, notes after each ``compile`` of
+a multi-output model the outputs so left out, where ``compile`` was called and the model's
+trainable variables' paths (``Trace.unlossed``; rule TM104 places the weights only those
+outputs read at that call). A ``loss_weights`` entry of 0 is a loss Keras computes and
+weighs on purpose (a monitored head): not left out.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tapemagic import frames
+from tapemagic.untracked_facts import Unlossed
+
+if TYPE_CHECKING:
+    from tapemagic.tracing.recorder import Recorder
+
+#: Keras 3's trainer base: every model's ``compile``
+TRAINER_MODULE = "keras.src.trainers.trainer"
+
+
+class CompileHooks:
+    """The patch of ``Trainer.compile`` and the facts it notes into the recorder's trace."""
+
+    def __init__(self, rec: Recorder) -> None:
+        self.rec = rec
+        self._undo: Callable[[], None] | None = None
+
+    def install(self) -> None:
+        """Patch ``Trainer.compile`` (once Keras loaded its trainer module)."""
+        owner = getattr(sys.modules.get(TRAINER_MODULE), "Trainer", None)
+        original = getattr(owner, "__dict__", {}).get("compile")
+        if owner is None or original is None or self._undo is not None:
+            return
+        hooks = self
+
+        def compile(model: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: A001 - Keras' name
+            result = original(model, *args, **kwargs)
+            if hooks.rec.mine():
+                try:
+                    hooks.note(model, kwargs["loss"] if "loss" in kwargs else (
+                        args[1] if len(args) > 1 else None), sys._getframe(1))
+                except Exception:  # noqa: BLE001 - never break the user's compile
+                    pass
+            return result
+
+        owner.compile = compile
+        self._undo = lambda: setattr(owner, "compile", original)
+
+    def remove(self) -> None:
+        """Undo the patch."""
+        if self._undo is not None:
+            self._undo()
+            self._undo = None
+
+    def note(self, model: Any, loss: Any, frame: Any) -> None:
+        """Note the outputs ``loss`` leaves out of a multi-output model's compiled loss."""
+        names = list(getattr(model, "output_names", None) or ())
+        left: list[str] = []
+        if isinstance(loss, dict) and len(names) > 1 and set(loss) <= set(names):
+            left = [n for n in names if loss.get(n) is None]
+        elif isinstance(loss, (list, tuple)) and len(names) > 1 and len(loss) == len(names):
+            left = [n for n, entry in zip(names, loss, strict=True) if entry is None]
+        if not left or len(left) == len(names):
+            return  # every output has a loss, or none (an add_loss model, a loss override)
+        user, _ = frames.user_frame(frame)
+        paths = frozenset(str(getattr(v, "path", "")) for v in model.trainable_variables)
+        self.rec.trace.unlossed.append(Unlossed(
+            frames.location_of(user) if user is not None else None, tuple(left), paths))
