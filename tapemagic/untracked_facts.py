@@ -70,9 +70,12 @@ class Unlossed:
     ``fit`` computes no loss from ``category``, so the weights that only it reads get no
     gradient. ``loc`` is the ``compile`` call, ``outputs`` the outputs left out (a key
     missing from a loss dict, or a None in it or in a loss list), ``paths`` the model's
-    trainable variables' paths when it was compiled (Keras 3 ``Variable.path``).
+    trainable variables' paths when it was compiled (Keras 3 ``Variable.path``), and
+    ``unweighted`` the outputs whose ``loss_weights`` entry is 0: a loss Keras computes and
+    reports but does not minimise, on purpose (a monitored head), whose weights get zeros.
     """
 
     loc: RawLocation | None
     outputs: tuple[str, ...]
     paths: frozenset[str]
+    unweighted: tuple[str, ...] = ()

@@ -2,7 +2,8 @@
 
 TF-free. ``compiled_without``: for ``fit``, the ``compile`` whose loss dict or list gave an
 output no loss (``tracing/compiled.py``, ``Trace.unlossed``): the line that decides which
-outputs ``fit``'s loss reads, where a head that only that output reads is cut off.
+outputs ``fit``'s loss reads, where a head that only that output reads is cut off;
+``monitored``: an output weighted 0 there, on purpose (its head's zeros are no finding).
 ``same_code_again``: a twin evaluated twice where the sources' model was meant once.
 ``twin_read_inside``: the loss read, inside the tape, a twin of the sources made by the same
 code (``RuleContext.other_model``) that it also reads outside the tape or under a
@@ -15,6 +16,7 @@ source list as the line to change.
 
 from __future__ import annotations
 
+from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.rules.base import Hit
 from tapemagic.rules.context import RuleContext
 from tapemagic.trace import OpRecord
@@ -31,8 +33,20 @@ def compiled_without(ctx: RuleContext, hit: Hit) -> Unlossed | None:
     call, name = hit.analysis.call, hit.source.source.name
     if not call.keras_fit:
         return None
-    found = [u for u in ctx.trace.unlossed if name in u.paths]
+    found = [u for u in ctx.trace.unlossed if name in u.paths and u.outputs]
     return found[-1] if found else None
+
+
+def monitored(ctx: RuleContext, analysis: CallAnalysis, index: int) -> bool:
+    """Return True for a ``fit`` source of a model compiled with an output weighted 0.
+
+    Keras documents ``loss_weights`` as the coefficients of the weighted sum it minimises: a
+    weight of 0 keeps an output's loss computed and reported but out of the sum, a head only
+    monitored on purpose, whose weights then get exact zeros by design.
+    """
+    name = analysis.sources[index].source.name if index < len(analysis.sources) else ""
+    return analysis.call.keras_fit and any(
+        u.unweighted and name in u.paths for u in ctx.trace.unlossed)
 
 
 def left_outputs(outputs: tuple[str, ...]) -> str:

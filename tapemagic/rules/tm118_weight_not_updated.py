@@ -30,6 +30,7 @@ from tapemagic.graph import zero_weights
 from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+from tapemagic.rules.other_reads import monitored
 from tapemagic.trace import GradientCallRecord, RawLocation
 
 _UNMOVED = ("each got a usable gradient in every one of them while the other weights "
@@ -80,7 +81,7 @@ def _zeroed(ctx: RuleContext, analysis: CallAnalysis) -> list[tuple[int, int]]:
     for i, steps in call.zeroed:
         node = analysis.sources[i].node if i < len(analysis.sources) else None
         if node is None or i in derived or (i not in explained and zero_weights.may_cancel(
-                ctx.graph, node, analysis.connected)):
+                ctx.graph, node, analysis.connected)) or monitored(ctx, analysis, i):
             continue
         out.append((i, steps))
     return out

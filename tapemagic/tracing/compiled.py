@@ -46,8 +46,8 @@ class CompileHooks:
             result = original(model, *args, **kwargs)
             if hooks.rec.mine():
                 try:
-                    hooks.note(model, kwargs["loss"] if "loss" in kwargs else (
-                        args[1] if len(args) > 1 else None), sys._getframe(1))
+                    hooks.note(model, _argument(args, kwargs, "loss", 1),
+                               _argument(args, kwargs, "loss_weights", 2), sys._getframe(1))
                 except Exception:  # noqa: BLE001 - never break the user's compile
                     pass
             return result
@@ -61,17 +61,33 @@ class CompileHooks:
             self._undo()
             self._undo = None
 
-    def note(self, model: Any, loss: Any, frame: Any) -> None:
+    def note(self, model: Any, loss: Any, weights: Any, frame: Any) -> None:
         """Note the outputs ``loss`` leaves out of a multi-output model's compiled loss."""
         names = list(getattr(model, "output_names", None) or ())
-        left: list[str] = []
-        if isinstance(loss, dict) and len(names) > 1 and set(loss) <= set(names):
-            left = [n for n in names if loss.get(n) is None]
-        elif isinstance(loss, (list, tuple)) and len(names) > 1 and len(loss) == len(names):
-            left = [n for n, entry in zip(names, loss, strict=True) if entry is None]
-        if not left or len(left) == len(names):
+        if len(names) < 2:
+            return
+        left = [n for n, entry in _per_output(loss, names) if entry is None]
+        unweighted = [n for n, entry in _per_output(weights, names)
+                      if isinstance(entry, (int, float)) and entry == 0]
+        if loss is None or len(left) == len(names) or not (left or unweighted):
             return  # every output has a loss, or none (an add_loss model, a loss override)
         user, _ = frames.user_frame(frame)
         paths = frozenset(str(getattr(v, "path", "")) for v in model.trainable_variables)
         self.rec.trace.unlossed.append(Unlossed(
-            frames.location_of(user) if user is not None else None, tuple(left), paths))
+            frames.location_of(user) if user is not None else None, tuple(left), paths,
+            tuple(unweighted)))
+
+
+def _argument(args: tuple[Any, ...], kwargs: dict[str, Any], name: str, position: int) -> Any:
+    """Return ``compile``'s argument ``name`` (``position`` after ``self``'s, 0 = optimizer)."""
+    return kwargs[name] if name in kwargs else (args[position] if len(args) > position
+                                                else None)
+
+
+def _per_output(value: Any, names: list[str]) -> list[tuple[str, Any]]:
+    """Return (output name, its entry) of a dict keyed by output name or a list in order."""
+    if isinstance(value, dict) and set(value) <= set(names):
+        return [(n, value.get(n)) for n in names]
+    if isinstance(value, (list, tuple)) and len(value) == len(names):
+        return list(zip(names, value, strict=True))
+    return []
