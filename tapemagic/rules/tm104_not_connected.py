@@ -76,7 +76,7 @@ class NotConnected(RuleModule):
         for hit in ctx.hits("not-connected"):
             if (hit.analysis.keras_zero_error or ctx.recreated(hit) is not None
                     or hit.analysis.call.id in alike):
-                continue  # TM105 / TM111 / TM110 (look-alike sources) say it, and why
+                continue  # TM105 / TM111 / TM119 (look-alike sources) say it, and why
             call = hit.analysis.call
             raw = call.loc
             body = _read_in_py_body(ctx, hit)
@@ -95,30 +95,9 @@ class NotConnected(RuleModule):
                 yield Match((place(op.loc), "ran-instead"), op.loc, hit.cause.primary,
                             {"target": call.target_label, "detail": detail}, hit)
                 continue
-            other = ctx.other_model(hit)
-            inside = twin_read_inside(ctx, hit, other) if other is not None else None
-            if inside is not None and inside.loc is not None:
-                # the twin is the loss's frozen target outside the tape, read inside it too
-                # (a DQN's Q(s, a) from the target network): that read is the line to change
-                yield Match((place(inside.loc), "twin-inside"), inside.loc, hit.cause.primary,
-                            {"target": call.target_label,
-                             "detail": twin_detail(ctx, other or 0)}, hit)
-                continue
-            if other is not None and call.loc is not None:
-                # the sources are another model's (a target network made by the same factory):
-                # the source list of the gradient call is the line to change
-                yield Match((place(call.loc), "other-model"), call.loc, hit.cause.primary,
-                            {"target": call.target_label,
-                             "detail": _other_model(ctx, other)}, hit)
-                continue
-            again = same_code_again(ctx, hit)
-            if again is not None and again[0].loc is not None:
-                # the loss evaluates a twin made by the same code twice, the sources' model
-                # never: the later evaluation is where the sources' model was meant
-                op, twin_handle = again
-                yield Match((place(op.loc), "again"), op.loc, hit.cause.primary,
-                            {"target": call.target_label,
-                             "detail": again_detail(ctx, twin_handle)}, hit)
+            found = _twin(ctx, hit)
+            if found is not None:
+                yield found
                 continue
             twin = ctx.second_pass(hit)
             if twin is not None and twin.loc is not None:
@@ -241,6 +220,35 @@ class NotConnected(RuleModule):
             for root in sorted(value.weights):
                 yield LintMatch(self.code, run.made[root], {
                     "detail": f"`{name.id}` may never be read by any op", "source": name.id})
+
+
+def _twin(ctx: RuleContext, hit: Hit) -> Match | None:
+    """Return the match for a loss that reads a twin of the sources' model, made by the same code.
+
+    Where the twin is the loss's fixed target (read outside the tape too) and read inside it,
+    that read; else the call's source list; else, for a twin evaluated twice, the later pass.
+    """
+    call = hit.analysis.call
+    other = ctx.other_model(hit)
+    inside = twin_read_inside(ctx, hit, other) if other is not None else None
+    if other is not None and inside is not None and inside.loc is not None:
+        # a DQN's Q(s, a) from the target network: that read is the line to change
+        return Match((place(inside.loc), "twin-inside"), inside.loc, hit.cause.primary,
+                     {"target": call.target_label, "detail": twin_detail(ctx, other)}, hit)
+    if other is not None and call.loc is not None:
+        # the sources are another model's (a target network made by the same factory):
+        # the source list of the gradient call is the line to change
+        return Match((place(call.loc), "other-model"), call.loc, hit.cause.primary,
+                     {"target": call.target_label, "detail": _other_model(ctx, other)}, hit)
+    again = same_code_again(ctx, hit)
+    if again is not None and again[0].loc is not None:
+        # the loss evaluates a twin made by the same code twice, the sources' model never:
+        # the later evaluation is where the sources' model was meant
+        op, twin_handle = again
+        return Match((place(op.loc), "again"), op.loc, hit.cause.primary,
+                     {"target": call.target_label,
+                      "detail": again_detail(ctx, twin_handle)}, hit)
+    return None
 
 
 def _target_name(stmt: ast.Assign) -> str:
