@@ -19,15 +19,14 @@ def q_network(name):
                                 tf.keras.layers.Dense(3, name="pq_out")], name=name)
 
 
-policy_net, target_net = q_network("policy_net"), q_network("target_net")
-target_net.set_weights(policy_net.get_weights())
+nets = {"policy": q_network("policy_net"), "target": q_network("target_net")}
 optimizer = tf.keras.optimizers.RMSprop(1e-3)
 
-y_target = rewards + 0.9 * (1.0 - done) * tf.reduce_max(target_net(next_obs), axis=1)
+y_target = rewards + 0.9 * (1.0 - done) * tf.reduce_max(nets["target"](next_obs), axis=1)
 with tf.GradientTape() as tape:
     chosen = tf.one_hot(actions, 3)
-    q_current = tf.reduce_sum(policy_net(obs) * chosen, axis=1)
+    q_current = tf.reduce_sum(nets["policy"](obs) * chosen, axis=1)
     loss = tf.reduce_mean(tf.keras.losses.huber(y_target[:, None], q_current[:, None]))
-grads = tape.gradient(loss, policy_net.trainable_variables)
-optimizer.apply_gradients(zip(grads, policy_net.trainable_variables))
+grads = tape.gradient(loss, nets["policy"].trainable_variables)
+optimizer.apply_gradients(zip(grads, nets["policy"].trainable_variables))
 assert all(g is not None and float(tf.reduce_max(tf.abs(g))) > 0 for g in grads)
