@@ -1,4 +1,4 @@
-# source: https://github.com/tensorflow/tensorflow/issues/22485
+# source: https://github.com/tensorflow/tensorflow/issues/34713
 # cause: not-connected
 # weights: aux_head/kernel, aux_head/bias
 # mode: fit

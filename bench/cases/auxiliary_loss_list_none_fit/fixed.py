@@ -1,4 +1,4 @@
-# source: https://github.com/tensorflow/tensorflow/issues/22485
+# source: https://github.com/tensorflow/tensorflow/issues/34713
 # summary: both outputs get a loss (mse and binary cross-entropy): every weight trains
 import keras
 import numpy as np
