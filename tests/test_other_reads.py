@@ -99,6 +99,13 @@ model.compile(optimizer="adam", {compiled})  # COMPILE
 model.fit(x, {{"price": price_y, "category": category_y}}, epochs=1, batch_size=8, verbose=0)
 """
 
+# the dict's keys are not the layers' names: Keras keys the loss dict by the dict's keys
+FIT_KEYS = """
+model = keras.Model(inputs, {{"value": price, "category": category}}, name="listing")
+model.compile(optimizer="adam", {compiled})  # COMPILE
+model.fit(x, {{"value": price_y, "category": category_y}}, epochs=1, batch_size=8, verbose=0)
+"""
+
 FIT_LIST = """
 model = keras.Model(inputs, [price, category], name="listing")
 model.compile(optimizer="adam", {compiled})  # COMPILE
@@ -161,7 +168,8 @@ def test_a_source_list_kept_from_before_a_rebuild_is_named_at_the_gradient_call(
     (FIT_DICT, 'loss={"price": "mse"}'),
     (FIT_DICT, 'loss={"price": "mse", "category": None}'),
     (FIT_LIST, 'loss=["mse", None]'),
-], ids=["dict-missing", "dict-none", "list-none"])
+    (FIT_KEYS, 'loss={"value": "mse"}'),
+], ids=["dict-missing", "dict-none", "list-none", "dict-keys-not-layer-names"])
 def test_an_output_compile_gave_no_loss_is_placed_at_the_compile(
         tmp_path: Path, frame: str, compiled: str) -> None:
     text = FIT_SETUP + textwrap.dedent(frame.format(compiled=compiled))

@@ -64,6 +64,12 @@ class CompileHooks:
     def note(self, model: Any, loss: Any, weights: Any, frame: Any) -> None:
         """Note the outputs ``loss`` leaves out of a multi-output model's compiled loss."""
         names = list(getattr(model, "output_names", None) or ())
+        try:  # a dict of outputs: Keras keys a loss dict by the dict's keys, not layer names
+            structure = model.output
+        except Exception:  # noqa: BLE001 - a subclassed model has no symbolic output
+            structure = None
+        if isinstance(structure, dict):
+            names = [str(key) for key in structure]
         if len(names) < 2:
             return
         left = [n for n, entry in _per_output(loss, names) if entry is None]
