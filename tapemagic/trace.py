@@ -14,7 +14,7 @@ from typing import Literal
 
 from tapemagic.py_body import PyBody
 from tapemagic.switches import Switches
-from tapemagic.untracked_facts import Unlossed, Untracked
+from tapemagic.untracked_facts import StaleStep, Unlossed, Untracked
 
 #: ``Trace.state_writes`` label of a write a Keras optimizer made (a slot or a weight update)
 OPTIMIZER_WRITE = "optimizer"
@@ -242,24 +242,6 @@ class GradientCallRecord:
     #: and the optimizer call (``tracing/moved.py``)
     emptied: list[tuple[int, int, int | None]] = field(default_factory=list)
     emptied_apply: RawLocation | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class StaleStep:
-    """A traced step called again after a layer it reads was unfrozen, and not retraced.
-
-    ``loc`` is the ``trainable = True`` line, ``layer`` the layer's name, ``handles`` the
-    variables it unfroze (handle serials), ``site`` the gradient call's site
-    (``GradientCallRecord.site``) in the step traced before, ``runs`` how many calls of that
-    step's graph followed while they were trainable (``tracing/unfreeze.py``).
-    """
-
-    loc: RawLocation | None
-    layer: str
-    handles: tuple[int, ...]
-    site: tuple[str, int]
-    seq: int
-    runs: int
 
 
 @dataclass

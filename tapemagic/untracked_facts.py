@@ -1,7 +1,9 @@
-"""What Keras 3 did not track for the model being trained: plain data, beside ``trace.py``.
+"""What Keras 3 did not track, or tracked stale, for the model being trained: plain data.
 
-TF-free. ``tracing/tracking.py`` fills ``Trace.untracked`` with :class:`Untracked` facts while
-the objects live; the untracked-weights rules (TM114 to TM117) read them.
+TF-free, beside ``trace.py``. ``tracing/tracking.py`` fills ``Trace.untracked`` with
+:class:`Untracked` facts while the objects live; the untracked-weights rules (TM114 to TM117)
+read them. ``tracing/unfreeze.py`` notes a :class:`StaleStep` (a step not retraced after an
+unfreeze).
 """
 
 from __future__ import annotations
@@ -79,3 +81,21 @@ class Unlossed:
     outputs: tuple[str, ...]
     paths: frozenset[str]
     unweighted: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StaleStep:
+    """A traced step called again after a layer it reads was unfrozen, and not retraced.
+
+    ``loc`` is the ``trainable = True`` line, ``layer`` the layer's name, ``handles`` the
+    variables it unfroze (handle serials), ``site`` the gradient call's site
+    (``GradientCallRecord.site``) in the step traced before, ``runs`` how many calls of that
+    step's graph followed while they were trainable (``tracing/unfreeze.py``).
+    """
+
+    loc: RawLocation | None
+    layer: str
+    handles: tuple[int, ...]
+    site: tuple[str, int]
+    seq: int
+    runs: int

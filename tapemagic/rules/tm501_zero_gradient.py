@@ -24,8 +24,8 @@ from tapemagic.report.model import Edit, Location
 from tapemagic.rules import initial_values
 from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
-from tapemagic.trace import RawLocation
 from tapemagic.rules.emptied_updates import emptied_updates
+from tapemagic.trace import RawLocation
 
 if TYPE_CHECKING:
     import libcst as cst

@@ -41,11 +41,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tapemagic import frames
-from tapemagic.trace import RawLocation, StaleStep
+from tapemagic.trace import RawLocation
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import keras_state
 from tapemagic.tracing._tf_private.keras_private import inner_variable, is_layer_like
 from tapemagic.tracing.recorder import Recorder
+from tapemagic.untracked_facts import StaleStep
 
 #: ``X.trainable_variables`` / ``X.trainable_weights`` as a gradient call's sources argument
 _OWNER_ARGUMENT = re.compile(
