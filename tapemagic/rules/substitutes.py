@@ -1,8 +1,10 @@
 """Which line built the value a loss used in the place of one computed from the weights.
 
-TF-free. Two mechanisms refine ``RuleContext.substitute`` (the op that read the other value):
+TF-free. Three mechanisms refine ``RuleContext.substitute`` (the op that read the other value):
 
 A Keras layer that made the other value itself (``Dropout(rate=1.0)``) is the line to change.
+A Keras layer that read it in a step Keras wrote (``fit``) is placed where the user applied
+that layer (``read_at``), not at the ``fit`` line.
 
 A statement that repeats an earlier one's value is the copy of a line left unedited:
 ``true_steps = y_true[:, 1:] - y_true[:, :-1]`` followed by ``pred_steps =
@@ -74,3 +76,18 @@ def made_by_layer(trace: Trace, ops: Mapping[int, OpRecord], substitute: OpRecor
                 and maker.layer != substitute.layer and maker.layer != dangling.layer):
             return maker.layer_loc
     return None
+
+
+def read_at(substitute: OpRecord, step: RawLocation | None) -> RawLocation | None:
+    """Return the line that gave ``substitute`` the other value.
+
+    An op placed at the gradient call's own line ran in a step Keras wrote (``fit``: every op
+    of the model is at the ``fit`` line); when a Keras layer ran it, the line that applied or
+    made that layer (``Dense(1)(forward)`` beside an unused backward output) is the one the
+    user wrote. An op at a line of its own (the user's ``discriminator(images)``) keeps it.
+    """
+    loc = substitute.loc
+    if (loc is not None and step is not None and substitute.layer_loc is not None
+            and (loc.file, loc.line) == (step.file, step.line)):
+        return substitute.layer_loc
+    return loc

@@ -52,7 +52,7 @@ from tapemagic.rules.other_reads import (
     twin_detail,
     twin_read_inside,
 )
-from tapemagic.rules.substitutes import made_by_layer
+from tapemagic.rules.substitutes import made_by_layer, read_at
 from tapemagic.rules.target_swap import SWAPPED, other_call_loss, term_name
 from tapemagic.rules.untrained import trained_instead, untrained_on_path
 from tapemagic.trace import OpRecord
@@ -123,7 +123,7 @@ class NotConnected(RuleModule):
                     # the one finding (the unused value's line is said, not reported again);
                     # when a Keras layer made that other value itself, that layer is
                     raw = (made_by_layer(ctx.trace, ctx.graph.ops, substitute, dangling)
-                           or substitute.loc)
+                           or read_at(substitute, call.loc))
                     detail = unused_detail(dangling)
             elif hit.source.source.handle is not None and (
                     hit.source.source.handle in ctx.trace.handle_created):
