@@ -21,7 +21,7 @@ from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.locations import enclosing_function
 from tapemagic.optypes import COMPARISON_OPS, MULTIPLYING, SATURATING_SOFTMAX, ZERO_GRADIENT
 from tapemagic.report.model import Edit, Location
-from tapemagic.rules import initial_values
+from tapemagic.rules import collapsed_norm, initial_values
 from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.rules.emptied_updates import emptied_updates
@@ -58,6 +58,7 @@ class ZeroGradient(RuleModule):
         behind = _behind_dead(ctx)
         extra: dict[tuple[object, ...], tuple[RawLocation | None, tuple[str, ...]]] = {}
         hit_ops: set[tuple[int, int]] = set()
+        collapses: list[collapsed_norm.Collapse] | None = None
         for hit in ctx.hits("zero-at-runtime"):
             if (id(hit.analysis), hit.index) in underflows or (
                     ctx.frozen_zero(hit.analysis, hit.index) is not None):
@@ -82,14 +83,22 @@ class ZeroGradient(RuleModule):
             else:
                 reason = _PROBABLE
             raw, reason = _initial_place(ctx, op, raw, reason)
+            if collapses is None:
+                collapses = collapsed_norm.collapses(ctx)
+            collapse = collapsed_norm.explaining(op, collapses)
             reads, steps = behind.get((id(hit.analysis), op.seq), ((), 0))
-            if reads:  # the weights that multiply its all-zero output are this cut's too
+            if collapse is not None:  # a normalisation over axes of size 1 zeroes it all
+                raw, reason = collapsed_norm.place_of(ctx, collapse, hit.analysis.call.loc)
+                api = collapse.centring.layer or api
+            shown = collapse.centring if collapse is not None else op
+            if reads and collapse is None:  # the weights that multiply its zeros are its too
                 reason += "; " + _zero_output(reads, steps, " as well")
-            key = (place(raw), op.op_type)
-            yield Match(key, raw, True, {"api": api, "op": op.op_type, "reason": reason},
-                        hit, api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0))
+            key = (place(raw), shown.op_type)
+            yield Match(key, raw, True, {"api": api, "op": shown.op_type, "reason": reason},
+                        hit, api=api, op_type=shown.op_type, graph_edge=("op", shown.seq, 0))
             if reads:  # named after the weights behind the op (once all its hits are in)
-                extra.setdefault(key, (raw, tuple(reads)))
+                named = extra.get(key, (raw, ()))[1]
+                extra[key] = (raw, tuple(dict.fromkeys((*named, *reads))))
             hit_ops.add((id(hit.analysis), op.seq))
         for merged, (where, names) in extra.items():
             yield Match(merged, where, True, variables=names)
