@@ -2,12 +2,12 @@
 
 BatchNormalization trained on batches of one (modelled on
 https://github.com/d2l-ai/d2l-en/issues/1722, on whether each unit is 0 after subtracting the
-mean of a minibatch of one, and why conv maps differ; own code): the mean of one sample is the sample, the layer
-outputs its offset, and every zero gradient after it has that one cause, reported at fit's
-``batch_size=`` argument with every weight named. A LayerNormalization over a last axis of
-size 1 is reported at the layer. Silent: BatchNormalization over conv maps on batches of one
-(the mean still averages the positions), and a frozen one (``trainable = False``: Keras 3
-runs it in inference mode, on its moving statistics).
+mean of a minibatch of one, and why conv maps differ; own code): the mean of one sample is
+the sample, the layer outputs its offset, and every zero gradient after it has that one
+cause, reported at fit's ``batch_size=`` argument with every weight named. A
+LayerNormalization over a last axis of size 1 is reported at the layer. Silent:
+BatchNormalization over conv maps on batches of one (the mean still averages the positions),
+and a frozen one (``trainable = False``: Keras 3 runs it on its moving statistics).
 """
 
 from __future__ import annotations
