@@ -1,4 +1,4 @@
-# source: https://github.com/tensorflow/tensorflow/issues/57151
+# source: https://github.com/tensorflow/tensorflow/pull/57199
 # cause: zero-at-runtime
 # weights: critic/v_hidden/kernel, critic/v_hidden/bias, critic/v_out/kernel, critic/v_out/bias
 # mode: function
