@@ -21,10 +21,9 @@ weights = actor.trainable_variables + critic.trainable_variables
 def train_step(s, g, a):
     with tf.GradientTape() as tape:
         value = tf.clip_by_value(critic(s), -10.0, 10.0)
-        advantage = tf.stop_gradient(g - value)
         logp = tf.nn.log_softmax(actor(s))
         chosen = tf.gather(logp, a, batch_dims=1)[:, None]
-        loss = -tf.reduce_mean(chosen * advantage) + tf.reduce_mean(tf.square(g - value))
+        loss = -tf.reduce_mean(chosen * g) + tf.reduce_mean(tf.square(g - value))
     return tape.gradient(loss, weights)
 
 
