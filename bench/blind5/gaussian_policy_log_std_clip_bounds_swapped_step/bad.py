@@ -1,6 +1,6 @@
 # source: https://github.com/tensorforce/tensorforce/issues/161
 # cause: zero-at-runtime
-# weights: gauss_policy/log_std_head/kernel, gauss_policy/log_std_head/bias
+# weights: log_std_head/kernel, log_std_head/bias
 # mode: function
 # summary: a Gaussian policy clips its predicted log standard deviation with the bounds in the wrong order, tf.clip_by_value(log_std, 2.0, -20.0); with min > max every value comes out as the same constant, so the log-std head gets exactly zero gradients from the policy-gradient loss while the mean head trains
 # lint: yes
