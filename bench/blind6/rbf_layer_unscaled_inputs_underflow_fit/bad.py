@@ -1,6 +1,6 @@
 # source: https://taourl.com/read-2206755.html
 # cause: zero-at-runtime
-# weights: rbf_net/rbf/centers, rbf_net/rbf_readout/kernel
+# weights: rbf/centers, rbf_readout/kernel
 # mode: fit
 # summary: an RBF network (a custom layer computing exp(-gamma * |x - c|^2) with centres initialised in [0, 1]) is fed raw sensor readings in the 20..80 range; every squared distance is in the thousands, every exp underflows to exactly 0, so the centres get zero gradients and the readout kernel reads only zeros (only its bias trains)
 # lint: no (the layer is correct for scaled inputs; only the inputs' range makes every kernel value underflow)

@@ -1,4 +1,4 @@
-# source: https://github.com/tensorflow/tensorflow/issues/56968
+# source: https://github.com/tensorflow/tensorflow/issues/29942
 # cause: not-connected
 # weights: calibration_temperature
 # mode: eager
