@@ -1,3 +1,4 @@
+# source: https://www.tensorflow.org/api_docs/python/tf/math/abs
 # summary: a residual gain kept non-negative with tf.abs is initialised to 1 (not 0), so the derivative of abs is +1 there, the gain and the branch it scales both get gradients
 import keras
 import numpy as np

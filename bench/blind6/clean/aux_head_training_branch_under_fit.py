@@ -1,3 +1,4 @@
+# source: https://keras.io/getting_started/faq/
 # summary: a deeply supervised classifier returns its auxiliary head's logits only `if training:` (zeros otherwise) and is trained with fit, which calls the model with training=True, so the auxiliary loss reaches the auxiliary head and every weight changes
 import keras
 import numpy as np

@@ -1,3 +1,4 @@
+# source: https://keras.io/api/models/model_saving_apis/model_saving_and_loading/
 # summary: stage one freezes the feature block, trains and saves; stage two reloads the model with load_model and, on purpose, keeps the restored trainable=False to train only the head on new data; every trainable weight changes and the frozen block is left alone by design
 import os
 import tempfile

@@ -1,3 +1,4 @@
+# source: https://www.tensorflow.org/api_docs/python/tf/pad
 # summary: a causal 1-D convolution left-pads its input activations with tf.pad (constant 0) before a "valid" Conv1D; the pad op passes the gradient back to the padded tensor, so the convolution and the projection before it both train
 import keras
 import numpy as np

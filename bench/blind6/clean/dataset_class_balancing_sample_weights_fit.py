@@ -1,3 +1,4 @@
+# source: https://www.tensorflow.org/tutorials/structured_data/imbalanced_data
 # summary: a tf.data pipeline yields (features, label, weight) with per-class balancing weights (0.5 for the common class, 2.0 for the rare one); fit reads the third element as sample_weight as intended, no weight is 0, and every weight changes
 import keras
 import numpy as np

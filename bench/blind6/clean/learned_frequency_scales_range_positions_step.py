@@ -1,3 +1,4 @@
+# source: https://www.tensorflow.org/api_docs/python/tf/range
 # summary: a position encoding multiplies integer positions from tf.range (cast to float) by a learned frequency vector; Range itself has no gradient, but only constants go into it and the learned frequencies multiply its output, so they train with the projection
 import keras
 import numpy as np

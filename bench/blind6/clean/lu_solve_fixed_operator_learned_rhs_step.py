@@ -1,4 +1,4 @@
-# source: https://www.tensorflow.org/versions/r2.1/api_docs/python/tf/linalg/lu_solve
+# source: https://www.tensorflow.org/api_docs/python/tf/linalg/lu
 # summary: a fixed (data) stiffness matrix is factorised once with tf.linalg.lu and each step solves it against a right-hand side the network predicts; Lu has no gradient, but only the constant matrix goes through it, and the solve is differentiable in the right-hand side, so every weight gets a gradient
 import keras
 import numpy as np

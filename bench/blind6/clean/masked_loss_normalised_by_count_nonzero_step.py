@@ -1,3 +1,4 @@
+# source: https://www.tensorflow.org/api_docs/python/tf/math/count_nonzero
 # summary: a sequence loss sums the squared error over real (unpadded) steps and divides by tf.math.count_nonzero(mask), the number of real steps; the count is an integer of the data mask and carries no gradient by design, while the error term reaches every weight
 import keras
 import numpy as np

@@ -1,3 +1,4 @@
+# source: https://www.tensorflow.org/api_docs/python/tf/image/resize
 # summary: a GAN discriminator upsamples its input with Resizing(interpolation="bilinear") and is trained with the non-saturating loss plus an R1 gradient penalty on real images; the bilinear resize's backward op has its own gradient, so the penalty can be differentiated and every discriminator weight gets a gradient
 import keras
 import numpy as np

@@ -1,3 +1,4 @@
+# source: https://keras.io/examples/vision/siamese_network/
 # summary: a siamese matcher with a shared tower (its last layer bias-free, since a shared bias would cancel in the difference) is fitted on [left, right] pairs with a contrastive loss; the pairs differ, every distance is non-zero and every tower weight changes
 import keras
 import numpy as np
