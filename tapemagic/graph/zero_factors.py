@@ -65,6 +65,8 @@ def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
         if not ops:
             continue
         first = min(ops, key=lambda o: o.seq)
+        if constant(graph, first):
+            continue  # `0.0 * kl`: the user's own number (TM504 when the code sets it again)
         made = origin_of(graph, first)
         entry = found.setdefault(made.seq, Origin(made, first))
         if first.seq < entry.factor.seq:
@@ -103,21 +105,42 @@ def _crossed(graph: ProvenanceGraph, node: int, within: set[int], targets: set[i
 
 def origin_of(graph: ProvenanceGraph, factor: OpRecord) -> OpRecord:
     """Return the op that made ``factor``'s zero input, walked back through kept zeros."""
+    return _walk(graph, factor)[0]
+
+
+def _walk(graph: ProvenanceGraph, factor: OpRecord) -> tuple[OpRecord, int]:
+    """Return the op that made ``factor``'s zero input and the last zero tensor walked."""
     tensor = factor.inputs[factor.zero_factors[0][1]]
     made = factor
     for _ in range(DEPTH):
         op = graph.trace.producer_of(tensor)
         if op is None:
-            return made
+            return made, tensor
         made = op
         gates = GATING_INPUTS.get(op.op_type, frozenset())
         kept = [k for k in op.zero_values or () if k not in gates]  # an axis 0 is no zero
         if not kept and op.op_type in _SAME_ZEROS:
             kept = [0]  # its input left unread (fused): all zero out means all zero in
         if op.op_type in READ_OPS or op.op_type in COMPARISON_OPS or not kept:
-            return op  # a variable's zeros, a comparison that is all false, a constant
+            return op, tensor  # a variable's zeros, a comparison that is all false, a constant
         tensor = op.inputs[kept[0]]
-    return made
+    return made, tensor
+
+
+def constant(graph: ProvenanceGraph, factor: OpRecord) -> bool:
+    """Return True when ``factor``'s zero is a constant: a number the user wrote, not a value.
+
+    A literal ``0.0 * kl``, or a Python number a traced step froze into its graph (a scalar
+    made by no op, or by a ``Const``): the user chose it (``ctx.frozen_zero`` / TM504 reports
+    one the code sets again and again). A zero a comparison or a variable made, or a mask of
+    many elements, is a value the data or training decides.
+    """
+    made, tensor = _walk(graph, factor)
+    record = graph.trace.tensors.get(tensor)
+    if record is None or record.shape is None or any(d != 1 for d in record.shape):
+        return False  # a mask or a tensor of zeros: data or code decided each element
+    return (tensor in graph.trace.zero_constants or made.op_type == "Const"
+            or record.leaf == "constant")
 
 
 def variable_source(analysis: CallAnalysis, graph: ProvenanceGraph,

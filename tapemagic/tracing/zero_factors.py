@@ -76,8 +76,8 @@ def plan(trace: Trace, attrs: dict[int, Any], path: list[OpRecord], nodes: set[i
 
     ``nodes``: the sources' handles and tensors; ``noted``: the seqs of the ops whose
     tensors the probe holds (the others cannot be asked). A factor is asked when its gradient
-    to a path input reads another input, or reads that input itself and nothing of the
-    op's output (a divisor: ``divide_no_nan`` by zero gives it zeros).
+    to a path input reads other inputs only (``Mul``, a select's condition, a divisor), or
+    only that input itself and nothing of the op's output.
     """
     reached = set(nodes) | {s for op in path for s in op.outputs}
     asked: list[Asked] = []
@@ -90,10 +90,12 @@ def plan(trace: Trace, attrs: dict[int, Any], path: list[OpRecord], nodes: set[i
             if serial not in reached or record is None or not record.trainable:
                 continue
             found = _reads(trace, op, attrs[op.seq], i)
-            if found and OUTPUT not in found and (found - {i}):
-                reads[i] = tuple(sorted(found - {i}))
-            elif found and OUTPUT not in found and i in found:
-                reads[i] = (i,)
+            if not found or OUTPUT in found or (i in found and found != {i}):
+                # a gradient reading its own input beside others (a fake-quant clamp, a
+                # maximum) is zero by that input's value: a saturation (saturation.py), not
+                # the other input's zero (a min of 0.0 is no mask)
+                continue
+            reads[i] = tuple(sorted(found))
         if reads:
             asked.append(Asked(op, reads))
         if len(asked) >= MAX_ASKED:
