@@ -1,6 +1,6 @@
 # source: https://github.com/tensorflow/tensorflow/issues/57151
 # cause: zero-at-runtime
-# weights: offset_net/offset/kernel, offset_net/offset/bias
+# weights: offset/kernel, offset/bias
 # mode: fit
 # summary: a regressor adds a bounded learned offset to its main output, the offset clipped in a Lambda with keras.ops.clip(t, 0.5, -0.5); TensorFlow accepts a lower bound above the upper one and every clipped value is -0.5, a constant, so the offset head gets exactly zero gradients and never changes while the main head trains
 # lint: yes

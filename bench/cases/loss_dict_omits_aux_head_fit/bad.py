@@ -1,6 +1,6 @@
 # source: https://github.com/tensorflow/tensorflow/issues/22485
 # cause: not-connected
-# weights: ratings/aux_head/kernel, ratings/aux_head/bias
+# weights: aux_head/kernel, aux_head/bias
 # mode: fit
 # summary: a rating model with a main score and an auxiliary genre head (a dict of named outputs) is compiled with a loss dict that names only the main score while the genre labels are still passed to fit; Keras computes no loss for the genre head, warns that gradients do not exist for it, and its weights never change
 # lint: yes
