@@ -15,6 +15,7 @@ initialiser), a constant. That origin is the line the user must change.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
     from tapemagic.graph.verdicts import CallAnalysis
     from tapemagic.trace import OpRecord
 
+#: ops that make a zero from data or code: where the walk back ends at the user's line
+_MAKERS = COMPARISON_OPS | READ_OPS | {"Const", "Fill", "ZerosLike", "OneHot"}
 #: ops walked back from a zero factor to its origin at most
 DEPTH = 12
 #: ops whose output is all zero exactly when their first input is (every element is kept)
@@ -55,6 +58,7 @@ def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
     targets = set(analysis.call.targets)
     # zero weights that keep each other zero, a dead op's zeros: their own findings (TM501)
     explained, _, by_dead = zero_weights.kept_zero(graph, analysis)
+    downstream: list[tuple[int, OpRecord]] = []
     for i, _ in analysis.call.zeroed:
         if i >= len(sources) or i in explained or i in by_dead:
             continue
@@ -67,12 +71,38 @@ def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
         first = min(ops, key=lambda o: o.seq)
         if constant(graph, first):
             continue  # `0.0 * kl`: the user's own number (TM504 when the code sets it again)
+        if not made_here(graph, first):
+            downstream.append((i, first))
+            continue
         made = origin_of(graph, first)
         entry = found.setdefault(made.seq, Origin(made, first))
         if first.seq < entry.factor.seq:
             entry.factor = first
         entry.sources.append(i)
+    for i, factor in downstream:
+        # no origin of its own (a sum of another factor's zeros): the origin upstream of it
+        above = _upstream(graph, factor, found.values())
+        if above is not None:
+            above.sources.append(i)
     return [found[seq] for seq in sorted(found)]
+
+
+def _upstream(graph: ProvenanceGraph, factor: OpRecord,
+              found: Iterable[Origin]) -> Origin | None:
+    """Return the found origin whose factor's output ``factor``'s zero input comes from."""
+    made = {out: entry for entry in found for out in entry.factor.outputs}
+    stack, seen = [factor.inputs[factor.zero_factors[0][1]]], set[int]()
+    while stack and len(seen) < 64 * DEPTH:
+        tensor = stack.pop()
+        if tensor in made:
+            return made[tensor]
+        if tensor in seen:
+            continue
+        seen.add(tensor)
+        op = graph.trace.producer_of(tensor)
+        if op is not None:
+            stack.extend(op.inputs)
+    return None
 
 
 def _crossed(graph: ProvenanceGraph, node: int, within: set[int], targets: set[int],
@@ -125,6 +155,18 @@ def _walk(graph: ProvenanceGraph, factor: OpRecord) -> tuple[OpRecord, int]:
             return op, tensor  # a variable's zeros, a comparison that is all false, a constant
         tensor = op.inputs[kept[0]]
     return made, tensor
+
+
+def made_here(graph: ProvenanceGraph, factor: OpRecord) -> bool:
+    """Return True when the walk back found where ``factor``'s zero was made.
+
+    A comparison (the mask's line), a variable's read (its initialiser), an op that makes
+    zeros or one-hot rows, or a value no recorded op made (data): the user's line. A walk that
+    stops at an op whose inputs the probe did not see as zero (a mean of a cut's zeros, a
+    dropout of rate 1 upstream) found no origin: the cut before it is the finding.
+    """
+    made, _ = _walk(graph, factor)
+    return made is factor or made.op_type in _MAKERS
 
 
 def constant(graph: ProvenanceGraph, factor: OpRecord) -> bool:

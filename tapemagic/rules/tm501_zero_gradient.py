@@ -73,7 +73,8 @@ class ZeroGradient(RuleModule):
             if op.zero_factors and hit.index in dict(hit.analysis.call.zeroed):
                 # a mask, a condition or a divisor that was all zero: where it was made; a
                 # constant zero is the user's own number
-                if not zero_factors.constant(ctx.graph, op):
+                if zero_factors.made_here(ctx.graph, op) and not zero_factors.constant(
+                        ctx.graph, op):
                     yield _factor_match(ctx, hit.analysis, op, [hit.index], hit)
                 continue
             api = ctx.op_api(op) if not op.layer else op.layer
