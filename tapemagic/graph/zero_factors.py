@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from tapemagic.graph import zero_weights
+from tapemagic.graph import walks, zero_weights
 from tapemagic.optypes import (
     COMPARISON_OPS,
     GATING_INPUTS,
@@ -69,12 +69,12 @@ def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
         if not ops:
             continue
         first = min(ops, key=lambda o: o.seq)
-        if constant(graph, first):
+        made, tensor = _walk(graph, first)
+        if _constant(graph, made, tensor):
             continue  # `0.0 * kl`: the user's own number (TM504 when the code sets it again)
-        if not made_here(graph, first):
+        if not _maker(first, made):
             downstream.append((i, first))
             continue
-        made = origin_of(graph, first)
         entry = found.setdefault(made.seq, Origin(made, first))
         if first.seq < entry.factor.seq:
             entry.factor = first
@@ -90,19 +90,9 @@ def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
 def _upstream(graph: ProvenanceGraph, factor: OpRecord,
               found: Iterable[Origin]) -> Origin | None:
     """Return the found origin whose factor's output ``factor``'s zero input comes from."""
-    made = {out: entry for entry in found for out in entry.factor.outputs}
-    stack, seen = [factor.inputs[factor.zero_factors[0][1]]], set[int]()
-    while stack and len(seen) < 64 * DEPTH:
-        tensor = stack.pop()
-        if tensor in made:
-            return made[tensor]
-        if tensor in seen:
-            continue
-        seen.add(tensor)
-        op = graph.trace.producer_of(tensor)
-        if op is not None:
-            stack.extend(op.inputs)
-    return None
+    above = walks.backward(graph, {factor.inputs[factor.zero_factors[0][1]]}, lambda _: True)
+    feeding = [entry for entry in found if any(out in above for out in entry.factor.outputs)]
+    return max(feeding, key=lambda entry: entry.factor.seq, default=None)  # the nearest
 
 
 def _crossed(graph: ProvenanceGraph, node: int, within: set[int], targets: set[int],
@@ -133,9 +123,14 @@ def _crossed(graph: ProvenanceGraph, node: int, within: set[int], targets: set[i
     return list(stopped.values())
 
 
-def origin_of(graph: ProvenanceGraph, factor: OpRecord) -> OpRecord:
-    """Return the op that made ``factor``'s zero input, walked back through kept zeros."""
-    return _walk(graph, factor)[0]
+def origin(graph: ProvenanceGraph, factor: OpRecord) -> OpRecord | None:
+    """Return the op that made ``factor``'s zero input, walked back through kept zeros.
+
+    None when the walk found no maker (:func:`_maker`) or the zero is a number the user wrote
+    (:func:`_constant`): no line of its own to report.
+    """
+    made, tensor = _walk(graph, factor)
+    return made if _maker(factor, made) and not _constant(graph, made, tensor) else None
 
 
 def _walk(graph: ProvenanceGraph, factor: OpRecord) -> tuple[OpRecord, int]:
@@ -157,27 +152,25 @@ def _walk(graph: ProvenanceGraph, factor: OpRecord) -> tuple[OpRecord, int]:
     return made, tensor
 
 
-def made_here(graph: ProvenanceGraph, factor: OpRecord) -> bool:
-    """Return True when the walk back found where ``factor``'s zero was made.
+def _maker(factor: OpRecord, made: OpRecord) -> bool:
+    """Return True when the walk back from ``factor`` ended where its zero was made.
 
     A comparison (the mask's line), a variable's read (its initialiser), an op that makes
     zeros or one-hot rows, or a value no recorded op made (data): the user's line. A walk that
     stops at an op whose inputs the probe did not see as zero (a mean of a cut's zeros, a
     dropout of rate 1 upstream) found no origin: the cut before it is the finding.
     """
-    made, _ = _walk(graph, factor)
     return made is factor or made.op_type in _MAKERS
 
 
-def constant(graph: ProvenanceGraph, factor: OpRecord) -> bool:
-    """Return True when ``factor``'s zero is a constant: a number the user wrote, not a value.
+def _constant(graph: ProvenanceGraph, made: OpRecord, tensor: int) -> bool:
+    """Return True when the zero the walk ended at is a number the user wrote, not a value.
 
     A literal ``0.0 * kl``, or a Python number a traced step froze into its graph (a scalar
     made by no op, or by a ``Const``): the user chose it (``ctx.frozen_zero`` / TM504 reports
     one the code sets again and again). A zero a comparison or a variable made, or a mask of
     many elements, is a value the data or training decides.
     """
-    made, tensor = _walk(graph, factor)
     record = graph.trace.tensors.get(tensor)
     if record is None or record.shape is None or any(d != 1 for d in record.shape):
         return False  # a mask or a tensor of zeros: data or code decided each element

@@ -73,9 +73,9 @@ class ZeroGradient(RuleModule):
             if op.zero_factors and hit.index in dict(hit.analysis.call.zeroed):
                 # a mask, a condition or a divisor that was all zero: where it was made; a
                 # constant zero is the user's own number
-                if zero_factors.made_here(ctx.graph, op) and not zero_factors.constant(
-                        ctx.graph, op):
-                    yield _factor_match(ctx, hit.analysis, op, [hit.index], hit)
+                made = zero_factors.origin(ctx.graph, op)
+                if made is not None:
+                    yield _factor_match(ctx, hit.analysis, op, made, [hit.index], hit)
                 continue
             api = ctx.op_api(op) if not op.layer else op.layer
             raw = _layer_place(ctx, op)
@@ -254,7 +254,7 @@ def _zero_factors(ctx: RuleContext) -> Iterable[Match]:
         if analysis.call.error_type or not analysis.call.zeroed:
             continue
         for found in zero_factors.origins(ctx.graph, analysis):
-            yield _factor_match(ctx, analysis, found.factor, found.sources)
+            yield _factor_match(ctx, analysis, found.factor, found.op, found.sources)
         for op, stopped in zero_factors.loop_zeros(ctx.graph, analysis):
             yield _loop_match(ctx, analysis, op, stopped)
 
@@ -288,11 +288,10 @@ def _loop_match(ctx: RuleContext, analysis: CallAnalysis, op: OpRecord,
                  variables=tuple(names))
 
 
-def _factor_match(ctx: RuleContext, analysis: CallAnalysis, factor: OpRecord,
+def _factor_match(ctx: RuleContext, analysis: CallAnalysis, factor: OpRecord, made: OpRecord,
                   found: list[int], hit: Hit | None = None) -> Match:
-    """Return the match of zeroed sources ``found`` at where ``factor``'s zero was made."""
+    """Return the match of zeroed sources ``found`` at ``made``, which made ``factor``'s zero."""
     steps = dict(analysis.call.zeroed)
-    made = zero_factors.origin_of(ctx.graph, factor)
     names = [analysis.sources[i].source.name for i in found]
     held = zero_factors.variable_source(analysis, ctx.graph, made)
     if held is not None:
