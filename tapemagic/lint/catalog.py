@@ -75,18 +75,23 @@ def raises(ops: tuple[str, ...]) -> bool:
 
 
 @cache
-def _stopped() -> dict[str, dict[str, int]]:
+def _stopped() -> dict[str, dict[str, tuple[int, str]]]:
     data = json.loads(_PATH.read_text(encoding="utf-8"))
-    return {normalise(api): {param: int(entry[0]) for param, entry in params.items()}
+    return {normalise(api): {param: (int(entry[0]), "stop-gradient" if "StopGradient" in
+                                     entry[1] else "non-differentiable")
+                             for param, entry in params.items()}
             for api, params in data.get("stopped", {}).items()}
 
 
-def stopped(dotted: str) -> dict[str, int]:
-    """Return the parameters the API named ``dotted`` wraps in ``stop_gradient``.
+def stopped(dotted: str) -> dict[str, tuple[int, str]]:
+    """Return the parameters the API named ``dotted`` cuts while differentiating others.
 
-    ``{param: position}`` (-1 for keyword-only): ``labels`` of
-    ``tf.compat.v1.nn.softmax_cross_entropy_with_logits`` (its result is differentiated in
-    ``logits`` only). Empty for most APIs.
+    ``{param: (position, kind)}`` (-1 for keyword-only). ``kind`` is ``"stop-gradient"`` for
+    a parameter it wraps in ``stop_gradient`` (``labels`` of
+    ``tf.compat.v1.nn.softmax_cross_entropy_with_logits``: its result is differentiated in
+    ``logits`` only), ``"non-differentiable"`` for one that reaches only inputs of an op
+    whose registered gradient gives them None (``constant_values`` of ``tf.pad``,
+    ``on_value`` of ``tf.one_hot``). Empty for most APIs.
     """
     return _stopped().get(dotted, {})
 

@@ -5,6 +5,8 @@ TF-free. :class:`Effects` refines the library calls of :mod:`tapemagic.lint.memb
 - ``tf.Variable(value)`` made while the tape records, from a value computed from the weights:
   the variable's initial value is written by an assignment (``AssignVariableOp``), which the
   tape does not differentiate, so what reads the new variable has lost those weights (TM402);
+- ``tf.constant(variable)`` copies the variable's value into a constant: the tape records
+  no read of it (TM104 at the copy);
 - ``tf.sign``: its registered gradient is zeros everywhere (``_SignGrad``), so the weights
   behind it get exact zeros, not None (a ``zero`` cut, TM501);
 - a draw of 0/1 with a probability given (``K.random_binomial(shape, p)``) and the
@@ -102,20 +104,25 @@ class Effects(Members):
             made = self.cut(node, "non-differentiable", api or ast.unparse(node.func),
                             [self.operand(a, node) for a in args[:1]])
             return Value(kind="dataset", items=(made,), cuts=made.cuts, ghost=made.ghost)
+        if dotted in names.CONSTANT_COPIES and args and args[0].kind == "variable":
+            # tf.constant(temperature): a copy of the variable's value, no read the tape sees
+            return self.cut(node, "copied", api or ast.unparse(node.func),
+                            [self.operand(args[0], node)])
         if dotted in names.GATHERS and len(args) > 1:
             return self.lookup(node, api or ast.unparse(node.func), args)
         if dotted not in names.KNOWN:
             found = self.catalogued(node, dotted, args, kwargs, api)
             if found is not None:
                 return found
-        for param, position in catalog.stopped(dotted).items():
-            # the API wraps this input in stop_gradient: what it carries is cut here
+        for param, (position, kind) in catalog.stopped(dotted).items():
+            # the API wraps this input in stop_gradient, or only an op input its gradient
+            # gives None reads it: what it carries is cut here
             text = f"{api or ast.unparse(node.func)}({param}=...)"
             if param in kwargs:
-                kwargs = kwargs | {param: self.cut(node, "stop-gradient", text,
+                kwargs = kwargs | {param: self.cut(node, kind, text,
                                                    [self.operand(kwargs[param], node)])}
             elif 0 <= position < len(args):
-                args = [*args[:position], self.cut(node, "stop-gradient", text, [
+                args = [*args[:position], self.cut(node, kind, text, [
                     self.operand(args[position], node)]), *args[position + 1:]]
         value = super().library(node, dotted, args, kwargs, api)
         if dotted in names.VARIABLE and self.recording:

@@ -76,3 +76,19 @@ def edit(ctx: LintContext, node: ast.AST, transform: Transform) -> Edit | None:
 def no_params(found: Counted) -> dict[str, str]:
     """Return no parameters (the rule's hint template has none)."""
     return {}
+
+
+def copied_variables(ctx: LintContext, code: str) -> Iterator[LintMatch]:
+    """Yield a match per variable copied into a constant (``tf.constant(temperature)``).
+
+    The ``copied`` cuts of :mod:`tapemagic.lint.effects`, with the hint's ``detail`` and
+    ``source`` (the variable as written).
+    """
+    for found in cut_matches(ctx, code, "copied"):
+        node = next((c.cut.node for c in ctx.cuts("copied") if c.cut.site == found.site), None)
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        yield LintMatch(code, found.site, {
+            "detail": f"`{ctx.text(node)}` copies the variable's current value into a new "
+                      "constant, a value the tape never saw read",
+            "source": ctx.text(node.args[0])})

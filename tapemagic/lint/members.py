@@ -126,7 +126,9 @@ class Members(Tapes):
         """Return ``value`` with its cut at ``node`` marked when an op of ``ops`` raises.
 
         TensorFlow's catalog says which ops have no registry entry at all (``tf.unique``'s
-        Unique): a gradient reaching one makes the gradient call raise ``LookupError``.
+        Unique): a gradient reaching one makes the gradient call raise ``LookupError``; and
+        which have a gradient function that raises (``SparseSparseMaximum``'s, and
+        ``MatrixSolveLs``'s with ``fast=False``).
         """
         if not catalog.raises(ops):
             return value

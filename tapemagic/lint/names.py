@@ -109,6 +109,11 @@ METADATA = frozenset(
 #: Calls that make a tensor from their first argument, of a ``dtype`` given or inferred.
 TENSOR_MAKERS = frozenset({"tensorflow.constant", "tensorflow.convert_to_tensor",
                            "keras.ops.convert_to_tensor"})
+#: Calls that copy a variable's current value into a new constant: ``tf.constant(v)`` converts
+#: the variable as a host value (eagerly, ``EagerTensor(value)`` reads it with no op the tape
+#: records; traced, it raises), so what reads the copy has lost the variable. A tensor is
+#: passed through eagerly, and ``tf.convert_to_tensor(v)`` reads the variable with an op.
+CONSTANT_COPIES = frozenset({"tensorflow.constant"})
 #: Ops whose result keeps the dtype of their first argument (an integer stays integer).
 DTYPE_KEEPING = frozenset(
     f"{module}.{name}" for module in ("tensorflow", "keras.ops")

@@ -27,7 +27,7 @@ from tapemagic import fixes
 from tapemagic.fixes import calls
 from tapemagic.graph.left_out import left_out_term
 from tapemagic.graph.verdicts import Cause
-from tapemagic.lint import compiled, dropped
+from tapemagic.lint import compiled, dropped, matchers
 from tapemagic.lint.connections import (
     constant_targets,
     dangling_passes,
@@ -174,6 +174,8 @@ class NotConnected(RuleModule):
                 at, detail = meant
             yield LintMatch(self.code, Site.of(at), {"detail": detail,
                                                      "source": ctx.text(expr)})
+        # a variable copied into a constant (`tf.constant(temperature)`): the copy
+        yield from matchers.copied_variables(ctx, self.code)
         # a weight a model class makes and nothing reads: where it is made
         for stmt, attr in unread_members(ctx):
             yield LintMatch(self.code, Site.of(stmt), {

@@ -32,7 +32,7 @@ from typing import Any
 import tensorflow as tf
 
 from tapemagic.optypes import GATING_INPUTS, METADATA_OPS, RETURNS_NONE
-from tapemagic.tracing import api_flow
+from tapemagic.tracing import api_flow, api_lookups, gradient_probe
 from tapemagic.tracing._tf_private import api_ops, registry_entry
 
 #: Where the checker reads the catalog.
@@ -53,9 +53,13 @@ def build() -> dict[str, Any]:
     ``{"cuts": {api: [kind, [ops]]}, "dtypes": {api: position}, "raises": {op: true},
     "keywords": {api: {param: [position, {value: [kind, [ops]]}]}},
     "stopped": {api: {param: [position, [ops]]}}}``: ``raises`` lists the
-    op types with no registry entry at all, ``keywords`` the option values of an API that
+    op types whose gradient makes a gradient call raise (no registry entry at all, a
+    registered function that cannot give one, :func:`gradient_probe.always_raises`, or one
+    that raises for the option value a keyword cut chose: ``MatrixSolveLs`` with
+    ``fast=False``), ``keywords`` the option values of an API that
     give a result no gradient crosses (:func:`_option_cuts`, :func:`_flag_cuts`),
-    ``stopped`` the parameters an API wraps in ``stop_gradient`` (:func:`_input_cuts`).
+    ``stopped`` the parameters an API cuts while differentiating others
+    (:func:`_input_cuts`).
 
     ``kind`` is ``"integer"`` when every output of the ops is always an integer tensor,
     ``"indices"`` when only the first is, else ``"non-differentiable"``. API names are dotted
@@ -86,10 +90,41 @@ def build() -> dict[str, Any]:
     used = {op for _kind, ops in cuts.values() for op in ops} | {
         op for params in keywords.values() for _position, values in params.values()
         for _kind, ops in values.values() for op in ops}
-    raises = sorted(op for op in used if registry_entry(op) == "missing")
+    raises = sorted(op for op in used if registry_entry(op) == "missing"
+                    or gradient_probe.always_raises(op) or op in _RAISING.raised)
     return {"cuts": dict(sorted(cuts.items())), "dtypes": dict(sorted(positions.items())),
             "raises": dict.fromkeys(raises, True), "keywords": dict(sorted(keywords.items())),
             "stopped": dict(sorted(inputs.items()))}
+
+
+class _Raising:
+    """The registry's facts a whole-result cut may use: option values whose gradient raises."""
+
+    def __init__(self) -> None:
+        #: ops an option value made raise: a cut through one raises, like a missing entry
+        self.raised: set[str] = set()
+
+    def none_inputs(self, op_type: str) -> frozenset[str]:
+        return frozenset()
+
+    def raises_with(self, op_type: str, attrs: tuple[tuple[str, Any], ...]) -> bool:
+        found = gradient_probe.raises_with(op_type, attrs)
+        if found:
+            self.raised.add(op_type)
+        return found
+
+
+class _Partial(_Raising):
+    """... and, for one parameter's cut, the inputs an op's gradient leaves None."""
+
+    def none_inputs(self, op_type: str) -> frozenset[str]:
+        if op_type in METADATA_OPS:
+            return frozenset()
+        return gradient_probe.none_inputs(op_type)
+
+
+_RAISING = _Raising()
+_PARTIAL = _Partial()
 
 
 def _kind(ops: frozenset[str]) -> str:
@@ -240,7 +275,8 @@ def _no_gradient(op_type: str) -> bool:
     """Whether no gradient reaches any data input of ``op_type`` (TensorFlow's registry)."""
     if op_type in METADATA_OPS or 0 in GATING_INPUTS.get(op_type, frozenset()):
         return False  # a shape, or indices that only select: not a cut of a value
-    return op_type in RETURNS_NONE or registry_entry(op_type) in ("none", "missing")
+    return op_type in RETURNS_NONE or registry_entry(op_type) in ("none", "missing") or \
+        gradient_probe.always_raises(op_type)  # registered, but it cannot give one
 
 
 def _cut_ops(target: Any, names: frozenset[str], memo: dict[Any, Any],
@@ -251,12 +287,13 @@ def _cut_ops(target: Any, names: frozenset[str], memo: dict[Any, Any],
     read). ``fixed``: option values chosen (``{"output_is_sparse": True}``).
     """
     if _generated(target):
-        op = api_flow.op_type(target, names)
+        op = api_lookups.op_type(target, names)
         return frozenset({op}) if op is not None and _no_gradient(op) else frozenset()
     fn = api_flow.parse(target)
     if fn is None:
         return frozenset()
-    flow = api_flow.Flow(getattr(target, "__globals__", {}), names, _severs, fixed, memo)
+    flow = api_flow.Flow(getattr(target, "__globals__", {}), names, _severs, fixed, memo,
+                         registry=_RAISING)
     params = api_flow.parameters(fn) + [a.arg for a in (fn.args.vararg, fn.args.kwarg) if a]
     returned = flow.run(fn.body, {p: frozenset({p}) for p in params})
     severed = api_flow.cuts(returned)
@@ -267,18 +304,22 @@ def _cut_ops(target: Any, names: frozenset[str], memo: dict[Any, Any],
 
 def _input_cuts(target: Any, names: frozenset[str], memo: dict[Any, Any]
                 ) -> dict[str, list[Any]]:
-    """Return the parameters an API stops the gradient of while differentiating others.
+    """Return the parameters an API cuts the gradient of while differentiating others.
 
     ``{param: [position, [op]]}`` when the result depends on some parameters, and a
-    parameter without a constant default reaches it, followed alone, only through
-    gradient-less ops among which ``StopGradient``:
-    ``tf.compat.v1.nn.softmax_cross_entropy_with_logits`` wraps its ``labels`` in
-    ``stop_gradient`` and differentiates ``logits`` only (``tf.nn.moments``: ``shift``).
+    parameter reaches it, followed alone, only through gradient-less ops among which
+    ``StopGradient`` (``tf.compat.v1.nn.softmax_cross_entropy_with_logits`` wraps its
+    ``labels`` in ``stop_gradient`` and differentiates ``logits`` only; ``tf.nn.moments``:
+    ``shift``), or through inputs of an op whose registered gradient gives them None
+    (``op.input`` in the list: ``tf.pad``'s ``constant_values`` reaches only ``PadV2``'s,
+    ``tf.one_hot``'s ``on_value`` only ``OneHot``'s). A parameter with a constant default
+    is left out, but for a number default (``constant_values=0``) of the latter kind.
     """
     fn = api_flow.parse(target)
     if fn is None or _generated(target):
         return {}
-    flow = api_flow.Flow(getattr(target, "__globals__", {}), names, _severs, None, memo)
+    flow = api_flow.Flow(getattr(target, "__globals__", {}), names, _severs, None, memo,
+                         registry=_PARTIAL)
     params = api_flow.parameters(fn)
     returned = flow.run(fn.body, {p: frozenset({p}) for p in params})
     severed = api_flow.cuts(returned)
@@ -292,15 +333,18 @@ def _input_cuts(target: Any, names: frozenset[str], memo: dict[Any, Any]
     out: dict[str, list[Any]] = {}
     for param in params:
         default = defaults.get(param)
-        if param in kept or param == "name" or (isinstance(default, ast.Constant)
-                                                and default.value is not None):
+        given = default.value if isinstance(default, ast.Constant) else None
+        optional = given is not None
+        number = isinstance(given, (int, float)) and not isinstance(given, bool)
+        if param in kept or param == "name" or (optional and not number):
             continue
         # what this parameter alone reaches: a gradient-less op's mark, or nothing at all
-        alone = api_flow.Flow(getattr(target, "__globals__", {}), names, _severs, None, memo)
+        alone = api_flow.Flow(getattr(target, "__globals__", {}), names, _severs, None, memo,
+                              registry=_PARTIAL)
         marks = api_flow.cuts(alone.run(fn.body, {p: frozenset({p}) if p == param else
                                                   frozenset() for p in params}))
         ops = sorted(op[len(api_flow.CUT):] for op in marks)
-        if "StopGradient" in ops:
+        if ("StopGradient" in ops and not number) or (ops and all("." in op for op in ops)):
             out[param] = [positional.index(param) if param in positional else -1, ops]
     return out
 

@@ -23,29 +23,22 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
-import types
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from tapemagic.tracing._tf_private import api_ops
+from tapemagic.tracing.api_lookups import CUT, Deps, Lookups, Registry, cuts
 
-Deps = frozenset[str]
+__all__ = ["CUT", "METADATA", "Flow", "cuts", "parameters", "parse"]
+
 _NONE: Deps = frozenset()
-#: Tensor attributes that are metadata: reading them reads no value.
-METADATA = frozenset({"dtype", "shape", "name", "ndim", "device", "graph", "op", "rank"})
-#: Whose Python functions are followed: TensorFlow's, and Keras' (its ops, its TF backend).
-FOLLOWED = ("tensorflow", "keras.src")
+#: Tensor attributes that are metadata: reading them reads no value (a sparse tensor's
+#: ``dense_shape`` is its shape, an integer tensor).
+METADATA = frozenset({"dtype", "shape", "name", "ndim", "device", "graph", "op", "rank",
+                      "dense_shape"})
 #: How deep calls are followed (an API, its v1 body, a helper, ...).
 _MAX_DEPTH = 4
 #: A summary being computed (recursion): its callers treat the call as unknown.
 _BUSY = frozenset({"!busy"})
-#: The prefix of a gradient-less op's mark in a dependence set (no parameter starts so).
-CUT = "!"
-
-
-def cuts(deps: Deps) -> Deps:
-    """Return the marks of the gradient-less ops in a dependence set."""
-    return frozenset(d for d in deps if d.startswith(CUT))
 
 
 def parse(target: Any) -> ast.FunctionDef | None:
@@ -63,20 +56,26 @@ def parameters(fn: ast.FunctionDef) -> list[str]:
     return [a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]]
 
 
-class Flow:
+class Flow(Lookups):
     """One interpretation of one function body (see the module docstring)."""
 
     def __init__(self, scope: dict[str, Any], names: frozenset[str],
                  no_gradient: Callable[[str], bool], fixed: dict[str, Any] | None = None,
-                 memo: dict[Any, Any] | None = None, depth: int = 0) -> None:
+                 memo: dict[Any, Any] | None = None, depth: int = 0,
+                 registry: Registry | None = None) -> None:
         self.scope = scope
         self.names = names
         self.no_gradient = no_gradient
         self.fixed = fixed or {}
         self.memo = memo if memo is not None else {}
         self.depth = depth
+        self.registry = registry
         self.returns = 0
         self.returned = False  # the statements run so far always returned
+        #: dicts built here key by key (``kwargs["x"] = v``), passed on as ``**kwargs``
+        self.dicts: dict[str, dict[str, Deps]] = {}
+        #: nested functions defined here, for a test on fixed options they decide
+        self.defs: dict[str, ast.FunctionDef] = {}
 
     # -- statements ----------------------------------------------------------------------------
     def run(self, body: list[ast.stmt], env: dict[str, Deps]) -> Deps:
@@ -93,6 +92,8 @@ class Flow:
                 self.assign(stmt, env)
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 env[stmt.name] = self.closure(stmt, env)
+                if isinstance(stmt, ast.FunctionDef):
+                    self.defs[stmt.name] = stmt
             elif isinstance(stmt, ast.If) and (chosen := self.decided(stmt.test)) is not None:
                 out |= self.run(stmt.body if chosen else stmt.orelse, env)
             elif isinstance(stmt, (ast.If, ast.For, ast.While, ast.Try, ast.With)):
@@ -106,12 +107,33 @@ class Flow:
         """Bind an assignment; an item or attribute stored adds to its object's dependence."""
         value = self.deps(stmt.value, env)
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        self.keyed(stmt, targets, value)
         for target in targets:
             whole = isinstance(target, (ast.Name, ast.Tuple, ast.List, ast.Starred)) and \
                 not isinstance(stmt, ast.AugAssign)
             for name in ast.walk(target):
                 if isinstance(name, ast.Name):
                     env[name.id] = value if whole else env.get(name.id, _NONE) | value
+
+    def keyed(self, stmt: ast.stmt, targets: Sequence[ast.expr], value: Deps) -> None:
+        """Keep a dict built key by key: ``kwargs = {}``, then ``kwargs["k"] = v``."""
+        for target in targets:
+            if isinstance(target, ast.Name):
+                empty = isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Dict) \
+                    and not stmt.value.keys
+                if empty:
+                    self.dicts[target.id] = {}
+                else:
+                    self.dicts.pop(target.id, None)
+            elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+                    and target.value.id in self.dicts:
+                key = target.slice
+                if isinstance(key, ast.Constant) and isinstance(key.value, str) and \
+                        not isinstance(stmt, ast.AugAssign):
+                    held = self.dicts[target.value.id]
+                    held[key.value] = held.get(key.value, _NONE) | value
+                else:
+                    self.dicts.pop(target.value.id)
 
     def branches(self, stmt: ast.stmt, env: dict[str, Deps]) -> Deps:
         """Interpret a compound statement's bodies; a name keeps what any of them bound."""
@@ -172,6 +194,9 @@ class Flow:
             return None if inner is None else not inner
         if isinstance(test, ast.Name) and test.id in self.fixed:
             return bool(self.fixed[test.id])
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and \
+                test.func.id in self.defs:
+            return self.decided_by(self.defs[test.func.id], test)
         if isinstance(test, ast.Call) and self.symbolic(test.func):
             return False  # a Keras op on a training step's tensors runs its backend function
         if isinstance(test, ast.Call) and self.composite(test):
@@ -191,6 +216,29 @@ class Flow:
         if isinstance(op, (ast.NotEq, ast.IsNot)):
             return bool(given != value)
         return None
+
+    def decided_by(self, fn: ast.FunctionDef, call: ast.Call) -> bool | None:
+        """Return what a nested function returns first for the fixed options it is given.
+
+        ``_use_composite_impl(fast, shape)`` in ``tf.linalg.lstsq`` starts with ``if fast is
+        False: return False``: with ``fast=False`` fixed, the test it decides is decided.
+        Only a leading ``if`` on a fixed option whose body returns a constant counts.
+        """
+        params = [a.arg for a in fn.args.args]
+        passed = dict(zip(params, call.args, strict=False))
+        fixed = {p: self.fixed[a.id] for p, a in passed.items()
+                 if isinstance(a, ast.Name) and a.id in self.fixed}
+        body = [s for s in fn.body if not (isinstance(s, ast.Expr)
+                                           and isinstance(s.value, ast.Constant))]
+        first = body[0] if body else None
+        if not fixed or not isinstance(first, ast.If) or len(first.body) != 1 or \
+                not isinstance(first.body[0], ast.Return) or \
+                not isinstance(first.body[0].value, ast.Constant):
+            return None
+        inner = Flow(self.scope, self.names, self.no_gradient, fixed, self.memo, self.depth)
+        if inner.decided(first.test) is not True:
+            return None
+        return bool(first.body[0].value.value)
 
     def constant(self, node: ast.expr) -> tuple[bool, Any]:
         """Return (True, value) of a literal or a class attribute of the scope (``X.AREA``)."""
@@ -234,8 +282,12 @@ class Flow:
         everything = frozenset().union(*given, *named.values(), *(
             self.deps(k.value, env) for k in node.keywords if k.arg is None))
         op = self.generated_op(node.func)
-        if op is not None and self.no_gradient(op):  # severed: only the op's mark is left
+        if op is not None and (self.no_gradient(op) or self.raising(op, node)):
+            # severed: only the op's mark is left
             return frozenset({CUT + op}) | cuts(everything) if everything else _NONE
+        if op is not None and self.registry is not None and \
+                (lost := self.registry.none_inputs(op)):
+            return self.partly(node, op, lost, given, named)
         inner = node.func.value if isinstance(node.func, ast.Attribute) else None
         followed = None if op is not None else self.follow(node, given, named, env)
         if followed is not None:
@@ -246,27 +298,40 @@ class Flow:
                env: dict[str, Deps]) -> Deps | None:
         """Return a TensorFlow Python function's result's dependence at this call, if known."""
         target = self.function(node.func)
+        instance = None
+        if target is None and isinstance(node.func, ast.Call):
+            # Keras 3's ops: `Pad(pad_width, mode=mode)(x, constant_values=...)` runs the
+            # operation's `call(self, ...)`; what `self` holds is what it was made from
+            target = self.method(node.func.func, "call")
+            instance = self.deps(node.func, env)
+        spread = [k for k in node.keywords if k.arg is None]
+        if all(isinstance(k.value, ast.Name) and k.value.id in self.dicts for k in spread):
+            for k in spread:  # tf.pad(x, widths, mode, **kwargs): the keys it was given
+                assert isinstance(k.value, ast.Name)
+                named = named | self.dicts[k.value.id]
+            spread = []
         if target is None or self.depth >= _MAX_DEPTH or any(
-                isinstance(a, ast.Starred) for a in node.args) or any(
-                k.arg is None for k in node.keywords):
+                isinstance(a, ast.Starred) for a in node.args) or spread:
             return None
         fn = parse(target)
         if fn is None or fn.args.vararg is not None or fn.args.kwarg is not None or any(
                 isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(fn)):
             return None
         params = parameters(fn)
-        if len(node.args) > len(fn.args.posonlyargs) + len(fn.args.args) or \
+        if instance is not None:
+            given = [instance, *given]
+        if len(given) > len(fn.args.posonlyargs) + len(fn.args.args) or \
                 any(k not in params for k in named):
             return None
         bound = dict(zip(params, given, strict=False)) | named
-        fixed = self.fixed_for(fn, node, params)
-        key = (id(target), tuple(sorted(fixed.items(), key=repr)))
+        fixed = self.fixed_for(fn, node, params[1:] if instance is not None else params)
+        key = (id(target), tuple(sorted(fixed.items(), key=repr)), id(self.registry))
         if self.memo.get(key) is _BUSY:
             return None
         if key not in self.memo:
             self.memo[key] = _BUSY
             inner = Flow(getattr(target, "__globals__", {}), self.names, self.no_gradient,
-                         fixed, self.memo, self.depth + 1)
+                         fixed, self.memo, self.depth + 1, self.registry)
             self.memo[key] = inner.run(fn.body, {p: frozenset({p}) for p in params})
         returned = self.memo[key]
         severed = cuts(returned) if any(bound.values()) else _NONE
@@ -292,73 +357,3 @@ class Flow:
             elif isinstance(value, ast.Name) and value.id in self.fixed:
                 fixed[name] = self.fixed[value.id]
         return fixed
-
-    def function(self, func: ast.expr) -> Any:
-        """Return the Python function a call names (``helper``, ``array_ops.x``, ``tf.image.x``).
-
-        Only TensorFlow's and Keras' own functions are followed (:data:`FOLLOWED`).
-        """
-        obj = self.resolve(func)
-        if obj is None or isinstance(obj, type) or not callable(obj):
-            return None
-        target = api_ops.unwrap(obj)
-        module = getattr(target, "__module__", "") or ""
-        if not isinstance(target, types.FunctionType) or not module.startswith(FOLLOWED):
-            return None
-        return target
-
-    def resolve(self, func: ast.expr) -> Any:
-        """Return the object a name or a chain of module attributes names in the scope."""
-        if isinstance(func, ast.Name):
-            return self.scope.get(func.id)
-        if isinstance(func, ast.Attribute):
-            holder = self.resolve(func.value)
-            if isinstance(holder, types.ModuleType):
-                return getattr(holder, func.attr, None)
-        return None
-
-    def generated_op(self, func: ast.expr) -> str | None:
-        """Return the op type a call builds when it names a generated op function.
-
-        ``gen_x_ops.name`` in the scope, or a public API that is one (``tf.image.hsv_to_rgb``
-        in Keras' TensorFlow backend).
-        """
-        found = self.resolve(func) if isinstance(func, ast.Attribute) else None
-        target = api_ops.unwrap(found) if found is not None else None
-        module = getattr(target, "__module__", "") or ""
-        if not module.rsplit(".", 1)[-1].startswith("gen_"):
-            return None
-        return op_type(target, self.names)
-
-    def composite(self, test: ast.Call) -> bool:
-        """Whether ``test`` is ``isinstance(x, C)`` with only composite-tensor classes ``C``."""
-        if not (isinstance(test.func, ast.Name) and test.func.id == "isinstance"
-                and len(test.args) == 2):
-            return False
-        given = test.args[1]
-        classes = [self.resolve(e) for e in (
-            given.elts if isinstance(given, ast.Tuple) else [given])]
-        base = api_ops.composite_tensor()
-        return bool(classes) and all(isinstance(c, type) and issubclass(c, base)
-                                     for c in classes)
-
-    def names_scope(self, node: ast.expr) -> bool:
-        """Whether ``node`` makes a TensorFlow name scope (``ops.name_scope(name, ...)``)."""
-        found = self.resolve(node.func) if isinstance(node, ast.Call) else None
-        return "name_scope" in (getattr(found, "__name__", "") or "")
-
-    def symbolic(self, func: ast.expr) -> bool:
-        """Whether a call is Keras' test for symbolic tensors (``any_symbolic_tensors``).
-
-        A Keras op returns a symbolic result only while a functional model is built; on the
-        tensors of a training step it runs its backend function, the branch followed here.
-        """
-        return self.resolve(func) is api_ops.keras_symbolic_test()
-
-
-def op_type(fn: Any, names: frozenset[str]) -> str | None:
-    """Return the op type a generated ``gen_*_ops`` function builds (its op-type string)."""
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        return None
-    return next((c for c in code.co_consts if isinstance(c, str) and c in names), None)
