@@ -125,10 +125,8 @@ class Members(Tapes):
     def raising(self, node: ast.Call, ops: tuple[str, ...], value: Value) -> Value:
         """Return ``value`` with its cut at ``node`` marked when an op of ``ops`` raises.
 
-        TensorFlow's catalog says which ops have no registry entry at all (``tf.unique``'s
-        Unique): a gradient reaching one makes the gradient call raise ``LookupError``; and
-        which have a gradient function that raises (``SparseSparseMaximum``'s, and
-        ``MatrixSolveLs``'s with ``fast=False``).
+        TensorFlow's catalog says which ops make the gradient call raise when reached: no
+        registry entry (``tf.unique``'s Unique) or a raising one (``SparseSparseMaximum``).
         """
         if not catalog.raises(ops):
             return value
