@@ -66,6 +66,7 @@ def always_raises(op_type: str) -> bool:
     return _ask(op_type, ()) in (NotImplementedError, _Unbound)
 
 
+@cache
 def raises_with(op_type: str, attrs: tuple[tuple[str, Any], ...]) -> bool:
     """Whether the gradient raises with ``attrs`` but not with the definition's defaults.
 
