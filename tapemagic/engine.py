@@ -114,7 +114,8 @@ def _build_report(trace: Trace, cells: CellMap, cell: CellInfo,
             _other_run_note(a, names, cells) for a, names in recovered) + tuple(
             _unmoved_note(draft, [ids[k] for k in keys if k in ids], cells)
             for draft, keys in diagnoser.corroborated),
-        headline=_headline(calls, findings, _regressed(analyses), started),
+        headline=_headline(calls, findings, _regressed(analyses), started,
+                           frozenset(n for _, names, _ in first for n in names)),
     )
     if picture_when is not None and not picture_when(report):
         return report
@@ -286,8 +287,23 @@ def _raised(calls: tuple[GradientCall, ...]) -> list[str]:
             + (f" ({len(errors)} calls raised)" if len(errors) > 1 else "")]
 
 
+def _zero_counts(calls: tuple[GradientCall, ...], verdicts: dict[tuple[str, int], str],
+                 first_step: frozenset[str]) -> tuple[int, int, int]:
+    """Return how many weights are zero: unexplained, None by design, zeroed for one step."""
+    # None by design (the code filters them, see graph/none_handling.py): said apart
+    expected = {(s.variable, 0) for c in calls for s in c.sources
+                if s.verdict == "zero" and s.result == "none"}
+    zeros = [k for k, v in verdicts.items() if v == "zero" and k not in expected]
+    # zeros a trained zero scale makes on this step only (graph/first_step.py): the first
+    # update removes them, so they are no alarm for the headline
+    scaled = sum(k[0] in first_step for k in zeros)
+    handled = sum(v == "zero" and k in expected for k, v in verdicts.items())
+    return len(zeros) - scaled, handled, scaled
+
+
 def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
-              regressed: Sequence[str] = (), started: bool = True) -> str:
+              regressed: Sequence[str] = (), started: bool = True,
+              first_step: frozenset[str] = frozenset()) -> str:
     """One line: how many weights get no gradient (or zeros) and how many causes explain it.
 
     Never says "get a gradient" when a gradient call raised, got no sources, or returned None
@@ -303,11 +319,7 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
     total = len(verdicts)
     bad = {v for (v, _), verdict in verdicts.items() if verdict != "connected"}
     missing = sum(v in ("severed", "unexplained") for v in verdicts.values())
-    # None by design (the code filters them, see graph/none_handling.py): said apart
-    expected = {(s.variable, 0) for c in calls for s in c.sources
-                if s.verdict == "zero" and s.result == "none"}
-    zero = sum(v == "zero" and k not in expected for k, v in verdicts.items())
-    handled = sum(v == "zero" and k in expected for k, v in verdicts.items())
+    zero, handled, scaled = _zero_counts(calls, verdicts, first_step)
     relevant = [f for f in findings if bad & set(f.variables) or not f.variables]
     causes = sum(1 for f in relevant if f.primary)
     behind = len(relevant) - causes
@@ -360,6 +372,9 @@ def _headline(calls: tuple[GradientCall, ...], findings: Sequence[Finding],
     if not parts:
         parts.append(f"All {total} {noun} get a gradient" if total > 1
                      else f"The {noun} gets a gradient")
+    if scaled:
+        parts[-1] += (f" ({scaled} of them all-zero on this first step only, behind a "
+                      "zero-initialised scale that trains: see the notes)")
     if total and noted:
         verb = "is" if len(noted) == 1 else "are"
         parts.append(f"{len(noted)} more weight{'s' if len(noted) > 1 else ''} on the loss "

@@ -73,6 +73,10 @@ def test_rezero_alpha_zero_is_silent(tmp_path: Path, decorator: str, eager: bool
     notes = [n for n in result.report.notes if "zero-initialised scale" in n]
     assert len(notes) == 1 and "block/alpha` is zero" in notes[0], result.report.notes
     assert "block/inner/kernel" in notes[0] and "stem" not in notes[0]
+    # the headline does not lead with an alarm about zeros the first update removes
+    headline = result.report.headline
+    assert headline.startswith("All 9 weights get a gradient (4 of them all-zero on this "
+                               "first step only"), headline
 
 
 @pytest.mark.parametrize(("decorator", "eager"), MODES, ids=IDS)

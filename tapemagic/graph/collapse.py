@@ -229,7 +229,7 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int,
         loc.file.rsplit("/", 1)[-1] if loc else "?")
     # the place (cell and line) is the node's own fields, which every renderer names one
     # way; the label is what is there
-    label = ((loc.source_line.strip() if loc else "")[:48] or op.op_type)
+    label = _clipped(loc.source_line.strip() if loc else "") or op.op_type
     if op.layer:
         # the user's own code inside a Keras layer (a custom layer's call, a custom loss under
         # compile_loss): one node per layer instance and line, so two layers that share one
@@ -241,6 +241,12 @@ def _node_of(graph: ProvenanceGraph, cells: CellMap, serial: int,
         node_id = f"line:{where}:{line}"
     nodes.setdefault(node_id, _placed(node_id, "op", label, loc, op.layer or None))
     return node_id
+
+
+def _clipped(text: str, limit: int = 48) -> str:
+    """Return ``text`` cut to ``limit`` characters, an ellipsis saying it was cut."""
+    # a line cut mid-word with no mark reads as the whole line (and as a syntax error)
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
 def _placed(node_id: str, kind: NodeKind, label: str, loc: Location | None,
