@@ -34,6 +34,20 @@ BAD = {
             def call(self, t):
                 return t * self.w
         """, [("TM114", 5)]),
+    "tf.Variable read by the loss whose gradients are applied, never a source": ("""
+        class Tempered(keras.layers.Layer):
+            def __init__(self):
+                super().__init__()
+                self.temperature = tf.Variable(1.0)
+            def call(self, t):
+                return t / self.temperature
+        layer = Tempered()
+        head = keras.layers.Dense(1)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(head(layer(x))) / layer.temperature
+        grads = tape.gradient(loss, head.trainable_variables)
+        keras.optimizers.SGD().apply_gradients(zip(grads, head.trainable_variables))
+        """, [("TM114", 5)]),
     "list of tf.Variables in build, through a base class of the source": ("""
         class Base(keras.layers.Layer):
             pass
@@ -128,6 +142,21 @@ GOOD = {
             def __init__(self):
                 super().__init__()
                 self.w = tf.Variable(tf.ones((4,)))
+        """,
+    "tf.Variable in a layer that the step names as a source (trained by hand)": """
+        class FakeQuant(keras.layers.Layer):
+            def build(self, shape):
+                self.lo = tf.Variable(-0.5)
+                self.hi = tf.Variable(0.5)
+            def call(self, t):
+                return tf.quantization.fake_quant_with_min_max_vars(t, self.lo, self.hi)
+        quant = FakeQuant()
+        head = keras.layers.Dense(1)
+        variables = head.trainable_variables + [quant.lo]
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(head(quant(x)))
+        grads = tape.gradient(loss, variables + [quant.hi])
+        keras.optimizers.SGD().apply_gradients(zip(grads, variables + [quant.hi]))
         """,
     "tf.Variable outside any layer": """
         w = tf.Variable(tf.ones((4,)))

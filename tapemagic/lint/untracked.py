@@ -39,7 +39,9 @@ def raw_variables(tree: ast.Module, imports: Imports) -> Iterator[ast.Call]:
     for cls in _classes(tree, imports, KERAS_BASES):
         if from_tf_keras(cls, imports):
             continue
-        assigned = self_assigned(cls) | self_assigned(tree, anyone=True)
+        # a variable the source gives a gradient call or optimizer by name is trained by hand,
+        # tracked or not (the run's TM114 also leaves a variable a gradient call takes alone)
+        assigned = self_assigned(cls) | self_assigned(tree, anyone=True) | named_sources(tree)
         for method in cls.body:
             if not isinstance(method, ast.FunctionDef) or method.name not in _BUILDERS:
                 continue
@@ -256,3 +258,46 @@ def _gradient_sources(scope: ast.AST, owners: set[str]) -> Iterator[ast.Attribut
         if (isinstance(sources, ast.Attribute) and sources.attr in _SOURCE_PROPERTIES
                 and isinstance(sources.value, ast.Name) and sources.value.id in owners):
             yield sources
+
+
+#: calls that take the variables to differentiate or update: (method, argument index, keyword)
+_TAKERS = {"gradient": (1, "sources"), "jacobian": (1, "sources"),
+           "minimize": (1, "var_list"), "apply_gradients": (0, "grads_and_vars")}
+
+
+def named_sources(tree: ast.AST) -> set[str]:
+    """Return the attributes named in what a gradient call or an optimizer is given.
+
+    ``tape.gradient(loss, head.trainable_variables + [layer.scale])``, or a name bound to such
+    a list (followed through the source's ``name = value`` bindings), names ``scale``; of
+    ``zip(grads, variables)`` only the variables count.
+    """
+    bound: dict[str, list[ast.expr]] = {}
+    for name, value in _bindings(tree):
+        bound.setdefault(name, []).append(value)
+    todo: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                taker := _TAKERS.get(node.func.attr)) is not None:
+            index, keyword = taker
+            todo += node.args[index:index + 1] + [k.value for k in node.keywords
+                                                  if k.arg == keyword]
+    found: set[str] = set()
+    seen: set[str] = set()
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Attribute):
+            found.add(node.attr)
+        elif isinstance(node, ast.Name) and node.id not in seen:
+            seen.add(node.id)
+            todo += bound.get(node.id, [])
+        elif isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            todo += node.elts
+        elif isinstance(node, ast.BinOp):
+            todo += [node.left, node.right]
+        elif isinstance(node, ast.Starred):
+            todo.append(node.value)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
+            # zip(grads, variables): the variables; list(variables), tuple(...): the same
+            todo += node.args[1:] if node.func.id == "zip" else node.args[:1]
+    return found
