@@ -72,3 +72,11 @@ def test_no_conversion_when_nothing_after_the_block_reads_it() -> None:
 def test_no_conversion_when_the_gradient_call_takes_it_as_the_loss() -> None:
     source = LOGGED.replace("tape.gradient(loss,", "tape.gradient(mse,")
     assert "mse = float(mse)" not in _fix(source, CONVERSION)
+
+
+def test_float_around_numpy_drops_both_conversions_and_keeps_the_number_after() -> None:
+    """``float(t.numpy())`` at the ``.numpy()``: dropping it alone left ``float(t)``, still cut."""
+    source = LOGGED.replace(CONVERSION, "float(tf.reduce_mean(tf.square(model(x) - y)).numpy())")
+    fixed = _fix(source, "tf.reduce_mean(tf.square(model(x) - y)).numpy()")
+    assert "        mse = tf.reduce_mean(tf.square(model(x) - y))\n" in fixed
+    assert "    mse = float(mse.numpy())\n    print(epoch, round(mse, 5))\n" in fixed

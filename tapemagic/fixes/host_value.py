@@ -17,6 +17,17 @@ from tapemagic.locations import SourceIndex
 from tapemagic.report.model import Edit, Location
 
 
+def unwrap_float(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``float(t.numpy())`` → ``t`` (and ``float(K.eval(t))``...): both conversions dropped."""
+    from tapemagic import fixes
+
+    if not (isinstance(node, cst.Call) and fixes.dotted(node.func) == "float"
+            and len(node.args) == 1 and node.args[0].keyword is None
+            and node.args[0].star == ""):
+        return None
+    return fixes.drop_numpy(node.args[0].value)
+
+
 def keep_host_value(index: SourceIndex, location: Location, edit: Edit) -> Edit | None:
     """Return the edit that converts ``NAME`` again after the block; None when not needed.
 

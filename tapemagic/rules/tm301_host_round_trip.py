@@ -9,6 +9,7 @@ tensor that depends on the source (``Cause.event``). Fix: drop ``.numpy()`` / un
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator
 
 from tapemagic import fixes
@@ -46,7 +47,11 @@ class HostRoundTrip(RuleModule):
                         graph_edge=("event", hit.cause.event, 0))
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
-        edit = (fixes.rewrite(location, ctx.index, fixes.drop_numpy)
+        # `float(t.numpy())`: dropping `.numpy()` alone leaves `float(t)`, a host value still
+        outer = fixes.rewrite_outer(location, ctx.index, host_value.unwrap_float)
+        if outer is not None:
+            location = dataclasses.replace(location, col=outer.col, end_col=outer.end_col)
+        edit = (outer or fixes.rewrite(location, ctx.index, fixes.drop_numpy)
                 or fixes.rewrite(location, ctx.index, calls.predict_to_call))
         if edit is None:  # `m.set_weights(n.get_weights())` then `m(x)`: a functional call
             return functional.functional_call(ctx.index, location.file, location.line) or ()
