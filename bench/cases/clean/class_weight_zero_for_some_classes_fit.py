@@ -1,4 +1,4 @@
-# source: https://www.tensorflow.org/tutorials/structured_data/imbalanced_data
+# source: https://www.tensorflow.org/api_docs/python/tf/keras/Model#fit
 # summary: fit with class_weight that gives two classes a weight of 0 (their examples are ignored on purpose: noisy classes), integer labels, softmax output
 import numpy as np
 import keras

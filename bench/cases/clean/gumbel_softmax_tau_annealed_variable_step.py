@@ -1,4 +1,4 @@
-# source: https://github.com/ericjang/gumbel-softmax
+# source: https://arxiv.org/abs/1611.01144
 # summary: a categorical VAE's Gumbel-softmax relaxation (soft samples, no straight-through) whose temperature is a non-trainable tf.Variable annealed by assign between epochs of a tf.function step; noise from tf.random.uniform, argmax only for logging the codes
 import numpy as np
 import tensorflow as tf
