@@ -48,6 +48,23 @@ BAD = {
         grads = tape.gradient(loss, head.trainable_variables)
         keras.optimizers.SGD().apply_gradients(zip(grads, head.trainable_variables))
         """, [("TM114", 5)]),
+    "tf.Module held by a Keras layer, the layer's list as sources": ("""
+        class Affine(tf.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = tf.Variable(tf.ones((4,)))
+        class Shifted(keras.layers.Layer):
+            def __init__(self):
+                super().__init__()
+                self.affine = Affine()
+                self.out = keras.layers.Dense(1)
+            def call(self, t):
+                return self.out(t * self.affine.w)
+        layer = Shifted()
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(layer(x))
+        grads = tape.gradient(loss, layer.trainable_variables)
+        """, [("TM114", 9)]),
     "list of tf.Variables in build, through a base class of the source": ("""
         class Base(keras.layers.Layer):
             pass
@@ -157,6 +174,24 @@ GOOD = {
             loss = tf.reduce_sum(head(quant(x)))
         grads = tape.gradient(loss, variables + [quant.hi])
         keras.optimizers.SGD().apply_gradients(zip(grads, variables + [quant.hi]))
+        """,
+    "tf.Module held by a Keras layer whose variables the step adds to the sources": """
+        class Affine(tf.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = tf.Variable(tf.ones((4,)))
+        class Shifted(keras.layers.Layer):
+            def __init__(self):
+                super().__init__()
+                self.affine = Affine()
+                self.out = keras.layers.Dense(1)
+            def call(self, t):
+                return self.out(t * self.affine.w)
+        layer = Shifted()
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(layer(x))
+        grads = tape.gradient(loss, layer.trainable_variables
+                                    + list(layer.affine.trainable_variables))
         """,
     "tf.Variable outside any layer": """
         w = tf.Variable(tf.ones((4,)))

@@ -34,7 +34,8 @@ def held_variables(tree: ast.Module, imports: Imports) -> Iterator[tuple[ast.Cal
     for cls in untracked.keras_classes(tree, imports):
         if untracked.from_tf_keras(cls, imports):
             continue
-        written = untracked.self_assigned(cls)
+        # a holder the source reaches into for a gradient call's sources is trained by hand
+        written = untracked.self_assigned(cls) | untracked.named_sources(tree)
         for method in _builders(cls):
             for node in ast.walk(method):
                 if not isinstance(node, ast.Assign) or untracked.self_store(node) in written:

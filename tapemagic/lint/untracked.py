@@ -286,8 +286,10 @@ def named_sources(tree: ast.AST) -> set[str]:
     seen: set[str] = set()
     while todo:
         node = todo.pop()
-        if isinstance(node, ast.Attribute):
+        if isinstance(node, ast.Attribute):  # `layer.holder.trainable_variables`: both
             found.add(node.attr)
+            if isinstance(node.value, ast.Attribute):
+                todo.append(node.value)
         elif isinstance(node, ast.Name) and node.id not in seen:
             seen.add(node.id)
             todo += bound.get(node.id, [])
