@@ -193,6 +193,16 @@ GOOD = {
         grads = tape.gradient(loss, layer.trainable_variables
                                     + list(layer.affine.trainable_variables))
         """,
+    "model called inside a Lambda whose variables the loop adds to the sources": """
+        encoder = keras.Sequential([keras.layers.Dense(3)])
+        inputs = keras.Input((4,))
+        h = keras.layers.Lambda(lambda t: encoder(t))(inputs)
+        model = keras.Model(inputs, keras.layers.Dense(1)(h))
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(model(x))
+        variables = model.trainable_variables + encoder.trainable_variables
+        grads = tape.gradient(loss, variables)
+        """,
     "tf.Variable outside any layer": """
         w = tf.Variable(tf.ones((4,)))
         class Plain:

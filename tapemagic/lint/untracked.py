@@ -59,7 +59,8 @@ def raw_variables(tree: ast.Module, imports: Imports) -> Iterator[ast.Call]:
 def lambda_models(tree: ast.Module, imports: Imports) -> Iterator[tuple[ast.Call, ast.Call]]:
     """Yield (the ``Lambda(...)`` call, the model call inside its function)."""
     models = _model_names(tree, imports)
-    models -= _frozen_names(tree)
+    # frozen on purpose, or trained by hand (its variables given to a gradient call)
+    models -= _frozen_names(tree) | named_sources(tree)
     functions = {f.name: f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)}
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and node.args
@@ -266,7 +267,7 @@ _TAKERS = {"gradient": (1, "sources"), "jacobian": (1, "sources"),
 
 
 def named_sources(tree: ast.AST) -> set[str]:
-    """Return the attributes named in what a gradient call or an optimizer is given.
+    """Return the attributes (and objects) named in what a gradient call or an optimizer is given.
 
     ``tape.gradient(loss, head.trainable_variables + [layer.scale])``, or a name bound to such
     a list (followed through the source's ``name = value`` bindings), names ``scale``; of
@@ -290,6 +291,8 @@ def named_sources(tree: ast.AST) -> set[str]:
             found.add(node.attr)
             if isinstance(node.value, ast.Attribute):
                 todo.append(node.value)
+            elif isinstance(node.value, ast.Name):  # `encoder.trainable_variables`: encoder
+                found.add(node.value.id)
         elif isinstance(node, ast.Name) and node.id not in seen:
             seen.add(node.id)
             todo += bound.get(node.id, [])
