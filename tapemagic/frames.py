@@ -375,6 +375,16 @@ def _call_node(loc: RawLocation | None) -> Any:
     return (node, snippet.strip()) if isinstance(node, ast.Call) else None
 
 
+def call_name(loc: RawLocation | None) -> str | None:
+    """Return the name the call at ``loc`` calls (``model.quantize("int8")``: ``quantize``)."""
+    import ast
+
+    found = _call_node(loc)
+    func = found[0].func if found is not None else None
+    return (func.attr if isinstance(func, ast.Attribute)
+            else func.id if isinstance(func, ast.Name) else None)
+
+
 def argument_text(loc: RawLocation | None, index: int) -> str | None:
     """Return the source text of positional argument ``index`` of the call at ``loc``."""
     import ast

@@ -40,6 +40,7 @@ def never_trained(ctx: RuleContext, untracked: Untracked) -> list[int]:
     variable ``fit``'s step read outside the model (``via`` STEP) counts on that step's path.
     """
     step = untracked.step if untracked.via == STEP else None
+    api = untracked.how == "api"
     on_path: set[int] = set()
     for analysis in ctx.analyses:
         loc = analysis.call.loc
@@ -47,9 +48,12 @@ def never_trained(ctx: RuleContext, untracked: Untracked) -> list[int]:
             continue
         if analysis.tape is not None and analysis.call.reached:
             on_path |= analysis.tape.watched_handles_at_exit & analysis.connected
+            if api:  # an integer kernel no tape watches: the loss reads it all the same
+                on_path |= {h for h in untracked.handles if analysis.ancestors.intersection(
+                    ctx.graph.read_values(h, True))}
     trained = _trained(ctx)
     return [h for h in untracked.handles if h in on_path and h not in trained and (
-        untracked.how == "frozen" or ctx.trace.handle_trainable.get(h, True))]
+        untracked.how in ("frozen", "api") or ctx.trace.handle_trainable.get(h, True))]
 
 
 def claimed(ctx: RuleContext) -> set[int]:

@@ -27,6 +27,7 @@ from tapemagic.tracing import keras_state, naming, seeding, symbolic, witness
 from tapemagic.tracing.compiled import TRAINER_MODULE, CompileHooks
 from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.imports import after_import
+from tapemagic.tracing.api_freezes import ApiFreezes
 from tapemagic.tracing.initializers import InitializerHooks
 from tapemagic.tracing.layer_sites import LayerSiteHooks
 from tapemagic.tracing.recorder import Recorder
@@ -128,6 +129,11 @@ class TraceSession:
             tracking = TrackingHooks(rec)
             tapes.on_sources = functools.partial(_on_sources, unfreeze, tracking)
             unfreeze.on_frozen = tracking.frozen
+            # what Keras APIs froze (load_model, quantize); the user's reads of the flag
+            tracking.api = api_freezes = ApiFreezes(rec)
+            unfreeze.on_touched = api_freezes.touched
+            stack.callback(api_freezes.remove)
+            stack.callback(after_import(keras_state.LAYER_MODULE, api_freezes.install))
             # now, or once Keras' Layer exists (`import keras` imports TensorFlow half-way)
             stack.callback(after_import(keras_state.LAYER_MODULE, unfreeze.install))
             stack.callback(tracking.finish)

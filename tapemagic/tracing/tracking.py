@@ -41,6 +41,7 @@ from tapemagic.switches import Freeze
 from tapemagic.trace import OPTIMIZER_WRITE, RawLocation
 from tapemagic.tracing import holders, keras_state, listed
 from tapemagic.tracing._tf_private.keras_private import compiled_trainable, inner_variable
+from tapemagic.tracing.api_freezes import ApiFreezes
 from tapemagic.tracing.listed import Weights, layer_class
 from tapemagic.tracing.recorder import Recorder
 from tapemagic.tracing.unfreeze import named_owner
@@ -66,6 +67,8 @@ class TrackingHooks:
         self._frozen_at: set[tuple[Any, ...]] = set()
         #: a gradient call's line → the ``class`` statement of the user's tf.Module it names
         self._classes: dict[RawLocation, RawLocation | None] = {}
+        #: what Keras APIs froze (load_model, quantize), asked at each traced train step
+        self.api: ApiFreezes | None = None
 
     # -- while the code runs ---------------------------------------------------------------------
     def note(self, sources: Any, frame: Any) -> None:
@@ -118,6 +121,8 @@ class TrackingHooks:
         user, _ = frames.user_frame(frame)
         loc = frames.location_of(user) if user is not None else None
         self._owners[id(model)] = listed.Owner(model, loc, True)  # fit's: its list alone trains
+        if self.api is not None:
+            self.api.at_step(model, loc)
         if id(model) in self._empty:
             return
         compiled = compiled_trainable(model)
@@ -176,7 +181,8 @@ class TrackingHooks:
         rec = self.rec
         rec.busy = True
         try:
-            found = [*self._read(), *self._from_modules(), *self._from_freezes()]
+            found = [*self._read(), *self._from_modules(), *self._from_freezes(),
+                     *(self.api.facts(self.serial) if self.api is not None else ())]
             rec.trace.untracked.extend(found)
             rec.trace.switches.freezes.extend(  # every freeze: the rules name the line
                 Freeze(seq, loc, name, tuple(h for h in map(self.serial, vs) if h is not None))

@@ -92,6 +92,9 @@ class UnfreezeHooks:
         #: told of each ``trainable = False`` that froze trainable weights: (layer, the weights,
         #: the setter's caller frame); see tracking.py
         self.on_frozen: Any = None
+        #: told of each read or set of a layer's ``trainable`` by the user's own code:
+        #: (layer, the caller frame); see api_freezes.py
+        self.on_touched: Any = None
 
     # -- install / remove ----------------------------------------------------------------------
     def remove(self) -> None:
@@ -128,11 +131,18 @@ class UnfreezeHooks:
         if owner is None or not isinstance(original, property) or original.fset is None:
             return
         hooks = self
-        fset = original.fset
+        fget, fset = original.fget, original.fset
+
+        def getter(layer: Any) -> Any:
+            if hooks.on_touched is not None and not hooks.rec.busy:
+                hooks._touch(layer, sys._getframe(1))
+            return fget(layer)
 
         def setter(layer: Any, value: Any) -> None:
             if hooks._depth or hooks.rec.busy or not hooks.rec.mine():
                 return fset(layer, value)  # a sublayer of the layer being set, or not ours
+            if hooks.on_touched is not None:
+                hooks._touch(layer, sys._getframe(1))
             before = [v for v in _weights(layer) if bool(v.trainable) != bool(value)]
             hooks._depth += 1
             try:
@@ -146,8 +156,23 @@ class UnfreezeHooks:
                 hooks.on_frozen(layer, changed, sys._getframe(1))
             return None
 
-        setattr(owner, _ATTRIBUTE, property(original.fget, setter, original.fdel, original.__doc__))
+        setattr(owner, _ATTRIBUTE, property(getter, setter, original.fdel, original.__doc__))
         self._saved = (owner, original)
+
+    def _touch(self, layer: Any, caller: Any) -> None:
+        """Tell ``on_touched`` of the user's own read or set of ``layer.trainable``.
+
+        A set runs through Keras' ``Layer.__setattr__``, whose ``self.x = self.x`` short cut
+        reads the flag instead of setting it again (keras/src/backend/tensorflow/trackable.py).
+        """
+        if frames.is_library(caller):
+            if caller.f_code.co_name != "__setattr__":
+                return  # Keras' own read: cheap, no walk
+            caller, api = frames.user_frame(caller)
+            if caller is None or api is None or api.f_code.co_name != "__setattr__":
+                return
+        if self.rec.mine():
+            self.on_touched(layer, caller)
 
     # -- trace-time gradient calls ---------------------------------------------------------------
     def note_gradient(self, sources: Any, caller: Any) -> None:

@@ -72,3 +72,34 @@ def history_operation(tensor: Any) -> Any:
     """
     history = getattr(tensor, "_keras_history", None)
     return getattr(history, "operation", None)
+
+
+#: ``keras.src.layers.layer.Layer._track_variable``: where a layer takes a new variable into
+#: its tracking and, when the layer itself is frozen (``self.trainable`` False, as a saved
+#: config restores it), sets ``variable.trainable = False`` (Keras 3.15)
+_TRACK_VARIABLE = "_track_variable"
+
+
+def track_variable_patch(make: Callable[[Any], Any]) -> tuple[type, str, Any] | None:
+    """Return the patch of Keras 3's ``Layer._track_variable``, or None.
+
+    ``make(original)`` builds the replacement (called as ``(layer, variable)``). None when
+    Keras 3's ``Layer`` is not loaded. The result is ``(class, attribute, replacement)``.
+    """
+    layer = getattr(sys.modules.get("keras.src.layers.layer"), "Layer", None)
+    cls = next((c for c in getattr(layer, "__mro__", ()) if _TRACK_VARIABLE in c.__dict__), None)
+    if cls is None:
+        return None
+    return cls, _TRACK_VARIABLE, make(cls.__dict__[_TRACK_VARIABLE])
+
+
+def flat_layers(model: Any) -> list[Any]:
+    """Return every layer of ``model`` and ``model`` itself (``_flatten_layers``), or [].
+
+    keras/src/layers/layer.py ``Layer._flatten_layers(include_self=True, recursive=True)``.
+    """
+    flatten = getattr(model, "_flatten_layers", None)
+    try:
+        return list(flatten()) if flatten is not None else []
+    except Exception:  # noqa: BLE001 - an object that only looks like a layer
+        return []
