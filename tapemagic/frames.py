@@ -354,7 +354,7 @@ def library_chain(start: FrameType | None) -> list[tuple[str, str]]:
     return chain
 
 
-def _call_node(loc: RawLocation | None) -> Any:
+def call_node(loc: RawLocation | None) -> Any:
     """Return the ``ast.Call`` at ``loc`` in the user's source, or None."""
     import ast
 
@@ -375,21 +375,11 @@ def _call_node(loc: RawLocation | None) -> Any:
     return (node, snippet.strip()) if isinstance(node, ast.Call) else None
 
 
-def call_name(loc: RawLocation | None) -> str | None:
-    """Return the name the call at ``loc`` calls (``model.quantize("int8")``: ``quantize``)."""
-    import ast
-
-    found = _call_node(loc)
-    func = found[0].func if found is not None else None
-    return (func.attr if isinstance(func, ast.Attribute)
-            else func.id if isinstance(func, ast.Name) else None)
-
-
 def argument_text(loc: RawLocation | None, index: int) -> str | None:
     """Return the source text of positional argument ``index`` of the call at ``loc``."""
     import ast
 
-    found = _call_node(loc)
+    found = call_node(loc)
     if found is None or len(found[0].args) <= index:
         return None
     return ast.get_source_segment(found[1], found[0].args[index])
@@ -399,7 +389,7 @@ def argument_names(loc: RawLocation | None, index: int) -> list[str | None]:
     """Return the source text of each element of argument ``index`` (a list literal or one name)."""
     import ast
 
-    found = _call_node(loc)
+    found = call_node(loc)
     if found is None or len(found[0].args) <= index:
         return []
     node = found[0].args[index]

@@ -43,10 +43,14 @@ class Untracked:
       another model compiled next (the Keras 2 recipe; Keras 3 reads ``trainable`` at trace
       time, not at compile time);
       ``loc`` is the ``trainable = False`` that froze them (the train call when they were
-      frozen before the run), ``step`` the train call's line, ``model`` the model it trains.
+      frozen before the run), ``step`` the train call's line, ``model`` the model it trains;
+    - ``api``: weights a Keras API froze as a side effect the user's code does not show, left
+      out of a model's traced train step (``tracing/api_freezes.py``): ``via`` names the API
+      (``load_model``, ``quantize``), ``attribute`` why (``restored``: the saved ``trainable``
+      flag; ``quantized``: an integer kernel), ``loc`` the user's line that called it.
     """
 
-    how: Literal["variable", "layer", "module", "frozen"]
+    how: Literal["variable", "layer", "module", "frozen", "api"]
     handles: tuple[int, ...]
     holder: str
     holder_type: str

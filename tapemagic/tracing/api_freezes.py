@@ -189,11 +189,18 @@ class ApiFreezes:
                 out.append(Untracked("api", handles, names, type(made.layer).__name__, made.loc,
                                      step=found.step, model=str(getattr(found.model, "name", "")),
                                      attribute=found.reason,
-                                     via=frames.call_name(made.loc) or made.api))
+                                     via=_called(made.loc) or made.api))
         self._tracked.clear()
         self._touched.clear()
         self._found.clear()
         return out
+
+
+def _called(loc: RawLocation | None) -> str | None:
+    """Return the name the user's call at ``loc`` calls (``model.quantize("int8")``: quantize)."""
+    found = frames.call_node(loc)
+    func = found[0].func if found is not None else None
+    return getattr(func, "attr", None) or getattr(func, "id", None)
 
 
 def _receiver(frame: Any, user: Any) -> Any:

@@ -24,10 +24,10 @@ from tapemagic import frames, heap
 from tapemagic.trace import Trace
 from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import keras_state, naming, seeding, symbolic, witness
+from tapemagic.tracing.api_freezes import ApiFreezes
 from tapemagic.tracing.compiled import TRAINER_MODULE, CompileHooks
 from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.imports import after_import
-from tapemagic.tracing.api_freezes import ApiFreezes
 from tapemagic.tracing.initializers import InitializerHooks
 from tapemagic.tracing.layer_sites import LayerSiteHooks
 from tapemagic.tracing.recorder import Recorder

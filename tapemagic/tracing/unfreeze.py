@@ -128,7 +128,8 @@ class UnfreezeHooks:
             return
         owner = next((c for c in layer_cls.__mro__ if _ATTRIBUTE in c.__dict__), None)
         original = owner.__dict__.get(_ATTRIBUTE) if owner is not None else None
-        if owner is None or not isinstance(original, property) or original.fset is None:
+        if (owner is None or not isinstance(original, property) or original.fset is None
+                or original.fget is None):
             return
         hooks = self
         fget, fset = original.fget, original.fset
