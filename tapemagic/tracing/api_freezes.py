@@ -24,7 +24,10 @@ step is traced (``tracking.py``), the model's non-trainable weights are asked wh
   frozen by its layer's flag; a BatchNormalization statistic is not) and the user's code did
   not read or set the flag of a layer holding it since it was loaded (an ``assert not
   layer.trainable`` or a ``trainable = False`` again is keeping it frozen on purpose);
-- quantized: an integer variable of a layer with a ``quantization_mode`` and no LoRA.
+- quantized: an integer variable of a layer with a ``quantization_mode`` and no LoRA, in the
+  place (the path) of a trainable one (the kernel it replaced, not its scale or zero point),
+  when the user's line quantized the trained model itself (``model.quantize``: a backbone
+  quantized on its own under a new head, or layers quantized one by one, stay fixed by choice).
 
 The facts go to ``Trace.untracked`` (``how`` ``api``, ``via`` the API, ``attribute`` the
 reason); whether the loss reads those weights and nothing trains them is the rule's question
@@ -86,6 +89,8 @@ class ApiFreezes:
         self._tracked: dict[int, _Tracked] = {}
         #: id(layer) -> (seq of the user's last read or set of its ``trainable``, the layer)
         self._touched: dict[int, tuple[int, Any]] = {}
+        #: the paths of the trainable variables the layers tracked (a kernel before quantizing)
+        self._trainable_paths: set[str] = set()
         self._found: dict[tuple[int, str, RawLocation | None], _Found] = {}
 
     def install(self) -> None:
@@ -118,7 +123,8 @@ class ApiFreezes:
 
     def _note(self, layer: Any, variable: Any, frame: Any) -> None:
         try:
-            if variable.trainable:
+            if variable.trainable:  # a weight meant to train: a quantized one replaces it
+                self._trainable_paths.add(str(variable.path))
                 return
             user, api = frames.user_frame(frame)
             if user is None or api is None:  # the user's own layer code made it
@@ -168,7 +174,8 @@ class ApiFreezes:
         # trained under a new head, or layers quantized one by one, were chosen to stay fixed
         if (made.receiver is model and getattr(layer, "quantization_mode", None)
                 and not getattr(layer, "lora_enabled", False)
-                and str(getattr(variable, "dtype", "")).startswith(("int", "uint"))):
+                and str(getattr(variable, "dtype", "")).startswith(("int", "uint"))
+                and str(variable.path) in self._trainable_paths):  # not its scale or zero point
             return QUANTIZED
         return None
 
@@ -192,6 +199,7 @@ class ApiFreezes:
                                      via=_called(made.loc) or made.api))
         self._tracked.clear()
         self._touched.clear()
+        self._trainable_paths.clear()
         self._found.clear()
         return out
 
