@@ -8,12 +8,16 @@ on purpose), or an integer kernel ``quantize("int8")`` put in a layer with no Lo
 when the step's loss reads them, no gradient call or optimizer of the run takes them and
 nothing writes them; a model quantized for inference only, a backbone frozen by the user's
 own line, and a QLoRA layer are no facts. Points at the user's line that called the API.
+Lint: ``X.quantize("int8")`` followed by ``X.fit`` in the same block (``lint/quantized.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tapemagic.lint.context import LintContext, LintMatch
+from tapemagic.lint.quantized import quantized_then_trained
+from tapemagic.lint.values import Site
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext
 from tapemagic.rules.untracked import matches
@@ -33,6 +37,11 @@ class FrozenByApi(RuleModule):
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
         return matches(ctx, "api", _params)
+
+    def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
+        # a model quantized to integers, then trained under the same name (no LoRA between)
+        for call, name in quantized_then_trained(ctx.tree):
+            yield LintMatch(self.code, Site.of(call), {"model": name})
 
 
 def _params(fact: Untracked) -> dict[str, str]:

@@ -3,7 +3,7 @@
 # weights: price_model/trunk/kernel, price_model/price/kernel
 # mode: fit
 # summary: to train "with quantization" the script shrinks a fitted regressor with model.quantize("int4") and keeps calling fit on new data, expecting quantization-aware training; int4 quantization stores each Dense kernel as a packed non-trainable integer variable, so only the biases move
-# lint: no
+# lint: yes
 import keras
 import numpy as np
 
