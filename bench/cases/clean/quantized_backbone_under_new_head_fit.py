@@ -1,5 +1,5 @@
 # summary: a trained feature extractor is quantized to int8 on its own and then used, fixed, under a new float head; fit trains the head, and the extractor's int8 kernels stay as quantized on purpose
-# source: https://github.com/keras-team/keras-io/pull/2195
+# source: https://keras.io/guides/int8_quantization_in_keras/
 import keras
 import numpy as np
 
