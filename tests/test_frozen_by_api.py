@@ -93,6 +93,23 @@ def test_restored_flag_undone_by_the_code_is_silent(tmp_path: Path) -> None:
     assert loud(report) == []
 
 
+def test_saved_training_resumed_as_it_was_is_silent(tmp_path: Path) -> None:
+    # load_model restores the compiled optimizer too: fit resumes stage one, freeze and all
+    report, _ = _run(tmp_path, """
+        inputs = keras.Input((5,))
+        hidden = keras.layers.Dense(6, activation="tanh", name="block")(inputs)
+        first = keras.Model(inputs, keras.layers.Dense(2, name="top")(hidden), name="net")
+        first.get_layer("block").trainable = False
+        first.compile(optimizer="sgd", loss="mse")
+        first.fit(x, y, epochs=1, batch_size=16, verbose=0)
+        path = os.path.join(tempfile.mkdtemp(), "net.keras")
+        first.save(path)
+        resumed = keras.models.load_model(path)
+        resumed.fit(x, y, epochs=1, batch_size=16, verbose=0)
+        """)
+    assert loud(report) == []
+
+
 def test_layer_frozen_by_its_own_argument_is_silent(tmp_path: Path) -> None:
     report, _ = _run(tmp_path, """
         model = keras.Sequential([keras.Input((5,)),

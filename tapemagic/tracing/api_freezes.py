@@ -21,7 +21,9 @@ own code read or set (``unfreeze.py``'s property calls :meth:`touched`). When a 
 step is traced (``tracking.py``), the model's non-trainable weights are asked why:
 
 - restored by a loader: the variable's ``tf.Variable`` is trainable (a weight meant to train,
-  frozen by its layer's flag; a BatchNormalization statistic is not) and the user's code did
+  frozen by its layer's flag; a BatchNormalization statistic is not), the user's code compiled
+  the model again since (a new training stage; ``load_model`` then ``fit`` resumes the saved
+  training, freeze and all) and did
   not read or set the flag of a layer holding it since it was loaded (an ``assert not
   layer.trainable`` or a ``trainable = False`` again is keeping it frozen on purpose);
 - quantized: an integer variable of a layer with a ``quantization_mode`` and no LoRA, in the
@@ -89,6 +91,8 @@ class ApiFreezes:
         self._tracked: dict[int, _Tracked] = {}
         #: id(layer) -> (seq of the user's last read or set of its ``trainable``, the layer)
         self._touched: dict[int, tuple[int, Any]] = {}
+        #: id(model) -> (seq of the user's last ``compile`` of it, the model)
+        self._compiled: dict[int, tuple[int, Any]] = {}
         #: the paths of the trainable variables the layers tracked (a kernel before quantizing)
         self._trainable_paths: set[str] = set()
         self._found: dict[tuple[int, str, RawLocation | None], _Found] = {}
@@ -135,6 +139,12 @@ class ApiFreezes:
         except Exception:  # noqa: BLE001 - never break the user's layer for our bookkeeping
             return
 
+    def compiled(self, model: Any, frame: Any) -> None:
+        """Note a ``model.compile`` the user's own line called (``frame``: the caller's)."""
+        if frames.is_library(frame):
+            return  # load_model's own compile of a saved training state: a resumed run
+        self._compiled[id(model)] = (self.rec.next_seq(), model)
+
     def touched(self, layer: Any, frame: Any) -> None:
         """Note that the user's code (``frame``) read or set ``layer.trainable``."""
         del frame
@@ -169,7 +179,10 @@ class ApiFreezes:
             inner = keras_private.inner_variable(variable)
             if not getattr(inner, "trainable", False) or self._aware(variable, made.seq):
                 return None
-            return RESTORED
+            # compiled again by the user's code since: a new training stage (fine-tuning),
+            # not a saved training resumed as it was (the freeze with it)
+            compiled = self._compiled.get(id(model))
+            return RESTORED if compiled is not None and compiled[0] > made.seq else None
         # the trained model quantized as a whole: a backbone quantized on its own and
         # trained under a new head, or layers quantized one by one, were chosen to stay fixed
         if (made.receiver is model and getattr(layer, "quantization_mode", None)
@@ -199,6 +212,7 @@ class ApiFreezes:
                                      via=_called(made.loc) or made.api))
         self._tracked.clear()
         self._touched.clear()
+        self._compiled.clear()
         self._trainable_paths.clear()
         self._found.clear()
         return out

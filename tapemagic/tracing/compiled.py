@@ -33,6 +33,8 @@ class CompileHooks:
     def __init__(self, rec: Recorder) -> None:
         self.rec = rec
         self._undo: Callable[[], None] | None = None
+        #: told of each compile the user's own line called: (model, the caller frame)
+        self.on_compiled: Callable[[Any, Any], None] | None = None
 
     def install(self) -> None:
         """Patch ``Trainer.compile`` (once Keras loaded its trainer module)."""
@@ -46,6 +48,8 @@ class CompileHooks:
             result = original(model, *args, **kwargs)
             if hooks.rec.mine():
                 try:
+                    if hooks.on_compiled is not None:
+                        hooks.on_compiled(model, sys._getframe(1))
                     hooks.note(model, _argument(args, kwargs, "loss", 1),
                                _argument(args, kwargs, "loss_weights", 2), sys._getframe(1))
                 except Exception:  # noqa: BLE001 - never break the user's compile

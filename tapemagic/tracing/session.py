@@ -138,6 +138,7 @@ class TraceSession:
             stack.callback(after_import(keras_state.LAYER_MODULE, unfreeze.install))
             stack.callback(tracking.finish)
             compiles = CompileHooks(rec)  # the outputs a compile gave no loss
+            compiles.on_compiled = api_freezes.compiled  # a new training stage after a load
             stack.callback(compiles.remove)
             stack.callback(after_import(TRAINER_MODULE, compiles.install))
             if self.force_eager:
