@@ -54,13 +54,7 @@ class Checked:
     def look(self) -> None:
         """What ``MoveWatch`` does after each eager call of a checked step (one host read)."""
         start = time.perf_counter()
-        watch = self.watch
-        values = [s.read_value() for s in watch.snaps or []]
-        tf.concat([tf.cast(tf.reshape(watch.count.read_value(), [1]), tf.float32),
-                   watch.facts.read_value(), move_record.weight_tops(values),
-                   tf.cast(move_record.same_as(values, watch.tally.previous), tf.float32)],
-                  axis=0).numpy()
-        watch.tally.previous = values
+        move_record.look(self.watch)
         self.host += time.perf_counter() - start
 
 

@@ -56,6 +56,13 @@ for _ in range(4):
     step()
 """
 
+# the hidden layer's weights are float64, the output's float32: the step copies them per dtype
+MIXED_DTYPES = """
+model = keras.Sequential([keras.Input((4,)),
+                          keras.layers.Dense(8, "tanh", name="hidden", dtype="float64"),
+                          keras.layers.Dense(1, name="out")])
+""" + SUBLIST_FUNCTION
+
 RESTORE_CALLBACK = """
 class Restore(keras.callbacks.Callback):
     def __init__(self, layer):
@@ -198,8 +205,10 @@ def _loud(report: Any) -> list[tuple[str, int]]:
     (SUBLIST_EAGER.format(steps=4), False),
     (SUBLIST_FUNCTION, False),
     (SUBLIST_FUNCTION, True),
+    (MIXED_DTYPES, False),
     (RESTORE_CALLBACK, False),
-], ids=["eager-loop", "tf-function", "tf-function-eager", "fit-restore-callback"])
+], ids=["eager-loop", "tf-function", "tf-function-eager", "tf-function-mixed-dtypes",
+        "fit-restore-callback"])
 def test_weights_that_never_move_are_named_at_the_step(tmp_path: Path, body: str,
                                                          force_eager: bool) -> None:
     report = _run(tmp_path, body, force_eager)
@@ -252,7 +261,9 @@ def test_a_traced_step_copies_its_weights_and_the_host_compares_them(tmp_path: P
 
     Every op built into a traced step is paid at trace time in each trace, and again when its
     first run optimises it: the equality per weight, the flags and the counts are not built
-    there. The wrapper that reads after each call is undone with the check.
+    there. The four float32 weights are copied in one write (one host read after the call),
+    and the run count is written with the facts. The wrapper that reads after each call is
+    undone with the check.
     """
     from tapemagic.tracing import _tf_private as tfp
 
@@ -271,5 +282,6 @@ def test_a_traced_step_copies_its_weights_and_the_host_compares_them(tmp_path: P
                 if "tapemagic_moved" in f.signature.name and "cond_true" in f.signature.name]
     assert branches  # the record's tf.cond is in the step
     types = {node.op for f in branches for node in f.node_def}
-    assert "AssignVariableOp" in types  # the weights' copies
+    writes = [node.op for f in branches for node in f.node_def if "Assign" in node.op]
+    assert writes == ["AssignVariableOp"] * 3  # the weights' one copy, the facts, the note
     assert not types & {"Equal", "All", "LogicalAnd"}  # no comparison, no flags, no counting

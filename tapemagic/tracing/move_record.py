@@ -45,11 +45,12 @@ class Watch:
     #: one, RATE_ZERO anything with a learning rate of zero
     applied: Any
     #: a traced step's record of its last checked run (check-owned, made at its first trace):
-    #: each source's value at the call, [top |gradient| x n, given x n] and the run count;
+    #: the sources' values at the call, flattened into one copy per dtype (``groups``: the
+    #: sources of each copy, in order), and [top |gradient| x n, given x n, run count];
     #: None until the call is traced
     snaps: list[Any] | None = None
+    groups: list[list[int]] = field(default_factory=list)
     facts: Any = None
-    count: Any = None
     graphs: set[int] = field(default_factory=set)  # id() of the step graphs instrumented
     #: id() of the step graphs and of the graphs that call them (an eager call of any of them
     #: may have run a checked run)
@@ -126,13 +127,26 @@ def same_as(values: list[Any], previous: list[Any] | None) -> Any:
 
 
 def count_eager(watch: Watch, gradients: list[Any]) -> None:
-    """Tally one eager run: a few ops per weight on the device, one host read."""
-    values = [v.read_value() for v in watch.variables]
-    given = watch.applied.read_value()
-    watch.applied.assign(tf.fill([len(values)], -1.0))
+    """Tally one eager run: a read per weight and, on the CPU, NumPy's look at the buffers.
+
+    On another device the tops and the comparison are a few ops per weight there and one
+    host read.
+    """
+    n = len(watch.variables)
+    values = [tf.reshape(v.value(), [-1]) for v in watch.variables]
+    given = watch.applied.value()
+    watch.applied.assign(np.full([n], -1.0, np.float32))
+    data = [getattr(g, "values", g) for g in gradients]
+    if all("CPU" in t.device for t in [*values, *(g for g in data if g is not None)]):
+        flat = [tfp.numpy_of(v) for v in values]
+        weight, same = compare_on_host(flat, watch.tally.previous)
+        top = np.array([-1.0 if g is None or tfp.dtype_name(g.dtype) not in FLOATS
+                        else top_on_host(tfp.numpy_of(g)) for g in data], np.float32)
+        watch.tally.add(top, weight, tfp.numpy_of(given), same)
+        watch.tally.previous = flat
+        return
     found = tf.concat([gradient_tops(gradients), given, weight_tops(values), tf.cast(
         same_as(values, watch.tally.previous), tf.float32)], axis=0).numpy()
-    n = len(values)
     watch.tally.add(found[:n], found[2 * n:3 * n], found[n:2 * n], found[3 * n:] > 0.5)
     watch.tally.previous = values
 
@@ -140,32 +154,104 @@ def count_eager(watch: Watch, gradients: list[Any]) -> None:
 def count_traced(watch: Watch, gradients: list[Any], runs: int) -> None:
     """Build, in the graph being traced, the record of one checked run.
 
-    In a ``tf.cond`` on the step's own run count (below ``runs``): per weight its read and
-    its copy; per gradient its largest magnitude; what the optimizer was given since the run
-    before. The weights' largest entries, the comparison with the run before and the
-    counting are the host's, after the call (``MoveWatch``). Later runs only read the count.
+    In a ``tf.cond`` on the step's own run count (below ``runs``): the weights' values,
+    flattened and copied once per dtype (one write, one host read for all of them); per
+    gradient its largest magnitude; what the optimizer was given since the run before; the
+    count. The weights' largest entries, the comparison with the run before and the counting
+    are the host's, after the call (:func:`look`). Later runs only read the count.
     """
     n = len(watch.variables)
     if watch.facts is None:
         with tf.init_scope():
-            watch.snaps = [tfp.host_variable(tf.zeros(v.shape, v.dtype))
-                           for v in watch.variables]
-            watch.facts = tfp.host_variable(tf.zeros([2 * n], tf.float32))
-            watch.count = tfp.host_variable(tf.constant(0, tf.int32))
-    facts, applied, count = watch.facts, watch.applied, watch.count
+            by_dtype: dict[Any, list[int]] = {}
+            for i, variable in enumerate(watch.variables):
+                by_dtype.setdefault(variable.dtype, []).append(i)
+            watch.groups = list(by_dtype.values())
+            watch.snaps = [tfp.host_variable(tf.zeros(
+                [sum(watch.variables[i].shape.num_elements() for i in group)],
+                watch.variables[group[0]].dtype)) for group in watch.groups]
+            watch.facts = tfp.host_variable(tf.zeros([2 * n + 1], tf.float32))
+    facts, applied, groups = watch.facts, watch.applied, watch.groups
     snaps: list[Any] = watch.snaps or []
+    seen = facts.read_value()
+    done = seen[2 * n]
 
     def record() -> Any:
-        writes = [s.assign(v.read_value()) for s, v in zip(snaps, watch.variables, strict=True)]
+        flat = [tf.reshape(v.read_value(), [-1]) for v in watch.variables]
+        writes = [snap.assign(tf.concat([flat[i] for i in group], axis=0))
+                  for snap, group in zip(snaps, groups, strict=True)]
         given = applied.read_value()
-        writes.append(facts.assign(tf.concat([gradient_tops(gradients), given], axis=0)))
+        writes.append(facts.assign(tf.concat(
+            [gradient_tops(gradients), given, tf.reshape(done + 1.0, [1])], axis=0)))
         with tf.control_dependencies([given]):  # read before it is reset
             writes.append(applied.assign(tf.constant([-1.0] * n)))
-        writes.append(count.assign_add(1))
         with tf.control_dependencies(writes):
             return tf.constant(True)
 
-    tf.cond(count.read_value() < runs, record, lambda: tf.constant(False))
+    tf.cond(done < runs, record, lambda: tf.constant(False))
+
+
+def look(watch: Watch) -> int | None:
+    """Tally a traced step's last checked run if one ran since the last look.
+
+    Returns the run count (None: no new run). One read of the facts; when a run is new, one
+    read per copy. On the CPU the copies are the weights' buffers as NumPy sees them and the
+    comparison is NumPy's (no op per weight); on another device it stays there, and one
+    vector comes back.
+    """
+    if watch.facts is None or watch.snaps is None:
+        return None
+    n = len(watch.variables)
+    found = tfp.numpy_of(watch.facts.value())
+    runs = int(found[2 * n])
+    if runs == watch.tally.seen:
+        return None
+    watch.tally.seen = runs
+    copies = [snap.value() for snap in watch.snaps]
+    if all("CPU" in copy.device for copy in copies):
+        values = _split([tfp.numpy_of(copy) for copy in copies], watch)
+        weight, same = compare_on_host(values, watch.tally.previous)
+    else:
+        values = _split(copies, watch)
+        both = tf.concat([weight_tops(values), tf.cast(
+            same_as(values, watch.tally.previous), tf.float32)], axis=0).numpy()
+        weight, same = both[:n], both[n:] > 0.5
+    watch.tally.add(found[:n], weight, found[n:2 * n], same)
+    watch.tally.previous = values
+    return runs
+
+
+def _split(copies: list[Any], watch: Watch) -> list[Any]:
+    """Return each weight's flat value, in the watch's order, from the per-dtype copies."""
+    values: list[Any] = [None] * len(watch.variables)
+    for copy, group in zip(copies, watch.groups, strict=True):
+        sizes = [watch.variables[i].shape.num_elements() for i in group]
+        parts = tf.split(copy, sizes) if isinstance(copy, tf.Tensor) else np.split(
+            copy, np.cumsum(sizes)[:-1])
+        for i, part in zip(group, parts, strict=True):
+            values[i] = part
+    return values
+
+
+def top_on_host(value: Any) -> Any:
+    """Return an array's largest magnitude as the device's ``reduce_max(abs)`` gives it.
+
+    A NaN propagates; an empty array gives -inf (the maximum's identity).
+    """
+    return np.max(np.abs(value)) if value.size else -np.inf
+
+
+def compare_on_host(values: list[Any], previous: list[Any] | None) -> tuple[Any, Any]:
+    """Return each flat weight's largest magnitude (float32) and whether it equals the last.
+
+    NumPy's answers are the device's: the maximum of the magnitudes propagates a NaN, the
+    equality says a NaN differs and -0.0 equals 0.0.
+    """
+    with np.errstate(invalid="ignore", over="ignore"):
+        weight = np.array([top_on_host(v) for v in values], np.float32)
+        same = np.zeros(len(values), bool) if previous is None else np.array(
+            [bool(np.all(v == p)) for v, p in zip(values, previous, strict=True)])
+    return weight, same
 
 
 def note_applied(watch: Watch, items: list[tuple[int, Any, Any]], rate: Any = None) -> None:

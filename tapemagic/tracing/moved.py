@@ -52,9 +52,8 @@ from tapemagic.tracing.move_record import (
     Watch,
     count_eager,
     count_traced,
+    look,
     note_applied,
-    same_as,
-    weight_tops,
 )
 from tapemagic.tracing.results import flatten
 
@@ -247,23 +246,9 @@ class MoveWatch:
                 pass
 
     def _look(self, watch: Watch) -> None:
-        """Tally a traced step's last checked run if one ran since the last look (one read)."""
-        if watch.facts is None or watch.snaps is None or watch.count is None:
-            return
-        n = len(watch.variables)
-        values = [s.read_value() for s in watch.snaps]
-        found = tf.concat([tf.cast(tf.reshape(watch.count.read_value(), [1]), tf.float32),
-                           watch.facts.read_value(), weight_tops(values),
-                           tf.cast(same_as(values, watch.tally.previous), tf.float32)],
-                          axis=0).numpy()  # the one host read of this run
-        runs = int(found[0])
-        if runs == watch.tally.seen:
-            return
-        watch.tally.seen = runs
-        watch.tally.add(found[1:1 + n], found[1 + 2 * n:1 + 3 * n], found[1 + n:1 + 2 * n],
-                        found[1 + 3 * n:] > 0.5)
-        watch.tally.previous = values
-        if runs >= RUNS:
+        """Tally a traced step's last checked run if one ran since the last look."""
+        runs = look(watch)
+        if runs is not None and runs >= RUNS:
             self._traced.remove(watch)
 
     def finish(self) -> None:
