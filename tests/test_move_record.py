@@ -31,7 +31,10 @@ PAIRS = [
     ([0.0, 0.0], [0.0, 0.0], "float32"),
     ([-INF, 1.0], [-INF, 1.0], "float32"),
     ([], [], "float32"),
+    ([2.0], [2.0], "float32"),
+    ([], [], "float16"),
     ([1e-8, 3.0], [1e-8, 3.0000001], "float64"),
+    ([1e300, 1.0], [1e300, 1.0], "float64"),
     ([0.5, -65504.0], [0.5, -65504.0], "float16"),
     ([0.5, 2.0], [0.5, 2.5], "bfloat16"),
 ]
@@ -40,11 +43,17 @@ PAIRS = [
 def test_the_host_comparison_is_the_devices() -> None:
     before = [tf.constant(b, d) for b, _, d in PAIRS]
     after = [tf.constant(a, d) for _, a, d in PAIRS]
-    tops, same = compare_on_host([t.numpy() for t in after], [t.numpy() for t in before])
-    np.testing.assert_array_equal(tops, weight_tops(after).numpy())
-    np.testing.assert_array_equal(same, same_as(after, before).numpy())
-    _, first = compare_on_host([t.numpy() for t in after], None)
-    assert not first.any()  # the first run has nothing to equal
+    for dtype in sorted({d for _, _, d in PAIRS}):  # one flat copy per dtype, as the step writes
+        chosen = [i for i, (_, _, d) in enumerate(PAIRS) if d == dtype]
+        sizes = [int(after[i].shape[0]) for i in chosen]
+        flat = [np.concatenate([t.numpy() for t in (ts[i] for i in chosen)])
+                for ts in (after, before)]
+        tops, same = compare_on_host(flat[0], flat[1], sizes)
+        np.testing.assert_array_equal(tops, weight_tops([after[i] for i in chosen]).numpy())
+        np.testing.assert_array_equal(
+            same, same_as([after[i] for i in chosen], [before[i] for i in chosen]).numpy())
+        _, first = compare_on_host(flat[0], None, sizes)
+        assert not first.any()  # the first run has nothing to equal
 
 
 def test_a_gradients_top_on_the_host_is_the_devices() -> None:

@@ -261,8 +261,8 @@ def test_a_traced_step_copies_its_weights_and_the_host_compares_them(tmp_path: P
 
     Every op built into a traced step is paid at trace time in each trace, and again when its
     first run optimises it: the equality per weight, the flags and the counts are not built
-    there. The four float32 weights are copied in one write (one host read after the call),
-    and the run count is written with the facts. The wrapper that reads after each call is
+    there. The four float32 weights are copied in one write, the facts and the run count
+    after them (one host read after the call). The wrapper that reads after each call is
     undone with the check.
     """
     from tapemagic.tracing import _tf_private as tfp
@@ -283,5 +283,5 @@ def test_a_traced_step_copies_its_weights_and_the_host_compares_them(tmp_path: P
     assert branches  # the record's tf.cond is in the step
     types = {node.op for f in branches for node in f.node_def}
     writes = [node.op for f in branches for node in f.node_def if "Assign" in node.op]
-    assert writes == ["AssignVariableOp"] * 3  # the weights' one copy, the facts, the note
+    assert writes == ["AssignVariableOp"] * 2  # the weights' one copy with the facts; the note
     assert not types & {"Equal", "All", "LogicalAnd"}  # no comparison, no flags, no counting

@@ -46,11 +46,11 @@ class Watch:
     applied: Any
     #: a traced step's record of its last checked run (check-owned, made at its first trace):
     #: the sources' values at the call, flattened into one copy per dtype (``groups``: the
-    #: sources of each copy, in order), and [top |gradient| x n, given x n, run count];
-    #: None until the call is traced
+    #: sources of each, in order; the float32 copy first, even when it holds no weight), the
+    #: float32 one followed by the facts [top |gradient| x n, given x n, run count]: the host
+    #: reads one variable per run. None until the call is traced
     snaps: list[Any] | None = None
     groups: list[list[int]] = field(default_factory=list)
-    facts: Any = None
     graphs: set[int] = field(default_factory=set)  # id() of the step graphs instrumented
     #: id() of the step graphs and of the graphs that call them (an eager call of any of them
     #: may have run a checked run)
@@ -103,8 +103,9 @@ class Tally:
         optimizer was not given zeros for it (a layer frozen by masking) and its value did
         not change, while some other source with a usable gradient did.
         """
-        with np.errstate(invalid="ignore", over="ignore"):
-            usable = np.isfinite(top) & (top > 0.0) & (top >= _RELATIVE * weight)
+        # no np.errstate: a comparison with a NaN warns of nothing, and entering one costs
+        # more than the rest of the tally
+        usable = np.isfinite(top) & (top > 0.0) & (top >= _RELATIVE * weight)
         if self.usable is not None:
             moved = self.usable & ~same
             if moved.any():
@@ -126,6 +127,16 @@ def same_as(values: list[Any], previous: list[Any] | None) -> Any:
     return tf.stack([tf.reduce_all(tf.equal(x, p)) for x, p in zip(values, previous, strict=True)])
 
 
+def _layout(watch: Watch) -> list[list[int]]:
+    """Return (and keep) the watch's sources grouped by dtype, the float32 group first."""
+    if not watch.groups:
+        by_dtype: dict[str, list[int]] = {"float32": []}
+        for i, variable in enumerate(watch.variables):
+            by_dtype.setdefault(tfp.dtype_name(variable.dtype), []).append(i)
+        watch.groups = list(by_dtype.values())
+    return watch.groups
+
+
 def count_eager(watch: Watch, gradients: list[Any]) -> None:
     """Tally one eager run: a read per weight and, on the CPU, NumPy's look at the buffers.
 
@@ -138,12 +149,12 @@ def count_eager(watch: Watch, gradients: list[Any]) -> None:
     watch.applied.assign(np.full([n], -1.0, np.float32))
     data = [getattr(g, "values", g) for g in gradients]
     if all("CPU" in t.device for t in [*values, *(g for g in data if g is not None)]):
-        flat = [tfp.numpy_of(v) for v in values]
-        weight, same = compare_on_host(flat, watch.tally.previous)
         top = np.array([-1.0 if g is None or tfp.dtype_name(g.dtype) not in FLOATS
                         else top_on_host(tfp.numpy_of(g)) for g in data], np.float32)
-        watch.tally.add(top, weight, tfp.numpy_of(given), same)
-        watch.tally.previous = flat
+        views = [tfp.numpy_of(v) for v in values]
+        copies = [np.concatenate([views[i] for i in group]) if group else np.zeros(0)
+                  for group in _layout(watch)]
+        _tally_on_host(watch, copies, top, tfp.numpy_of(given))
         return
     found = tf.concat([gradient_tops(gradients), given, weight_tops(values), tf.cast(
         same_as(values, watch.tally.previous), tf.float32)], axis=0).numpy()
@@ -155,34 +166,31 @@ def count_traced(watch: Watch, gradients: list[Any], runs: int) -> None:
     """Build, in the graph being traced, the record of one checked run.
 
     In a ``tf.cond`` on the step's own run count (below ``runs``): the weights' values,
-    flattened and copied once per dtype (one write, one host read for all of them); per
-    gradient its largest magnitude; what the optimizer was given since the run before; the
-    count. The weights' largest entries, the comparison with the run before and the counting
-    are the host's, after the call (:func:`look`). Later runs only read the count.
+    flattened and copied once per dtype; per gradient its largest magnitude; what the
+    optimizer was given since the run before; the count, written after the float32 copy
+    (one write, one host read). The weights' largest entries, the comparison with the run
+    before and the counting are the host's, after the call (:func:`look`). Later runs only
+    read the count.
     """
     n = len(watch.variables)
-    if watch.facts is None:
+    if watch.snaps is None:
         with tf.init_scope():
-            by_dtype: dict[Any, list[int]] = {}
-            for i, variable in enumerate(watch.variables):
-                by_dtype.setdefault(variable.dtype, []).append(i)
-            watch.groups = list(by_dtype.values())
             watch.snaps = [tfp.host_variable(tf.zeros(
-                [sum(watch.variables[i].shape.num_elements() for i in group)],
-                watch.variables[group[0]].dtype)) for group in watch.groups]
-            watch.facts = tfp.host_variable(tf.zeros([2 * n + 1], tf.float32))
-    facts, applied, groups = watch.facts, watch.applied, watch.groups
-    snaps: list[Any] = watch.snaps or []
-    seen = facts.read_value()
-    done = seen[2 * n]
+                [sum(watch.variables[i].shape.num_elements() for i in group)
+                 + (2 * n + 1 if k == 0 else 0)],
+                tf.float32 if k == 0 else watch.variables[group[0]].dtype))
+                for k, group in enumerate(_layout(watch))]
+    applied, groups = watch.applied, watch.groups
+    snaps: list[Any] = watch.snaps
+    done = snaps[0].read_value()[-1]
 
     def record() -> Any:
         flat = [tf.reshape(v.read_value(), [-1]) for v in watch.variables]
-        writes = [snap.assign(tf.concat([flat[i] for i in group], axis=0))
-                  for snap, group in zip(snaps, groups, strict=True)]
         given = applied.read_value()
-        writes.append(facts.assign(tf.concat(
-            [gradient_tops(gradients), given, tf.reshape(done + 1.0, [1])], axis=0)))
+        facts = [gradient_tops(gradients), given, tf.reshape(done + 1.0, [1])]
+        writes = [snap.assign(tf.concat([flat[i] for i in group] + (facts if k == 0 else []),
+                                        axis=0))
+                  for k, (snap, group) in enumerate(zip(snaps, groups, strict=True))]
         with tf.control_dependencies([given]):  # read before it is reset
             writes.append(applied.assign(tf.constant([-1.0] * n)))
         with tf.control_dependencies(writes):
@@ -194,43 +202,51 @@ def count_traced(watch: Watch, gradients: list[Any], runs: int) -> None:
 def look(watch: Watch) -> int | None:
     """Tally a traced step's last checked run if one ran since the last look.
 
-    Returns the run count (None: no new run). One read of the facts; when a run is new, one
-    read per copy. On the CPU the copies are the weights' buffers as NumPy sees them and the
-    comparison is NumPy's (no op per weight); on another device it stays there, and one
-    vector comes back.
+    Returns the run count (None: no new run). On the CPU one read of the float32 copy and
+    its facts (the other dtypes' copies only when a run is new); the copies are the buffers
+    as NumPy sees them and the comparison is NumPy's, no op per weight. On another device
+    the facts are sliced there and the comparison stays there: one vector comes back.
     """
-    if watch.facts is None or watch.snaps is None:
+    if not watch.snaps:
         return None
     n = len(watch.variables)
-    found = tfp.numpy_of(watch.facts.value())
-    runs = int(found[2 * n])
+    first = watch.snaps[0].value()
+    on_host = "CPU" in first.device
+    head = tfp.numpy_of(first) if on_host else first
+    facts = head[-(2 * n + 1):] if on_host else tfp.numpy_of(head[-(2 * n + 1):])
+    runs = int(facts[2 * n])
     if runs == watch.tally.seen:
         return None
     watch.tally.seen = runs
-    copies = [snap.value() for snap in watch.snaps]
-    if all("CPU" in copy.device for copy in copies):
-        values = _split([tfp.numpy_of(copy) for copy in copies], watch)
-        weight, same = compare_on_host(values, watch.tally.previous)
-    else:
-        values = _split(copies, watch)
-        both = tf.concat([weight_tops(values), tf.cast(
-            same_as(values, watch.tally.previous), tf.float32)], axis=0).numpy()
-        weight, same = both[:n], both[n:] > 0.5
-    watch.tally.add(found[:n], weight, found[n:2 * n], same)
+    copies = [head[:-(2 * n + 1)], *(s.value() for s in watch.snaps[1:])]
+    if on_host:
+        _tally_on_host(watch, [c if k == 0 else tfp.numpy_of(c) for k, c in enumerate(copies)],
+                       facts[:n], facts[n:2 * n])
+        return runs
+    values: list[Any] = [None] * n
+    for copy, group in zip(copies, watch.groups, strict=True):
+        sizes = [watch.variables[i].shape.num_elements() for i in group]
+        for i, part in zip(group, tf.split(copy, sizes) if group else [], strict=True):
+            values[i] = part
+    both = tf.concat([weight_tops(values), tf.cast(
+        same_as(values, watch.tally.previous), tf.float32)], axis=0).numpy()
+    watch.tally.add(facts[:n], both[:n], facts[n:2 * n], both[n:] > 0.5)
     watch.tally.previous = values
     return runs
 
 
-def _split(copies: list[Any], watch: Watch) -> list[Any]:
-    """Return each weight's flat value, in the watch's order, from the per-dtype copies."""
-    values: list[Any] = [None] * len(watch.variables)
-    for copy, group in zip(copies, watch.groups, strict=True):
-        sizes = [watch.variables[i].shape.num_elements() for i in group]
-        parts = tf.split(copy, sizes) if isinstance(copy, tf.Tensor) else np.split(
-            copy, np.cumsum(sizes)[:-1])
-        for i, part in zip(group, parts, strict=True):
-            values[i] = part
-    return values
+def _tally_on_host(watch: Watch, copies: list[Any], top: Any, given: Any) -> None:
+    """Tally a run from the per-dtype flat copies (NumPy arrays) of the watched weights."""
+    n = len(watch.variables)
+    weight, same = np.zeros(n, np.float32), np.zeros(n, bool)
+    previous = watch.tally.previous
+    for k, (copy, group) in enumerate(zip(copies, watch.groups, strict=True)):
+        if group:
+            sizes = [watch.variables[i].shape.num_elements() for i in group]
+            weight[group], same[group] = compare_on_host(
+                copy, None if previous is None else previous[k], sizes)
+    watch.tally.add(top, weight, given, same)
+    watch.tally.previous = copies
 
 
 def top_on_host(value: Any) -> Any:
@@ -238,19 +254,36 @@ def top_on_host(value: Any) -> Any:
 
     A NaN propagates; an empty array gives -inf (the maximum's identity).
     """
-    return np.max(np.abs(value)) if value.size else -np.inf
+    if not value.size:
+        return -np.inf
+    top = np.max(np.abs(value))
+    if top.dtype.itemsize > 4:  # float64's beyond float32's range: inf, as the device's cast
+        with np.errstate(over="ignore"):
+            return np.float32(top)
+    return top
 
 
-def compare_on_host(values: list[Any], previous: list[Any] | None) -> tuple[Any, Any]:
-    """Return each flat weight's largest magnitude (float32) and whether it equals the last.
+def compare_on_host(flat: Any, previous: Any, sizes: list[int]) -> tuple[Any, Any]:
+    """Return each weight's largest magnitude (float32) and whether it equals the last.
 
-    NumPy's answers are the device's: the maximum of the magnitudes propagates a NaN, the
-    equality says a NaN differs and -0.0 equals 0.0.
+    ``flat`` holds the weights one after the other (``sizes`` elements each), ``previous``
+    the same of the run before (None: the first run, nothing equal). A few NumPy calls
+    for all of them (reductions at the weights' starts). NumPy's answers are the
+    device's: the maximum of the magnitudes propagates a NaN, the equality says a NaN
+    differs and -0.0 equals 0.0, an empty weight's top is -inf and it equals itself.
     """
-    with np.errstate(invalid="ignore", over="ignore"):
-        weight = np.array([top_on_host(v) for v in values], np.float32)
-        same = np.zeros(len(values), bool) if previous is None else np.array(
-            [bool(np.all(v == p)) for v, p in zip(values, previous, strict=True)])
+    weight = np.full(len(sizes), -np.inf, np.float32)
+    same = np.full(len(sizes), previous is not None)
+    filled = np.array([size > 0 for size in sizes], bool)
+    if filled.any():  # reduceat needs each start inside the array and below the next
+        starts = (np.cumsum(sizes) - sizes)[filled]
+        tops = np.maximum.reduceat(np.abs(flat), starts)
+        if tops.dtype.itemsize > 4:  # float64's beyond float32's range: inf, as the cast
+            with np.errstate(over="ignore"):  # on the device gives it
+                tops = tops.astype(np.float32)
+        weight[filled] = tops
+        if previous is not None:
+            same[filled] = np.logical_and.reduceat(flat == previous, starts)
     return weight, same
 
 
