@@ -4,15 +4,16 @@
 
 For each of the first runs of an analysed gradient call (``tracing/moved.RUNS``), a traced step
 carries the check's ops: TM118's record (``tracing/move_record.py``: in a ``tf.cond`` on a run
-count, per trainable source a read and a copy, per gradient its largest magnitude; per
-optimizer call a flag per weight it is given) and the probe's facts (``tracing/probes.py``: per
+count, the trainable sources read and copied in one flat write per dtype, per gradient its
+largest magnitude; per optimizer call a flag per weight it is given) and the probe's facts (``tracing/probes.py``: per
 gradient a zero flag and a sum of squares, per weight a zero flag; its first run only). This
 measures a checked step as a ratio: the same ``@tf.function`` train step (the models of
 ``bench/probe_cost.py``, batch 32, Adam) with both built in and run on every step (the run
 count never reaches its limit), against the plain step, in alternating blocks of steps in
 this one process; each cell is the median of per-pair ratios with min and max, of wall and of
-process CPU time. The host's side of a checked step (one read of the record, the comparison
-with the run before, after each call) is timed too and added. Target: at most 1.02.
+process CPU time. The host's side of a checked step (``move_record.look``: one read of the
+record, the comparison with the run before, after each call) runs after each call and is
+counted in. Target: at most 1.02.
 """
 
 from __future__ import annotations
