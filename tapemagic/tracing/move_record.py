@@ -185,7 +185,10 @@ def count_traced(watch: Watch, gradients: list[Any], runs: int) -> None:
     done = snaps[0].read_value()[-1]
 
     def record() -> Any:
-        flat = [tf.reshape(v.read_value(), [-1]) for v in watch.variables]
+        # per weight a read and a reshape (one shape constant for all): fewer ops to trace
+        # than a copy variable each, whose read_value() adds an Identity
+        line = tf.constant([-1], tf.int32)
+        flat = [tf.reshape(v.value(), line) for v in watch.variables]
         given = applied.read_value()
         facts = [gradient_tops(gradients), given, tf.reshape(done + 1.0, [1])]
         writes = [snap.assign(tf.concat([flat[i] for i in group] + (facts if k == 0 else []),
