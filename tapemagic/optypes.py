@@ -165,3 +165,12 @@ ZERO_KEEPING = frozenset({
     "ReadVariableOp", "Identity", "IdentityN", "Cast", "Reshape", "Transpose", "ExpandDims",
     "Squeeze", "Neg", "BroadcastTo", "Tile", "StridedSlice", "Slice", "GatherV2",
 })
+
+#: Stateful random ops with no variable input: each run draws anew (random_ops.py). A zero one
+#: of them made on one step may be gone on the next, as one a variable made may; the ops of a
+#: ``tf.random.Generator`` read its state variable, and stateless ops repeat their seed's draw.
+RANDOM_OPS = frozenset({
+    "RandomUniform", "RandomUniformInt", "RandomStandardNormal", "TruncatedNormal",
+    "ParameterizedTruncatedNormal", "Multinomial", "RandomShuffle", "RandomGamma",
+    "RandomPoisson", "RandomPoissonV2",
+})

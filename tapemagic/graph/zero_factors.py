@@ -24,6 +24,7 @@ from tapemagic.optypes import (
     COMPARISON_OPS,
     GATING_INPUTS,
     MULTIPLYING,
+    RANDOM_OPS,
     READ_OPS,
     ZERO_KEEPING,
 )
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
 
 #: ops that make a zero from data or code: where the walk back ends at the user's line
 _MAKERS = COMPARISON_OPS | READ_OPS | {"Const", "Fill", "ZerosLike", "OneHot"}
+#: ``OneHot``'s on_value input (array_ops.one_hot: indices, depth, on_value, off_value)
+_ON_VALUE = 2
 #: ops walked back from a zero factor to its origin at most
 DEPTH = 12
 #: ops whose output is all zero exactly when their first input is (every element is kept)
@@ -59,7 +62,7 @@ def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
     # zero weights that keep each other zero, a dead op's zeros: their own findings (TM501)
     explained, _, by_dead = zero_weights.kept_zero(graph, analysis)
     downstream: list[tuple[int, OpRecord]] = []
-    for i, _ in analysis.call.zeroed:
+    for i, once in _zeroed(analysis):
         if i >= len(sources) or i in explained or i in by_dead:
             continue
         source = sources[i]
@@ -72,6 +75,8 @@ def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
         made, tensor = _walk(graph, first)
         if _constant(graph, made, tensor):
             continue  # `0.0 * kl`: the user's own number (TM504 when the code sets it again)
+        if once and not fixed_by_data(graph, first):
+            continue  # one step only: a zero a weight upstream makes, the next update may move
         if not _maker(first, made):
             downstream.append((i, first))
             continue
@@ -85,6 +90,40 @@ def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
         if above is not None:
             above.sources.append(i)
     return [found[seq] for seq in sorted(found)]
+
+
+def _zeroed(analysis: CallAnalysis) -> list[tuple[int, bool]]:
+    """Return the sources to explain, each with True when only one checked step saw it zero.
+
+    Zero in every checked step, two at least (``GradientCallRecord.zeroed``), or, for a call
+    site that ran once, zero in that run: such a zero counts only when no update can move it
+    (:func:`fixed_by_data`), a zero-initialised scale (ReZero) zeroes its branch on step one.
+    """
+    call = analysis.call
+    if call.zeroed or call.checked_runs != 1:
+        return [(i, False) for i, _ in call.zeroed]
+    return [(i, True) for i, source in enumerate(analysis.sources)
+            if source.result == "zero" and source.source.trainable]
+
+
+def fixed_by_data(graph: ProvenanceGraph, factor: OpRecord) -> bool:
+    """Return True when nothing an update or a later step changes made ``factor``'s zero input.
+
+    Walked back over every recorded edge (``walks.backward``): no variable (a resource handle
+    or its read: a trained weight, a step counter, a random generator's state) and no
+    stateful random op is upstream, so the zero comes from the data and the code alone (an
+    out-of-range ``one_hot`` index) and the next step's update cannot remove it.
+    """
+    tensors, trace = graph.trace.tensors, graph.trace
+    above = walks.backward(graph, {factor.inputs[factor.zero_factors[0][1]]}, lambda _: True)
+    for tensor in above:
+        record = tensors.get(tensor)
+        if record is None or record.dtype == "resource" or record.leaf == "handle":
+            return False
+        op = trace.producer_of(tensor)
+        if op is not None and (op.op_type in READ_OPS or op.op_type in RANDOM_OPS):
+            return False
+    return True
 
 
 def _upstream(graph: ProvenanceGraph, factor: OpRecord,
@@ -148,6 +187,8 @@ def _walk(graph: ProvenanceGraph, factor: OpRecord) -> tuple[OpRecord, int]:
             kept = [0]  # its input left unread (fused): all zero out means all zero in
         if op.op_type in READ_OPS or op.op_type in COMPARISON_OPS or not kept:
             return op, tensor  # a variable's zeros, a comparison that is all false, a constant
+        if op.op_type == "OneHot" and _ON_VALUE not in kept:
+            return op, tensor  # a non-zero on_value: no index in range made the zero rows
         tensor = op.inputs[kept[0]]
     return made, tensor
 

@@ -251,7 +251,8 @@ def _zero_factors(ctx: RuleContext) -> Iterable[Match]:
     constant. One finding per origin, naming every weight it zeroes.
     """
     for analysis in ctx.analyses:
-        if analysis.call.error_type or not analysis.call.zeroed:
+        if analysis.call.error_type or not (analysis.call.zeroed
+                                             or analysis.call.checked_runs == 1):
             continue
         for found in zero_factors.origins(ctx.graph, analysis):
             yield _factor_match(ctx, analysis, found.factor, found.op, found.sources)
@@ -309,10 +310,13 @@ def _factor_match(ctx: RuleContext, analysis: CallAnalysis, factor: OpRecord, ma
         what = (f"the `{made.op_type}` here gives only "
                 f"{'False' if made.op_type in COMPARISON_OPS else 'zeros'}")
     api = factor.layer or ctx.op_api(factor)
+    runs = min(steps.get(i, 0) for i in found)
     reason = (f"{what}, and `{ctx.op_api(factor)}` (op `{factor.op_type}`) "
               f"{'multiplies' if factor.op_type in MULTIPLYING else 'gates'} the path by it, "
-              f"so their gradient is exactly zero in each of "
-              f"{min(steps.get(i, 0) for i in found)} checked steps")
+              "so their gradient is exactly zero " + (
+                  f"in each of {runs} checked steps" if runs else
+                  "in the checked step, and no update can change that: no variable is "
+                  "upstream of it (it comes from the data and the code alone)"))
     return Match((place(raw), "zero-factor", analysis.call.id, made.seq), raw, True,
                  {"api": api, "op": factor.op_type, "reason": reason}, hit,
                  api=api, op_type=factor.op_type, graph_edge=("op", factor.seq, 0),

@@ -1,0 +1,127 @@
+"""Zeros made from the data and the code alone, seen in a step that ran once (TM501).
+
+A zero factor zero in every checked step, two at least, is reported (tests/test_zero_factors.py);
+one seen in a single step is not, since a zero-initialised scale (ReZero) zeroes its branch on
+the first step only. A zero with no variable upstream of it (an out-of-range ``one_hot`` code:
+the walk back over the recorded ops meets no variable, no random draw) is one no update can
+remove: reported after one step, at the line that made it. A zero a variable upstream makes
+(a warmup gate read from a step counter, a zero scale) keeps the guard.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from graph_runs import run
+from graph_runs import write_cell as _write
+
+pytestmark = pytest.mark.tf
+
+CODED = """
+    net = keras.Sequential([keras.Input((4,)), keras.layers.Dense(5, activation="relu", name="pre"),
+                            keras.layers.Dense(3, activation="softmax", name="probs")], name="net")
+    codes = tf.constant([{codes}] * 4)
+
+    {decorator}
+    def step():
+        with tf.GradientTape() as tape:
+            targets = tf.one_hot(codes, 3)  # MADE
+            probs = net(tf.random.stateless_normal((8, 4), seed=(1, 2)))
+            loss = -tf.reduce_mean(tf.reduce_sum(targets * tf.math.log(probs + 1e-7), axis=-1))
+        return tape.gradient(loss, net.trainable_variables)
+
+    grads = step()
+    """
+
+GATED = """
+    net = keras.Sequential([keras.Input((4,)), keras.layers.Dense(5, activation="tanh", name="pre"),
+                            keras.layers.Dense(1, name="head")], name="net")
+    count = tf.Variable(0.0, trainable=False)
+    inputs, targets = tf.random.normal((8, 4)), tf.random.normal((8, 1))
+
+    {decorator}
+    def step():
+        with tf.GradientTape() as tape:
+            gate = tf.cast(count > 0.0, tf.float32)  # warmup: the loss counts from step two
+            loss = gate * tf.reduce_mean(tf.square(net(inputs) - targets))
+        count.assign_add(1.0)
+        return tape.gradient(loss, net.trainable_variables)
+
+    grads = step()
+    """
+
+SCALED = """
+    class Scaled(keras.layers.Layer):
+        def build(self, shape):
+            self.branch = keras.layers.Dense(shape[-1], activation="tanh", name="branch")
+            self.alpha = self.add_weight(shape=(), initializer="zeros", name="alpha")
+
+        def call(self, h):
+            return h + self.alpha * self.branch(h)
+
+    net = keras.Sequential([keras.Input((4,)), Scaled(name="block"),
+                            keras.layers.Dense(1, name="head")], name="net")
+    inputs, targets = tf.random.normal((8, 4)), tf.random.normal((8, 1))
+
+    {decorator}
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(net(inputs) - targets))
+        return tape.gradient(loss, net.trainable_variables)
+
+    grads = step()
+    """
+
+MODES = [("@tf.function", False), ("", True)]
+IDS = ["function", "eager"]
+
+
+def _line(path: Path, marker: str) -> int:
+    return next(n for n, text in enumerate(path.read_text().splitlines(), 1) if marker in text)
+
+
+def _blocking(result: object) -> list[tuple[str, int, tuple[str, ...]]]:
+    report = result.report  # type: ignore[attr-defined]
+    return [(f.rule, f.location.line if f.location else 0, f.variables)
+            for f in report.findings if f.severity != "info"]
+
+
+@pytest.mark.parametrize(("decorator", "eager"), MODES, ids=IDS)
+def test_out_of_range_one_hot_codes_are_reported_after_one_step(
+        tmp_path: Path, decorator: str, eager: bool) -> None:
+    """Codes 5 and 7 of 3 classes: every target row is zero; nothing trainable made it."""
+    path = _write(tmp_path, CODED.format(codes="5, 7", decorator=decorator))
+    result = run(path, force_eager=eager)
+    assert result.error is None
+    found = _blocking(result)
+    assert [(rule, line) for rule, line, _ in found] == [("TM501", _line(path, "# MADE"))], found
+    assert set(found[0][2]) == {"net/pre/kernel", "net/pre/bias", "net/probs/kernel",
+                                "net/probs/bias"}
+    assert "no update can change that" in result.report.findings[0].message
+
+
+@pytest.mark.parametrize(("decorator", "eager"), MODES, ids=IDS)
+def test_valid_one_hot_codes_are_silent(tmp_path: Path, decorator: str, eager: bool) -> None:
+    result = run(_write(tmp_path, CODED.format(codes="0, 2", decorator=decorator)),
+                 force_eager=eager)
+    assert result.error is None
+    assert _blocking(result) == []
+
+
+@pytest.mark.parametrize(("decorator", "eager"), MODES, ids=IDS)
+def test_a_gate_read_from_a_variable_keeps_the_two_step_guard(tmp_path: Path, decorator: str,
+                                                               eager: bool) -> None:
+    """A warmup gate from a step counter is zero on the one step run: the next may open it."""
+    result = run(_write(tmp_path, GATED.format(decorator=decorator)), force_eager=eager)
+    assert result.error is None
+    assert _blocking(result) == []
+
+
+@pytest.mark.parametrize(("decorator", "eager"), MODES, ids=IDS)
+def test_a_zero_scale_on_the_one_step_run_is_silent(tmp_path: Path, decorator: str,
+                                                     eager: bool) -> None:
+    """ReZero's alpha starts at zero and zeroes its branch on step one: the update moves it."""
+    result = run(_write(tmp_path, SCALED.format(decorator=decorator)), force_eager=eager)
+    assert result.error is None
+    assert _blocking(result) == []
