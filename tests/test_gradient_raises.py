@@ -98,3 +98,49 @@ def test_a_near_square_full_svd_is_silent(tmp_path: Path) -> None:
     result = run(path, force_eager=True)
     assert result.error is None
     assert [f for f in result.report.findings if f.severity != "info"] == []
+
+
+SPARSE = """
+    v = tf.Variable([0.5, 1.5, 2.5], name="v")
+    w = tf.Variable(2.0, name="w")
+    dense = tf.random.normal((3, 2))
+
+    {decorator}
+    def step():
+        with tf.GradientTape() as tape:
+            a = tf.SparseTensor([[0, 0], [1, 1], [2, 2]], v, [3, 3])
+            b = tf.SparseTensor([[0, 1], [1, 1], [2, 0]], v * w, [3, 3])
+            merged = tf.sparse.{merge}(a, b)
+            loss = tf.reduce_sum(tf.sparse.sparse_dense_matmul(merged, dense))
+        return tape.gradient(loss, [v, w])
+
+    try:
+        grads = step()
+    except TypeError as error:
+        caught = error
+    """
+
+
+@pytest.mark.parametrize(("decorator", "eager"), MODES, ids=IDS)
+def test_a_gradient_that_reads_no_tensor_is_found_by_its_op_type(
+        tmp_path: Path, decorator: str, eager: bool) -> None:
+    """tf.sparse.maximum: TensorFlow's tape keeps neither inputs nor outputs for its gradient.
+
+    The frame left holds only the op type; the op of that type on the call's path is named.
+    """
+    path = _write(tmp_path, SPARSE.format(decorator=decorator, merge="maximum"))
+    result = run(path, force_eager=eager)
+    assert result.error is None and type(result.ns["caught"]) is TypeError
+    found = [(f.rule, tuple(f.variables), f.location.line if f.location else None)
+             for f in result.report.findings if f.severity != "info"]
+    assert found == [("TM201", ("v", "w"), line_of(path, "tf.sparse.maximum"))], found
+    assert result.report.findings[0].op_type == "SparseSparseMaximum"
+
+
+@pytest.mark.parametrize(("decorator", "eager"), MODES, ids=IDS)
+def test_a_sparse_add_whose_gradient_exists_is_silent(tmp_path: Path, decorator: str,
+                                                      eager: bool) -> None:
+    path = _write(tmp_path, SPARSE.format(decorator=decorator, merge="add"))
+    result = run(path, force_eager=eager)
+    assert result.error is None and "caught" not in result.ns
+    assert [f for f in result.report.findings if f.severity != "info"] == []

@@ -120,8 +120,10 @@ class ProvenanceGraph:
                                                    self.trace.registry.get(op_type, "fn"), i)
                 if cause == "metadata":
                     continue
-                if cause is None and (raised or i in witnessed or i in zero_given):
-                    cause = "non-differentiable-op"  # its registered gradient gives it None
+                if raised or (cause is None and (i in witnessed or i in zero_given)):
+                    # its registered gradient gives it None, or raised (then the gradient
+                    # call fails at this op whatever else its outputs are: an integer index)
+                    cause = "non-differentiable-op"
                 edge = Edge(src, dst, "op", seq, cause, seq, 0, i in gating)
                 in_edges[dst].append(edge)
                 out_edges[src].append(edge)

@@ -74,24 +74,34 @@ def note_raised(rec: Recorder, call: GradientCallRecord, error: BaseException) -
     if not isinstance(error, Exception):
         return
     try:
-        _note_raised(rec, call.id, error)
+        _note_raised(rec, call, error)
     except Exception:  # noqa: BLE001 - the user's error leaves unchanged whatever happens here
         return
 
 
-def _note_raised(rec: Recorder, call_id: str, error: Exception) -> None:
+def _note_raised(rec: Recorder, call: GradientCallRecord, error: Exception) -> None:
     found = raising_gradient(error)
     if found is None:
         return
     op_type, outputs = found
+    text = f"{type(error).__name__}: {error}".strip()
+    trace = rec.trace
     with rec.quiet():
         for tensor in outputs:
             serial = rec.ids.serial_of(tensor)
-            op = rec.trace.producer_of(serial) if serial is not None else None
+            op = trace.producer_of(serial) if serial is not None else None
             if op is not None and op.op_type == op_type:
-                text = f"{type(error).__name__}: {error}".strip()
-                rec.trace.raising_gradients[op.seq] = (call_id, text)
+                trace.raising_gradients[op.seq] = (call.id, text)
                 return
+        if outputs:
+            return
+        # the tape kept no output to tell the op by (its gradient reads none): each op of
+        # that type on the call's path, since the backward pass asks the gradient of every one
+        anc = ancestors(trace, call.targets)
+        for op in trace.ops:
+            if (op.op_type == op_type and not op.in_gradient and op.outputs
+                    and all(out in anc for out in op.outputs[:1])):
+                trace.raising_gradients[op.seq] = (call.id, text)
 
 
 def _candidates(trace: Trace) -> Iterable[tuple[OpRecord, set[int]]]:

@@ -25,7 +25,9 @@ def raising_gradient(error: BaseException) -> tuple[str, tuple[Any, ...]] | None
 
     None when the error did not pass through a registered gradient function (it was raised
     before the backward pass, or by a ``tf.custom_gradient``'s own function, which the tape
-    calls directly).
+    calls directly). The outputs are empty when the tape kept none: TensorFlow's gradient
+    exclusions (pywrap_gradient_exclusions.cc) list the ops whose gradient reads neither
+    inputs nor outputs, and the tape then hands both as None (``SparseSparseMaximum``).
     """
     found = None
     tb = error.__traceback__
@@ -34,8 +36,8 @@ def raising_gradient(error: BaseException) -> tuple[str, tuple[Any, ...]] | None
         if frame.f_code is _GRADIENT_FUNCTION:
             local = frame.f_locals
             op_name, outputs = local.get("op_name"), local.get("outputs")
-            if isinstance(op_name, str) and isinstance(outputs, (tuple, list)):
-                found = (op_name, tuple(outputs))
+            if isinstance(op_name, str):
+                found = (op_name, tuple(outputs) if isinstance(outputs, (tuple, list)) else ())
         elif frame.f_code is _MAYBE_COMPILE:
             op: Any = frame.f_locals.get("op")
             if op is not None and isinstance(getattr(op, "type", None), str):
