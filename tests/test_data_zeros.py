@@ -125,3 +125,64 @@ def test_a_zero_scale_on_the_one_step_run_is_silent(tmp_path: Path, decorator: s
     result = run(_write(tmp_path, SCALED.format(decorator=decorator)), force_eager=eager)
     assert result.error is None
     assert _blocking(result) == []
+
+
+ABS_SCALED = """
+    class Scaled(keras.layers.Layer):
+        def build(self, shape):
+            self.branch = keras.layers.Dense(shape[-1], activation="tanh", name="branch")
+            self.scale = self.add_weight(shape=(), initializer="{init}", name="scale")
+
+        def call(self, h):
+            return h + tf.abs(self.scale) * self.branch(h)  # ABS
+
+    net = keras.Sequential([keras.Input((4,)), Scaled(name="block")], name="net")
+    inputs, targets = tf.random.normal((8, 4)), tf.random.normal((8, 4))
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(net(inputs) - targets))
+    grads = tape.gradient(loss, net.trainable_variables)
+    """
+
+
+def test_abs_of_a_zero_scale_names_the_branch_it_holds_at_zero(tmp_path: Path) -> None:
+    """``abs`` at 0 gives its scale a zero gradient: it stays 0 and so does the branch's.
+
+    The dead op reads only that scale (a variable whose gradient is zero), so one step shows
+    it holds: the branch's weights are named in its finding.
+    """
+    path = _write(tmp_path, ABS_SCALED.format(init="zeros"))
+    result = run(path, force_eager=True)
+    assert result.error is None
+    found = _blocking(result)
+    assert [(rule, line) for rule, line, _ in found] == [("TM501", _line(path, "# ABS"))], found
+    assert set(found[0][2]) == {"net/block/scale", "net/block/branch/kernel",
+                                "net/block/branch/bias"}
+
+
+def test_abs_of_a_non_zero_scale_is_silent(tmp_path: Path) -> None:
+    result = run(_write(tmp_path, ABS_SCALED.format(init="ones")), force_eager=True)
+    assert result.error is None
+    assert _blocking(result) == []
+
+
+DEAD_ON_DATA = """
+    net = keras.Sequential([keras.Input((4,)),
+                            keras.layers.Dense(3, activation="relu", use_bias=False,
+                                               kernel_initializer="ones", name="gate"),
+                            keras.layers.Dense(1, name="head")], name="net")
+    inputs, targets = -tf.abs(tf.random.normal((8, 4))), tf.random.normal((8, 1))
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(net(inputs) - targets))
+    grads = tape.gradient(loss, net.trainable_variables)
+    """
+
+
+def test_a_relu_dead_on_one_batch_of_data_does_not_name_the_head_after_one_step(
+        tmp_path: Path) -> None:
+    """Every input negative: the gate is dead on this batch, the next may revive it.
+
+    What it reads is data, so the head behind it is not named from one step.
+    """
+    result = run(_write(tmp_path, DEAD_ON_DATA), force_eager=True)
+    assert result.error is None
+    assert all("net/head/kernel" not in names for _, _, names in _blocking(result))

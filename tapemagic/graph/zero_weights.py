@@ -14,11 +14,13 @@ scale that moves (ReZero, Fixup) is no origin: it is not in ``zeroed``.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from typing import TYPE_CHECKING
 
+from tapemagic.graph import walks
 from tapemagic.graph.first_step import crossed, zero_tensors
-from tapemagic.optypes import MULTIPLYING
+from tapemagic.optypes import MULTIPLYING, RANDOM_OPS
 
 if TYPE_CHECKING:
     from tapemagic.graph.provenance import ProvenanceGraph
@@ -56,13 +58,58 @@ def _dead_ops(graph: ProvenanceGraph) -> list[OpRecord]:
             and (op.op_type == "Relu" or op.zero_output)]
 
 
+def stuck_runs(analysis: CallAnalysis) -> tuple[dict[int, int], bool]:
+    """Return {source index: checked runs} of the zeroed sources, and whether one run saw them.
+
+    ``GradientCallRecord.zeroed`` (zero in every checked run, two at least), else, for a call
+    site that ran once, its sources zero in that run (``True``): those count only where the
+    zero holds itself in place (:func:`_held`).
+    """
+    call = analysis.call
+    if call.zeroed or call.checked_runs != 1:
+        return dict(call.zeroed), False
+    return {i: 1 for i, s in enumerate(analysis.sources) if s.result == "zero"}, True
+
+
+def _held(graph: ProvenanceGraph, op: OpRecord, zero: set[int]) -> bool:
+    """Return True when a dead op reads nothing an update or the next batch can change.
+
+    Walked back over the recorded ops from its inputs, to the variables' handles (not into
+    what was assigned to them before): only variables whose own gradient is zero in this
+    call (``zero``: their handles) and single numbers the code wrote. Its input is then the
+    same on the next step, so it is dead again (``abs`` of a scale at 0: the scale's gradient
+    is ``sign(0) = 0``); a ReLU dead on one batch of data is not.
+    """
+    tensors = graph.trace.tensors
+    for tensor in walks.backward(graph, set(op.inputs), lambda edge: edge.kind == "op"):
+        record = tensors.get(tensor)
+        if record is None:
+            return False
+        producer = graph.trace.producer_of(tensor)
+        if producer is not None:
+            if producer.op_type in RANDOM_OPS:
+                return False
+            continue
+        if record.dtype == "resource" or record.leaf == "handle":
+            if tensor not in zero:
+                return False
+        elif record.shape is None or math.prod(d or 2 for d in record.shape) > 1:
+            return False  # a batch of data, or values the code made that may differ
+    return True
+
+
 def _zero_origins(graph: ProvenanceGraph, analysis: CallAnalysis,
                   ) -> tuple[list[int], list[int], dict[int, list[int]]]:
     sources = analysis.sources
-    stuck = sorted(i for i, _ in analysis.call.zeroed
-                   if i < len(sources) and sources[i].node is not None)
-    origins = [i for i in stuck if sources[i].source.zero_value]
+    runs, once = stuck_runs(analysis)
+    stuck = sorted(i for i in runs if i < len(sources) and sources[i].node is not None)
+    # one run: zero weights that keep each other zero are not told from a trained zero
+    # scale (ReZero) yet; a dead op that holds itself dead is
+    origins = [] if once else [i for i in stuck if sources[i].source.zero_value]
     dead_ops = _dead_ops(graph)
+    if once:
+        zero = {n for i in stuck if (n := sources[i].node) is not None}
+        dead_ops = [op for op in dead_ops if _held(graph, op, zero)]
     dead = [(op, out) for op in dead_ops for out in op.outputs]
     if not stuck or not (origins or dead):
         return [], [], {}

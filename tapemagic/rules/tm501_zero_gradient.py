@@ -174,9 +174,9 @@ def _behind_dead(ctx: RuleContext) -> dict[tuple[int, int], tuple[list[str], int
     """
     out: dict[tuple[int, int], tuple[list[str], int]] = {}
     for analysis in ctx.analyses:
-        if not analysis.call.zeroed or analysis.call.error_type:
+        steps, _ = zero_weights.stuck_runs(analysis)
+        if not steps or analysis.call.error_type:
             continue
-        steps = dict(analysis.call.zeroed)
         for seq, found in zero_weights.zeroed_by_dead(ctx.graph, analysis).items():
             out[(id(analysis), seq)] = ([analysis.sources[i].source.name for i in found],
                                         min(steps[i] for i in found))
@@ -185,9 +185,12 @@ def _behind_dead(ctx: RuleContext) -> dict[tuple[int, int], tuple[list[str], int
 
 def _zero_output(reads: list[str], steps: int, also: str) -> str:
     one = len(reads) == 1
+    when = (f"in each of {steps} checked steps" if steps > 1 else
+            "in the one checked step, and in every later one: what it reads gets zero "
+            "gradients too, so it stays as it is")
     return (f"its output is all zero, so {_listed(reads)}, which "
             f"{'multiplies' if one else 'multiply'} it, {'gets' if one else 'get'} exactly "
-            f"zero gradients{also} (in each of {steps} checked steps)")
+            f"zero gradients{also} ({when})")
 
 
 def _dead_alone(ctx: RuleContext, behind: dict[tuple[int, int], tuple[list[str], int]],
