@@ -219,7 +219,7 @@ POOLED = """
     class Pool(keras.layers.Layer):
         def call(self, features, tokens):
             keep = keras.ops.cast(keras.ops.{compare}(tokens, 0), features.dtype)  # MASK
-            return keras.ops.sum(features * keras.ops.expand_dims(keep, -1), axis=1)  # SUM
+            return keras.ops.sum(features * {expand}, axis=1)  # SUM
 
     tokens = keras.Input((6,), dtype="int32")
     features = keras.layers.Embedding(9, 3, name="embed")(tokens)
@@ -231,9 +231,18 @@ POOLED = """
     """
 
 
-def test_a_mask_compared_with_zero_is_reported_at_its_comparison(tmp_path: Path) -> None:
-    """``tokens == 0`` is all False: the comparison made the zero, not its operand 0."""
-    path = _write(tmp_path, POOLED.format(compare="equal"))
+EXPANDS = ["keras.ops.expand_dims(keep, -1)", "keep[..., None]"]
+
+
+@pytest.mark.parametrize("expand", EXPANDS, ids=["expand_dims", "slice"])
+def test_a_mask_compared_with_zero_is_reported_at_its_comparison(tmp_path: Path,
+                                                                 expand: str) -> None:
+    """``tokens == 0`` is all False: the comparison made the zero, not its operand 0.
+
+    ``keep[..., None]`` is a strided slice the graph-mode probe does not read: its zeros are
+    its input's elements, walked back through it to the comparison.
+    """
+    path = _write(tmp_path, POOLED.format(compare="equal", expand=expand))
     result = run(path, force_eager=False)
     assert result.error is None
     found = _blocking(result)
@@ -243,7 +252,9 @@ def test_a_mask_compared_with_zero_is_reported_at_its_comparison(tmp_path: Path)
     assert found == [("TM501", _line(path, "# MASK"), ("embed/embeddings", "head/kernel"))]
 
 
-def test_a_mask_that_keeps_the_tokens_is_silent(tmp_path: Path) -> None:
-    result = run(_write(tmp_path, POOLED.format(compare="not_equal")), force_eager=False)
+@pytest.mark.parametrize("expand", EXPANDS, ids=["expand_dims", "slice"])
+def test_a_mask_that_keeps_the_tokens_is_silent(tmp_path: Path, expand: str) -> None:
+    result = run(_write(tmp_path, POOLED.format(compare="not_equal", expand=expand)),
+                 force_eager=False)
     assert result.error is None
     assert _blocking(result) == []

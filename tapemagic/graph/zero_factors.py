@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 #: ops that make a zero from data or code: where the walk back ends at the user's line
 _MAKERS = COMPARISON_OPS | READ_OPS | {"Const", "Fill", "ZerosLike", "OneHot"}
+#: ops whose every output element is an element of their first input (``mask[..., None]``)
+_PICKING = frozenset({"StridedSlice", "Slice", "GatherV2"})
 #: ``OneHot``'s on_value input (array_ops.one_hot: indices, depth, on_value, off_value)
 _ON_VALUE = 2
 #: ops walked back from a zero factor to its origin at most
@@ -183,8 +185,10 @@ def _walk(graph: ProvenanceGraph, factor: OpRecord) -> tuple[OpRecord, int]:
         made = op
         gates = GATING_INPUTS.get(op.op_type, frozenset())
         kept = [k for k in op.zero_values or () if k not in gates]  # an axis 0 is no zero
-        if not kept and op.op_type in _SAME_ZEROS:
-            kept = [0]  # its input left unread (fused): all zero out means all zero in
+        if not kept and op.op_type in _SAME_ZEROS | _PICKING:
+            # its input left unread (fused): all zero out means all zero in, or (a slice, a
+            # gather) the zeros it picked are elements its input's maker made
+            kept = [0]
         if op.op_type in READ_OPS or op.op_type in COMPARISON_OPS or not kept:
             return op, tensor  # a variable's zeros, a comparison that is all false, a constant
         if op.op_type == "OneHot" and _ON_VALUE not in kept:
