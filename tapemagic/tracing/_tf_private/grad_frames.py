@@ -30,17 +30,26 @@ def raising_gradient(error: BaseException) -> tuple[str, tuple[Any, ...]] | None
     inputs nor outputs, and the tape then hands both as None (``SparseSparseMaximum``).
     """
     found = None
+    below = 0  # frames under the last gradient frame: an error the function raised itself
     tb = error.__traceback__
     while tb is not None:
         frame = tb.tb_frame
+        below += 1
         if frame.f_code is _GRADIENT_FUNCTION:
             local = frame.f_locals
             op_name, outputs = local.get("op_name"), local.get("outputs")
-            if isinstance(op_name, str):
-                found = (op_name, tuple(outputs) if isinstance(outputs, (tuple, list)) else ())
+            if isinstance(outputs, (tuple, list)) and isinstance(op_name, str):
+                found = (op_name, tuple(outputs))
+            elif isinstance(op_name, str):
+                # no output to tell the op by: only an error of the gradient function's own
+                # (a call it cannot take, a raise in its body), never one of an op it ran
+                # on these values (a shape error), which says nothing of the op type
+                found, below = (op_name, ()), 0
         elif frame.f_code is _MAYBE_COMPILE:
             op: Any = frame.f_locals.get("op")
             if op is not None and isinstance(getattr(op, "type", None), str):
                 found = (op.type, tuple(op.outputs))
         tb = tb.tb_next
+    if found is not None and not found[1] and below > 1:
+        return None
     return found
