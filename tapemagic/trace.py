@@ -94,6 +94,9 @@ class OpRecord:
     #: divisor), and its all-zero inputs (None: not asked), on the run's values (zero_factors.py)
     zero_factors: tuple[tuple[int, int], ...] = ()
     zero_values: tuple[int, ...] | None = None
+    #: a gradient op traced in a graph: the seq of the forward op whose registered gradient
+    #: made it (``ResizeBicubicGrad``: the ``ResizeBicubic``), read from TensorFlow's frame
+    grad_of: int | None = None
 
 
 @dataclass(slots=True)

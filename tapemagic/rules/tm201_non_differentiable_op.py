@@ -50,6 +50,16 @@ class NonDifferentiableOp(EdgeRule):
                 plural = "s" if len(names) > 1 else ""
                 match.params["reason"] = (f"its registered gradient returns None for its "
                                           f"input{plural} {', '.join(names)}")
+            made_by, made_op = match.params.pop("made_by", None), match.params.pop("made_op", "")
+            bites = match.params.pop("bites", None)
+            if made_by is not None and bites is not None:
+                # the cut op is a gradient of the user's op, made by the first gradient call
+                match.params["reason"] += (f"; it is the gradient TensorFlow made for "
+                                           f"`{made_by}` (op `{made_op}`) in {bites}, which "
+                                           f"this gradient call differentiates again: an op "
+                                           f"with a differentiable gradient there keeps the "
+                                           f"path")
+                match.api = match.params["api"] = made_by
             yield match
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:

@@ -29,6 +29,7 @@ from tapemagic.tracing.backward import BackwardState, note_op_type
 from tapemagic.tracing.backward import flush as flush_backward
 from tapemagic.tracing.backward import record as record_backward
 from tapemagic.tracing.declared import integer_declared
+from tapemagic.tracing.forward_ops import forward_of
 from tapemagic.tracing.graphs import GraphTracer
 from tapemagic.tracing.host_values import HostRoundTrips
 from tapemagic.tracing.initializers import Initialising, own_op, owner_known
@@ -266,6 +267,8 @@ class Recorder(HostRoundTrips):
             api_key[0] if api_key else None, api_key[1] if api_key else None, layer,
             self.gradient_depth > 0, self.function_depth > 0 or number > 0, graph=number,
         )
+        if op.in_gradient and number:
+            op.grad_of = forward_of(self.ids, self.trace, sys._getframe(1))
         if user is not None and tfp.tape_set_is_empty():
             op.outer_loc = self.site.call_site(user, loc)
         if layer and not op.in_gradient and name not in CREATE_OPS and name not in WRITE_OPS:

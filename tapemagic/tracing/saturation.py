@@ -187,7 +187,9 @@ def on_path(trace: Trace, nodes: Iterable[int], targets: Iterable[int]) -> list[
             continue
         seen.add(serial)
         for op in consumers.get(serial, ()):
-            if any(out in anc for out in op.outputs):
+            # a shape read passes no gradient: a loss divided by its size is not reached
+            # through its divisor (metadata ops are never a path)
+            if op.op_type not in METADATA_OPS and any(out in anc for out in op.outputs):
                 if op.seq not in found:  # the first input the weights reach it through
                     op.data_input = op.inputs.index(serial)
                 found[op.seq] = op

@@ -53,3 +53,32 @@ def raising_gradient(error: BaseException) -> tuple[str, tuple[Any, ...]] | None
     if found is not None and not found[1] and below > 1:
         return None
     return found
+
+
+
+def differentiated(frame: Any, depth: int = 150) -> tuple[str, tuple[Any, ...], tuple[Any, ...]] | None:
+    """Return (op type, inputs, outputs) of the forward op whose gradient runs above ``frame``.
+
+    An op created while a gradient function runs (at trace time, in a ``tf.function``) was
+    made by that forward op's gradient: ``ResizeBicubicGrad`` by ``ResizeBicubic``'s,
+    ``ReluGrad`` by ``Relu``'s. The tape keeps only what the gradient reads: the inputs, the
+    outputs or neither may be empty. The innermost gradient frame within ``depth`` frames
+    counts (an op function a gradient calls runs many frames below it). None: no gradient runs.
+    """
+    for _ in range(depth):
+        if frame is None:
+            return None
+        code = frame.f_code
+        if code is _GRADIENT_FUNCTION:
+            local = frame.f_locals
+            name, ins, outs = local.get("op_name"), local.get("inputs"), local.get("outputs")
+            if not isinstance(name, str):
+                return None
+            return (name, tuple(ins) if isinstance(ins, (tuple, list)) else (),
+                    tuple(outs) if isinstance(outs, (tuple, list)) else ())
+        if code is _MAYBE_COMPILE:
+            op: Any = frame.f_locals.get("op")
+            kind = getattr(op, "type", None)
+            return (kind, tuple(op.inputs), tuple(op.outputs)) if isinstance(kind, str) else None
+        frame = frame.f_back
+    return None
