@@ -296,6 +296,8 @@ class Trace:
     #: trainable variables the trained model reads that Keras does not track or froze for good
     untracked: list[Untracked] = field(default_factory=list)
     unlossed: list[Unlossed] = field(default_factory=list)  #: outputs `compile` gave no loss
+    #: each Keras ``compile`` call: (the seq of the last op recorded before it, its place)
+    compiles: list[tuple[int, RawLocation | None]] = field(default_factory=list)
     switches: Switches = field(default_factory=Switches)  #: stop_recording blocks, freezes
     function_calls: int = 0
     forced_eager: bool = True

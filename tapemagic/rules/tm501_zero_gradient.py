@@ -78,13 +78,17 @@ class ZeroGradient(RuleModule):
                     yield _factor_match(ctx, hit.analysis, op, made, [hit.index], hit)
                 continue
             api = ctx.op_api(op) if not op.layer else op.layer
-            raw = _layer_place(ctx, op)
+            compiled = _compiled_place(ctx, op)
+            raw = compiled or _layer_place(ctx, op)
             if cancels:
                 reason = _CANCELS
             elif op.op_type in ZERO_GRADIENT or op.saturated:
                 reason = _REASONS.get(op.op_type, "its gradient is zero here")
             else:
                 reason = _PROBABLE
+            if compiled is not None and op.loc is not None:  # where it bites: fit's line
+                reason += (f" (in the loss this `compile` chose, as `fit` runs it at line "
+                           f"{op.loc.line})")
             raw, reason = _initial_place(ctx, op, raw, reason)
             if collapses is None:
                 collapses = collapsed_norm.collapses(ctx)
@@ -143,6 +147,24 @@ def _layer_place(ctx: RuleContext, op: OpRecord) -> RawLocation | None:
         files = [op.loc.file, *ctx.index.cells]
         raw = ctx.index.layer_definition(op.layer.rsplit("/", 1)[-1], files) or raw
     return raw
+
+
+#: Keras 3's name scope of the loss ``compile`` set (``CompileLoss``), run inside ``fit``
+_COMPILED_LOSS = "compile_loss/"
+
+
+def _compiled_place(ctx: RuleContext, op: OpRecord) -> RawLocation | None:
+    """Return the ``compile`` call that chose the built-in loss ``op`` saturated in, if one.
+
+    A Keras loss given to ``compile`` by name or object runs in Keras' code inside ``fit``:
+    the ``fit`` line is only where it bites; the loss chosen (``from_logits``, the loss
+    itself) is the line to change. A loss function the user wrote keeps its own lines; with
+    several ``compile`` calls before the op (two models), which one chose it is not known.
+    """
+    if not op.layer.startswith(_COMPILED_LOSS) or not (op.api_module or "").startswith("keras"):
+        return None
+    places = {place(loc): loc for seq, loc in ctx.trace.compiles if seq < op.seq and loc}
+    return next(iter(places.values())) if len(places) == 1 else None
 
 
 def _initial_place(ctx: RuleContext, op: OpRecord, raw: RawLocation | None,

@@ -48,6 +48,7 @@ class CompileHooks:
             result = original(model, *args, **kwargs)
             if hooks.rec.mine():
                 try:
+                    hooks.placed(sys._getframe(1))
                     if hooks.on_compiled is not None:
                         hooks.on_compiled(model, sys._getframe(1))
                     hooks.note(model, _argument(args, kwargs, "loss", 1),
@@ -64,6 +65,13 @@ class CompileHooks:
         if self._undo is not None:
             self._undo()
             self._undo = None
+
+    def placed(self, frame: Any) -> None:
+        """Note where the user called ``compile``: the line that chose the compiled loss."""
+        user, _ = frames.user_frame(frame)
+        ops = self.rec.trace.ops
+        self.rec.trace.compiles.append((ops[-1].seq if ops else 0,
+                                        frames.location_of(user) if user is not None else None))
 
     def note(self, model: Any, loss: Any, weights: Any, frame: Any) -> None:
         """Note the outputs ``loss`` leaves out of a multi-output model's compiled loss."""
