@@ -20,7 +20,8 @@ pytestmark = pytest.mark.tf
 
 PENALTY_LAYER = """
     critic = keras.Sequential([keras.Input((6, 6, 1)),
-                               keras.layers.Resizing(12, 12, interpolation="{method}", name="up"),  # LAYER
+                               keras.layers.Resizing(12, 12, name="up",  # LAYER
+                                                     interpolation="{method}"),
                                keras.layers.Conv2D(2, 3, activation="tanh", name="conv"),
                                keras.layers.Flatten(),
                                keras.layers.Dense(1, name="score")], name="critic")

@@ -375,7 +375,7 @@ class RuleContext:
             params["dtype"] = dtype
             if op.op_type in READ_OPS:  # the variable itself holds integers
                 params["api"] = api = f"tf.Variable(dtype={dtype})"
-        called = (op.api_module, op.api_function) if op.api_module else op.op_type
+        called: object = (op.api_module, op.api_function) if op.api_module else op.op_type
         raw = op.layer_loc or op.loc  # a Keras layer's own op: the line that made or applied it
         made = made_by.forward_op(self.trace, op)
         if made is not None and made_by.forward_place(made) is not None:

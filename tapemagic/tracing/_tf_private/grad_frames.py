@@ -56,7 +56,8 @@ def raising_gradient(error: BaseException) -> tuple[str, tuple[Any, ...]] | None
 
 
 
-def differentiated(frame: Any, depth: int = 150) -> tuple[str, tuple[Any, ...], tuple[Any, ...]] | None:
+def differentiated(frame: Any,
+                   depth: int = 150) -> tuple[str, tuple[Any, ...], tuple[Any, ...]] | None:
     """Return (op type, inputs, outputs) of the forward op whose gradient runs above ``frame``.
 
     An op created while a gradient function runs (at trace time, in a ``tf.function``) was
