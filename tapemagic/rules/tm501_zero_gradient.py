@@ -334,6 +334,8 @@ def _factor_match(ctx: RuleContext, analysis: CallAnalysis, factor: OpRecord, ma
         raw = made.loc if own else _layer_place(ctx, made)
         what = (f"the `{made.op_type}` here gives only "
                 f"{'False' if made.op_type in COMPARISON_OPS else 'zeros'}")
+        if made is factor:  # no recorded op made the zero: the data the run was given
+            what = "the value it reads there is all zero as the run was given it (data)"
     api = factor.layer or ctx.op_api(factor)
     runs = min(steps.get(i, 0) for i in found)
     reason = (f"{what}, and `{ctx.op_api(factor)}` (op `{factor.op_type}`) "
