@@ -197,6 +197,36 @@ def _walk(graph: ProvenanceGraph, factor: OpRecord) -> tuple[OpRecord, int]:
     return made, tensor
 
 
+def same_inputs(graph: ProvenanceGraph, made: OpRecord) -> bool:
+    """Return True when ``made`` is a ``Sub`` whose terms the same ops made from equal data.
+
+    A difference that is all zero while neither term is (the probe saw no zero input) is two
+    equal values. Walked back in step, both terms are the same ops on the same tensors down
+    to different inputs of the run that no op made (a model's two inputs fed one array: a
+    siamese pair built from one input): the zero was made where those inputs were given.
+    The same tensor on both sides is a structural cancellation (``tracing/cancel.py``).
+    """
+    if made.op_type != "Sub" or len(made.inputs) != 2 or made.zero_values:
+        return False
+    pairs, seen, leaves = [made.inputs], set(), 0
+    while pairs:
+        a, b = pairs.pop()
+        if a == b or (a, b) in seen:
+            continue
+        seen.add((a, b))
+        if len(seen) > 4 * DEPTH:
+            return False
+        left, right = graph.trace.producer_of(a), graph.trace.producer_of(b)
+        if left is None and right is None:
+            leaves += 1  # two inputs of the run: equal by the data given
+            continue
+        if (left is None or right is None or left.op_type != right.op_type
+                or len(left.inputs) != len(right.inputs) or left.graph != right.graph):
+            return False
+        pairs.extend(zip(left.inputs, right.inputs, strict=True))
+    return leaves > 0
+
+
 def _maker(factor: OpRecord, made: OpRecord) -> bool:
     """Return True when the walk back from ``factor`` ended where its zero was made.
 
@@ -205,7 +235,7 @@ def _maker(factor: OpRecord, made: OpRecord) -> bool:
     stops at an op whose inputs the probe did not see as zero (a mean of a cut's zeros, a
     dropout of rate 1 upstream) found no origin: the cut before it is the finding.
     """
-    return made is factor or made.op_type in _MAKERS
+    return made is factor or made.op_type in _MAKERS or made.op_type == "Sub"
 
 
 def _constant(graph: ProvenanceGraph, made: OpRecord, tensor: int) -> bool:

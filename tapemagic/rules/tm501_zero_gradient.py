@@ -336,6 +336,13 @@ def _factor_match(ctx: RuleContext, analysis: CallAnalysis, factor: OpRecord, ma
                 f"{'False' if made.op_type in COMPARISON_OPS else 'zeros'}")
         if made is factor:  # no recorded op made the zero: the data the run was given
             what = "the value it reads there is all zero as the run was given it (data)"
+        elif zero_factors.same_inputs(ctx.graph, made):
+            # a pair built from one input: where the run was given it (fit's data)
+            line = f" at line {made.loc.line}" if made.loc else ""
+            raw = analysis.call.loc or raw
+            what = (f"the difference `{ctx.op_api(made)}`{line} is all zero: its two terms are "
+                    f"the same ops on two inputs this call was given equal values (one "
+                    f"input fed twice)")
     api = factor.layer or ctx.op_api(factor)
     runs = min(steps.get(i, 0) for i in found)
     reason = (f"{what}, and `{ctx.op_api(factor)}` (op `{factor.op_type}`) "
