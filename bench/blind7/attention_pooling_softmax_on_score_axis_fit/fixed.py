@@ -1,0 +1,22 @@
+# summary: the softmax runs over the time axis (keras.layers.Softmax(axis=1)), the attention weights depend on the scores, and every weight changes under fit
+import keras
+import numpy as np
+
+keras.utils.set_random_seed(0)
+
+rng = np.random.default_rng(2)
+x = rng.normal(size=(64, 7, 5)).astype("float32")
+y = (x[:, :, 0].max(axis=1) > 1.0).astype("float32")[:, None]
+
+inputs = keras.Input((7, 5))
+h = keras.layers.Dense(8, activation="tanh", name="step_projection")(inputs)
+scores = keras.layers.Dense(1, name="attention_score")(h)
+weights = keras.layers.Softmax(axis=1)(scores)
+pooled = keras.layers.Lambda(lambda t: keras.ops.sum(t[0] * t[1], axis=1), name="weighted_sum")([weights, h])
+outputs = keras.layers.Dense(1, activation="sigmoid", name="label_head")(pooled)
+model = keras.Model(inputs, outputs, name="attention_pooler")
+model.compile(optimizer=keras.optimizers.Adam(1e-2), loss="binary_crossentropy")
+before = {w.path: w.numpy().copy() for w in model.trainable_weights}
+model.fit(x, y, epochs=2, batch_size=16, verbose=0)
+changed = {w.path: bool(np.any(before[w.path] != w.numpy())) for w in model.trainable_weights}
+assert len(changed) == 6 and all(changed.values()), changed

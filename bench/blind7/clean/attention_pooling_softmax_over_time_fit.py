@@ -1,0 +1,23 @@
+# source: https://github.com/philipperemy/keras-attention/issues/14
+# summary: an attention-pooling classifier scores each time step with Dense(1) and normalises the (batch, steps, 1) scores with Softmax(axis=1), over the time axis; the pooled vector depends on the scores and every weight changes under fit
+import keras
+import numpy as np
+
+keras.utils.set_random_seed(0)
+
+rng = np.random.default_rng(14)
+x = rng.normal(size=(64, 7, 5)).astype("float32")
+y = (x[:, :, 0].max(axis=1) > 1.0).astype("float32")[:, None]
+
+inputs = keras.Input((7, 5))
+h = keras.layers.Dense(8, activation="tanh", name="step_projection")(inputs)
+scores = keras.layers.Dense(1, name="attention_score")(h)
+weights = keras.layers.Softmax(axis=1, name="time_softmax")(scores)
+pooled = keras.layers.Lambda(lambda t: keras.ops.sum(t[0] * t[1], axis=1), name="weighted_sum")([weights, h])
+outputs = keras.layers.Dense(1, activation="sigmoid", name="label_head")(pooled)
+model = keras.Model(inputs, outputs, name="time_attention_pooler")
+model.compile(optimizer=keras.optimizers.Adam(1e-2), loss="binary_crossentropy")
+before = {w.path: w.numpy().copy() for w in model.trainable_weights}
+model.fit(x, y, epochs=2, batch_size=16, verbose=0)
+changed = {w.path: bool(np.any(before[w.path] != w.numpy())) for w in model.trainable_weights}
+assert len(changed) == 6 and all(changed.values()), changed

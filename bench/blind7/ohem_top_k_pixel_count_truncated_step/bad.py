@@ -1,0 +1,36 @@
+# source: https://github.com/pdoublerainbow/bisenet-tensorflow/issues/3
+# cause: zero-at-runtime
+# weights: seg_net/seg_features/kernel, seg_net/seg_features/bias, seg_net/seg_logits/kernel, seg_net/seg_logits/bias
+# mode: function
+# summary: a segmentation step keeps only the hardest pixels, top_k with k = int(top_k_percent * num_pixels) cast to int32; with small crops and a 0.1 % setting the count truncates to 0, tf.math.top_k keeps nothing, the summed loss is exactly 0 and every weight gets an exact zero gradient
+# lint: no (the count is computed from a setting and the image size)
+import keras
+import numpy as np
+import tensorflow as tf
+
+keras.utils.set_random_seed(0)
+
+rng = np.random.default_rng(8958)
+images = rng.normal(size=(4, 8, 8, 3)).astype("float32")
+labels = rng.integers(0, 3, size=(4, 8, 8)).astype("int32")
+top_k_percent_pixels = 0.001
+
+model = keras.Sequential([keras.Input((8, 8, 3)),
+                          keras.layers.Conv2D(8, 3, padding="same", activation="relu", name="seg_features"),
+                          keras.layers.Conv2D(3, 1, name="seg_logits")], name="seg_net")
+
+
+@tf.function
+def train_step(x, y):
+    with tf.GradientTape() as tape:
+        logits = model(x, training=True)
+        pixel_loss = tf.reshape(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits), [-1])
+        num_pixels = tf.cast(tf.shape(pixel_loss)[0], tf.float32)
+        k = tf.cast(top_k_percent_pixels * num_pixels, tf.int32)  # expect: zero-at-runtime primary
+        hardest, _ = tf.math.top_k(pixel_loss, k=k)
+        loss = tf.reduce_sum(hardest) / tf.maximum(tf.cast(k, tf.float32), 1.0)
+    return tape.gradient(loss, model.trainable_variables)
+
+
+grads = train_step(images, labels)
+print({v.path: float(tf.reduce_sum(tf.abs(g))) for v, g in zip(model.trainable_variables, grads)})
