@@ -38,3 +38,10 @@ def found(report: Report) -> set[tuple[str, int, bool]]:
 def loud(report: Report) -> list[str]:
     return [f"{f.rule}@{f.location.line if f.location else 0}: {f.message}"
             for f in report.findings if f.severity in ("warning", "error")]
+
+
+def blocking(result: object) -> list[tuple[str, int, tuple[str, ...]]]:
+    """The warning and error findings of a run's result as (rule, line, weights)."""
+    report = result.report  # type: ignore[attr-defined]
+    return [(f.rule, f.location.line if f.location else 0, f.variables)
+            for f in report.findings if f.severity != "info"]

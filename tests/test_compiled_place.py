@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from graph_runs import run
 from graph_runs import write_cell as _write
+from line_checks import blocking, line
 
 pytestmark = pytest.mark.tf
 
@@ -29,23 +30,13 @@ CLASSIFIER = """
     """
 
 
-def _line(path: Path, marker: str) -> int:
-    return next(n for n, text in enumerate(path.read_text().splitlines(), 1) if marker in text)
-
-
-def _blocking(result: object) -> list[tuple[str, int, tuple[str, ...]]]:
-    report = result.report  # type: ignore[attr-defined]
-    return [(f.rule, f.location.line if f.location else 0, f.variables)
-            for f in report.findings if f.severity != "info"]
-
-
 def test_binary_crossentropy_on_raw_scores_is_reported_at_compile(tmp_path: Path) -> None:
     path = _write(tmp_path, CLASSIFIER.format(activation="", loss='"binary_crossentropy"'))
     result = run(path, force_eager=False)
-    found = _blocking(result)
-    assert [(rule, line) for rule, line, _ in found] == [("TM501", _line(path, "# COMPILE"))], found
+    found = blocking(result)
+    assert [(rule, at) for rule, at, _ in found] == [("TM501", line(path, "# COMPILE"))], found
     assert set(found[0][2]) == {"net/h/kernel", "net/h/bias", "net/out/kernel", "net/out/bias"}
-    assert f"at line {_line(path, '# FIT')}" in result.report.findings[0].message
+    assert f"at line {line(path, '# FIT')}" in result.report.findings[0].message
 
 
 @pytest.mark.parametrize(("activation", "loss"), [
@@ -56,4 +47,4 @@ def test_a_matching_head_and_loss_are_silent(tmp_path: Path, activation: str, lo
     result = run(_write(tmp_path, CLASSIFIER.format(activation=activation, loss=loss)),
                  force_eager=False)
     assert result.error is None
-    assert _blocking(result) == []
+    assert blocking(result) == []

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from graph_runs import run
 from graph_runs import write_cell as _write
+from line_checks import blocking, line
 
 pytestmark = pytest.mark.tf
 
@@ -77,16 +78,6 @@ MODES = [("@tf.function", False), ("", True)]
 IDS = ["function", "eager"]
 
 
-def _line(path: Path, marker: str) -> int:
-    return next(n for n, text in enumerate(path.read_text().splitlines(), 1) if marker in text)
-
-
-def _blocking(result: object) -> list[tuple[str, int, tuple[str, ...]]]:
-    report = result.report  # type: ignore[attr-defined]
-    return [(f.rule, f.location.line if f.location else 0, f.variables)
-            for f in report.findings if f.severity != "info"]
-
-
 @pytest.mark.parametrize(("decorator", "eager"), MODES, ids=IDS)
 def test_out_of_range_one_hot_codes_are_reported_after_one_step(
         tmp_path: Path, decorator: str, eager: bool) -> None:
@@ -94,8 +85,8 @@ def test_out_of_range_one_hot_codes_are_reported_after_one_step(
     path = _write(tmp_path, CODED.format(codes="5, 7", decorator=decorator))
     result = run(path, force_eager=eager)
     assert result.error is None
-    found = _blocking(result)
-    assert [(rule, line) for rule, line, _ in found] == [("TM501", _line(path, "# MADE"))], found
+    found = blocking(result)
+    assert [(rule, at) for rule, at, _ in found] == [("TM501", line(path, "# MADE"))], found
     assert set(found[0][2]) == {"net/pre/kernel", "net/pre/bias", "net/probs/kernel",
                                 "net/probs/bias"}
     assert "no update can change that" in result.report.findings[0].message
@@ -106,7 +97,7 @@ def test_valid_one_hot_codes_are_silent(tmp_path: Path, decorator: str, eager: b
     result = run(_write(tmp_path, CODED.format(codes="0, 2", decorator=decorator)),
                  force_eager=eager)
     assert result.error is None
-    assert _blocking(result) == []
+    assert blocking(result) == []
 
 
 @pytest.mark.parametrize(("decorator", "eager"), MODES, ids=IDS)
@@ -115,7 +106,7 @@ def test_a_gate_read_from_a_variable_keeps_the_two_step_guard(tmp_path: Path, de
     """A warmup gate from a step counter is zero on the one step run: the next may open it."""
     result = run(_write(tmp_path, GATED.format(decorator=decorator)), force_eager=eager)
     assert result.error is None
-    assert _blocking(result) == []
+    assert blocking(result) == []
 
 
 @pytest.mark.parametrize(("decorator", "eager"), MODES, ids=IDS)
@@ -124,7 +115,7 @@ def test_a_zero_scale_on_the_one_step_run_is_silent(tmp_path: Path, decorator: s
     """ReZero's alpha starts at zero and zeroes its branch on step one: the update moves it."""
     result = run(_write(tmp_path, SCALED.format(decorator=decorator)), force_eager=eager)
     assert result.error is None
-    assert _blocking(result) == []
+    assert blocking(result) == []
 
 
 ABS_SCALED = """
@@ -153,8 +144,8 @@ def test_abs_of_a_zero_scale_names_the_branch_it_holds_at_zero(tmp_path: Path) -
     path = _write(tmp_path, ABS_SCALED.format(init="zeros"))
     result = run(path, force_eager=True)
     assert result.error is None
-    found = _blocking(result)
-    assert [(rule, line) for rule, line, _ in found] == [("TM501", _line(path, "# ABS"))], found
+    found = blocking(result)
+    assert [(rule, at) for rule, at, _ in found] == [("TM501", line(path, "# ABS"))], found
     assert set(found[0][2]) == {"net/block/scale", "net/block/branch/kernel",
                                 "net/block/branch/bias"}
 
@@ -162,7 +153,7 @@ def test_abs_of_a_zero_scale_names_the_branch_it_holds_at_zero(tmp_path: Path) -
 def test_abs_of_a_non_zero_scale_is_silent(tmp_path: Path) -> None:
     result = run(_write(tmp_path, ABS_SCALED.format(init="ones")), force_eager=True)
     assert result.error is None
-    assert _blocking(result) == []
+    assert blocking(result) == []
 
 
 DEAD_ON_DATA = """
@@ -185,4 +176,4 @@ def test_a_relu_dead_on_one_batch_of_data_does_not_name_the_head_after_one_step(
     """
     result = run(_write(tmp_path, DEAD_ON_DATA), force_eager=True)
     assert result.error is None
-    assert all("net/head/kernel" not in names for _, _, names in _blocking(result))
+    assert all("net/head/kernel" not in names for _, _, names in blocking(result))

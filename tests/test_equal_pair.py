@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from graph_runs import run
 from graph_runs import write_cell as _write
+from line_checks import blocking, line
 
 pytestmark = pytest.mark.tf
 
@@ -36,18 +37,12 @@ SIAMESE = """
     """
 
 
-def _blocking(result: object) -> list[tuple[str, int, tuple[str, ...]]]:
-    report = result.report  # type: ignore[attr-defined]
-    return [(f.rule, f.location.line if f.location else 0, f.variables)
-            for f in report.findings if f.severity != "info"]
-
-
 def test_a_pair_fed_one_input_twice_is_reported_at_fit(tmp_path: Path) -> None:
     path = _write(tmp_path, SIAMESE.format(second="left"))
     result = run(path, force_eager=False)
-    found = _blocking(result)
-    fit = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "# FIT" in text)
-    assert [(rule, line) for rule, line, _ in found] == [("TM501", fit)], found
+    found = blocking(result)
+    fit = line(path, "# FIT")
+    assert [(rule, at) for rule, at, _ in found] == [("TM501", fit)], found
     assert set(found[0][2]) == {"tower/h/kernel", "tower/h/bias", "tower/emb/kernel",
                                 "tower/emb/bias"}
     assert "one input fed twice" in result.report.findings[0].message
@@ -56,4 +51,4 @@ def test_a_pair_fed_one_input_twice_is_reported_at_fit(tmp_path: Path) -> None:
 def test_a_pair_fed_two_inputs_is_silent(tmp_path: Path) -> None:
     result = run(_write(tmp_path, SIAMESE.format(second="right")), force_eager=False)
     assert result.error is None
-    assert _blocking(result) == []
+    assert blocking(result) == []

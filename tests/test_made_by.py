@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from graph_runs import run
 from graph_runs import write_cell as _write
+from line_checks import blocking, line
 
 pytestmark = pytest.mark.tf
 
@@ -67,27 +68,17 @@ PENALTY_OP = """
     """
 
 
-def _line(path: Path, marker: str) -> int:
-    return next(n for n, text in enumerate(path.read_text().splitlines(), 1) if marker in text)
-
-
-def _blocking(result: object) -> list[tuple[str, int, tuple[str, ...]]]:
-    report = result.report  # type: ignore[attr-defined]
-    return [(f.rule, f.location.line if f.location else 0, f.variables)
-            for f in report.findings if f.severity != "info"]
-
-
 def test_a_bicubic_layer_under_a_gradient_penalty_is_reported_at_the_layer(tmp_path: Path) -> None:
     path = _write(tmp_path, PENALTY_LAYER.format(method="bicubic"))
     result = run(path, force_eager=False)
-    found = _blocking(result)
-    assert [(rule, line) for rule, line, _ in found] == [("TM201", _line(path, "# LAYER"))], found
+    found = blocking(result)
+    assert [(rule, at) for rule, at, _ in found] == [("TM201", line(path, "# LAYER"))], found
     assert set(found[0][2]) == {"critic/conv/kernel", "critic/conv/bias", "critic/score/kernel",
                                 "critic/score/bias"}
     finding = result.report.findings[0]
     assert finding.op_type == "ResizeBicubicGrad"
     # where it bites: the first gradient call that made the op, by its line
-    assert f"(line {_line(path, '# BITES')})" in finding.message
+    assert f"(line {line(path, '# BITES')})" in finding.message
     assert "`ResizeBicubic`" in finding.message
 
 
@@ -95,8 +86,8 @@ def test_a_bicubic_resize_call_under_a_gradient_penalty_is_reported_at_the_call(
         tmp_path: Path) -> None:
     path = _write(tmp_path, PENALTY_OP.format(method="bicubic"))
     result = run(path, force_eager=False)
-    found = _blocking(result)
-    assert [(rule, line) for rule, line, _ in found] == [("TM201", _line(path, "# RESIZE"))], found
+    found = blocking(result)
+    assert [(rule, at) for rule, at, _ in found] == [("TM201", line(path, "# RESIZE"))], found
 
 
 @pytest.mark.parametrize("program", [PENALTY_LAYER, PENALTY_OP], ids=["layer", "op"])
@@ -104,5 +95,5 @@ def test_a_bilinear_resize_under_a_gradient_penalty_is_silent(tmp_path: Path,
                                                                program: str) -> None:
     result = run(_write(tmp_path, program.format(method="bilinear")), force_eager=False)
     assert result.error is None
-    assert _blocking(result) == []
+    assert blocking(result) == []
     assert "LookupError" not in result.stdout

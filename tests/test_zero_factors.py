@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from graph_runs import run
 from graph_runs import write_cell as _write
+from line_checks import blocking, line
 
 pytestmark = pytest.mark.tf
 
@@ -98,24 +99,14 @@ MODES = [("@tf.function", False), ("", True)]
 IDS = ["function", "eager"]
 
 
-def _line(path: Path, marker: str) -> int:
-    return next(n for n, text in enumerate(path.read_text().splitlines(), 1) if marker in text)
-
-
-def _blocking(result: object) -> list[tuple[str, int, tuple[str, ...]]]:
-    report = result.report  # type: ignore[attr-defined]
-    return [(f.rule, f.location.line if f.location else 0, f.variables)
-            for f in report.findings if f.severity != "info"]
-
-
 @pytest.mark.parametrize("eager", [False, True], ids=["fit", "fit-eager"])
 def test_an_all_zero_mask_is_reported_where_it_is_made(tmp_path: Path, eager: bool) -> None:
     """A threshold above every weight masks the whole kernel: TM501 at the comparison."""
     path = _write(tmp_path, MASKED.format(threshold=5.0))
     result = run(path, force_eager=eager)
     assert result.error is None
-    found = _blocking(result)
-    assert [(rule, line) for rule, line, _ in found] == [("TM501", _line(path, "# MASK"))], found
+    found = blocking(result)
+    assert [(rule, at) for rule, at, _ in found] == [("TM501", line(path, "# MASK"))], found
     assert set(found[0][2]) == {"net/pre/kernel", "net/pre/bias", "net/pruned/kernel"}
     assert "Greater" in result.report.findings[0].message
 
@@ -124,7 +115,7 @@ def test_an_all_zero_mask_is_reported_where_it_is_made(tmp_path: Path, eager: bo
 def test_a_mask_that_keeps_some_weights_is_silent(tmp_path: Path, eager: bool) -> None:
     result = run(_write(tmp_path, MASKED.format(threshold=0.05)), force_eager=eager)
     assert result.error is None
-    assert _blocking(result) == []
+    assert blocking(result) == []
 
 
 @pytest.mark.parametrize(("decorator", "eager"), MODES, ids=IDS)
@@ -134,8 +125,8 @@ def test_a_zero_divisor_variable_is_reported_where_it_is_made(tmp_path: Path, de
     path = _write(tmp_path, DIVIDED.format(init="zeros", decorator=decorator))
     result = run(path, force_eager=eager)
     assert result.error is None
-    found = _blocking(result)
-    assert [(rule, line) for rule, line, _ in found] == [("TM501", _line(path, "# MADE"))], found
+    found = blocking(result)
+    assert [(rule, at) for rule, at, _ in found] == [("TM501", line(path, "# MADE"))], found
     assert set(found[0][2]) == {"net/pre/kernel", "net/pre/bias", "net/tempered/kernel",
                                 "net/tempered/scale"}
 
@@ -145,7 +136,7 @@ def test_a_non_zero_divisor_is_silent(tmp_path: Path, decorator: str, eager: boo
     result = run(_write(tmp_path, DIVIDED.format(init="ones", decorator=decorator)),
                  force_eager=eager)
     assert result.error is None
-    assert _blocking(result) == []
+    assert blocking(result) == []
 
 
 @pytest.mark.parametrize(("decorator", "eager"), MODES, ids=IDS)
@@ -154,8 +145,8 @@ def test_an_all_false_condition_is_reported_at_its_comparison(tmp_path: Path, de
     path = _write(tmp_path, SELECTED.format(weights="0.1, 0.2", decorator=decorator))
     result = run(path, force_eager=eager)
     assert result.error is None
-    found = _blocking(result)
-    assert [(rule, line) for rule, line, _ in found] == [("TM501", _line(path, "# SELECT"))], found
+    found = blocking(result)
+    assert [(rule, at) for rule, at, _ in found] == [("TM501", line(path, "# SELECT"))], found
     assert set(found[0][2]) == {"net/pre/kernel", "net/pre/bias", "net/head/kernel",
                                 "net/head/bias"}
 
@@ -166,7 +157,7 @@ def test_a_condition_that_keeps_half_the_batch_is_silent(tmp_path: Path, decorat
     result = run(_write(tmp_path, SELECTED.format(weights="0.1, 0.9", decorator=decorator)),
                  force_eager=eager)
     assert result.error is None
-    assert _blocking(result) == []
+    assert blocking(result) == []
 
 
 @pytest.mark.parametrize("eager", [False, True], ids=["fit", "fit-eager"])
@@ -174,7 +165,7 @@ def test_a_zero_scale_that_moves_is_silent(tmp_path: Path, eager: bool) -> None:
     """LayerScale's zero gamma zeroes the branch on the first step only: no finding."""
     result = run(_write(tmp_path, SCALED), force_eager=eager)
     assert result.error is None
-    assert _blocking(result) == []
+    assert blocking(result) == []
 
 
 CELL = """
@@ -205,14 +196,14 @@ def test_a_cell_returning_its_incoming_state_is_reported_at_its_return(tmp_path:
     path = _write(tmp_path, CELL.format(state="states[0]"))
     result = run(path, force_eager=False)
     assert result.error is None
-    found = _blocking(result)
-    assert found == [("TM501", _line(path, "# RETURN"), ("net/rnn/cell/recurrent",))], found
+    found = blocking(result)
+    assert found == [("TM501", line(path, "# RETURN"), ("net/rnn/cell/recurrent",))], found
 
 
 def test_a_cell_returning_its_new_state_is_silent(tmp_path: Path) -> None:
     result = run(_write(tmp_path, CELL.format(state="h")), force_eager=False)
     assert result.error is None
-    assert _blocking(result) == []
+    assert blocking(result) == []
 
 
 POOLED = """
@@ -245,11 +236,11 @@ def test_a_mask_compared_with_zero_is_reported_at_its_comparison(tmp_path: Path,
     path = _write(tmp_path, POOLED.format(compare="equal", expand=expand))
     result = run(path, force_eager=False)
     assert result.error is None
-    found = _blocking(result)
+    found = blocking(result)
     # graph mode reads no tensor a fusion may own: the head's zero input (the sum) is walked
     # back no further than the sum; it comes from the mask's product, so the head is named in
     # the mask's finding (one finding, no count of its own at the fit line)
-    assert found == [("TM501", _line(path, "# MASK"), ("embed/embeddings", "head/kernel"))]
+    assert found == [("TM501", line(path, "# MASK"), ("embed/embeddings", "head/kernel"))]
 
 
 @pytest.mark.parametrize("expand", EXPANDS, ids=["expand_dims", "slice"])
@@ -257,4 +248,4 @@ def test_a_mask_that_keeps_the_tokens_is_silent(tmp_path: Path, expand: str) -> 
     result = run(_write(tmp_path, POOLED.format(compare="not_equal", expand=expand)),
                  force_eager=False)
     assert result.error is None
-    assert _blocking(result) == []
+    assert blocking(result) == []
