@@ -59,7 +59,7 @@ EXPECTED = {
               "display-only"),
     "TM119": ("look-alike-sources", "sources-mismatch", "error",
               ["target", "listed", "read", "variables"], "display-only"),
-    "TM120": ("frozen-by-api", "sources-mismatch", "warning",
+    "TM120": ("frozen-by-api", "sources-mismatch", "info",
               ["api", "effect", "model", "line", "variables"], "display-only"),
     "TM203": ("custom-gradient-none", "custom-gradient", "error", ["api", "variables"],
               "display-only"),

@@ -5,6 +5,9 @@ Real Keras 3 (3.15): ``load_model`` restores a layer's saved ``trainable=False``
 afterwards never changes those weights and nothing warns. Each broken program checks that the
 weights really did not move; each correct look-alike (a freeze the code reads or sets itself,
 a quantized backbone under a new head, QLoRA, fine-tuning before quantizing) stays silent.
+TM120 is a note (info), never a warning: the same code is correct when the freeze is meant
+(bench/cases/clean/load_model_frozen_base_continue_fit.py freezes, saves, reloads and trains
+the head on purpose, exactly as the broken program does by mistake).
 Shapes from public reports (https://github.com/keras-team/keras/issues/13587,
 https://github.com/keras-team/keras-io/pull/2195); own code.
 """
@@ -57,6 +60,12 @@ moved = not all(np.array_equal(s, v.numpy())
 """
 
 
+def _frozen(report: Any) -> list[tuple[str, int]]:
+    """Warnings and errors, and TM120's notes (an info finding: the freeze may be on purpose)."""
+    return [(f.rule, f.location.line if f.location else 0) for f in report.findings
+            if f.severity != "info" or f.rule == "TM120"]
+
+
 def _run(tmp_path: Path, body: str) -> tuple[Any, dict[str, Any]]:
     done = run_program(tmp_path, body, name="cell.py", prefix=DATA)
     return done.report, done.namespace
@@ -68,7 +77,8 @@ def test_flag_restored_by_load_model_is_reported_there(tmp_path: Path,
     done = run_program(tmp_path, SAVED.format(after_load=""), name="cell.py", prefix=DATA,
                        force_eager=force_eager)
     assert not done.namespace["moved"]  # Keras 3 keeps the restored freeze
-    assert loud(done.report) == [("TM120", line_of(tmp_path / "cell.py", "# LOAD"))]
+    assert loud(done.report) == []  # the same code is correct when the freeze is meant
+    assert _frozen(done.report) == [("TM120", line_of(tmp_path / "cell.py", "# LOAD"))]
     (finding,) = done.report.findings
     assert finding.cause == "sources-mismatch"
     assert set(finding.variables) == {"block/kernel", "block/bias"}
@@ -83,14 +93,14 @@ def test_flag_restored_by_load_model_is_reported_there(tmp_path: Path,
 def test_restored_flag_the_code_looks_at_is_silent(tmp_path: Path, after_load: str) -> None:
     report, ns = _run(tmp_path, SAVED.format(after_load=after_load))
     assert not ns["moved"]
-    assert loud(report) == []
+    assert _frozen(report) == []
 
 
 def test_restored_flag_undone_by_the_code_is_silent(tmp_path: Path) -> None:
     report, ns = _run(tmp_path, SAVED.format(
         after_load='model.get_layer("block").trainable = True\n'))
     assert ns["moved"]
-    assert loud(report) == []
+    assert _frozen(report) == []
 
 
 def test_saved_training_resumed_as_it_was_is_silent(tmp_path: Path) -> None:
@@ -107,7 +117,7 @@ def test_saved_training_resumed_as_it_was_is_silent(tmp_path: Path) -> None:
         resumed = keras.models.load_model(path)
         resumed.fit(x, y, epochs=1, batch_size=16, verbose=0)
         """)
-    assert loud(report) == []
+    assert _frozen(report) == []
 
 
 def test_layer_frozen_by_its_own_argument_is_silent(tmp_path: Path) -> None:
@@ -118,13 +128,14 @@ def test_layer_frozen_by_its_own_argument_is_silent(tmp_path: Path) -> None:
         model.compile(optimizer="sgd", loss="mse")
         model.fit(x, y, epochs=1, batch_size=16, verbose=0)
         """)
-    assert loud(report) == []
+    assert _frozen(report) == []
 
 
 def test_quantized_model_fine_tuned_is_reported_at_quantize(tmp_path: Path) -> None:
     report, ns = _run(tmp_path, QUANTIZED.format(before="", after=""))
     assert not ns["moved"]
-    assert loud(report) == [("TM120", line_of(tmp_path / "cell.py", "# QUANTIZE"))]
+    assert loud(report) == []
+    assert _frozen(report) == [("TM120", line_of(tmp_path / "cell.py", "# QUANTIZE"))]
     (finding,) = report.findings
     assert {v.rsplit("/", 1)[-1] for v in finding.variables} == {"kernel"}
     assert len(finding.variables) == 2  # both layers' kernels, not their scales
@@ -135,7 +146,7 @@ def test_quantized_model_fine_tuned_is_reported_at_quantize(tmp_path: Path) -> N
 ], ids=["qlora"])
 def test_quantized_layers_with_lora_are_silent(tmp_path: Path, before: str, after: str) -> None:
     report, _ = _run(tmp_path, QUANTIZED.format(before=before, after=after))
-    assert loud(report) == []
+    assert _frozen(report) == []
 
 
 def test_quantized_backbone_under_a_new_head_is_silent(tmp_path: Path) -> None:
@@ -148,7 +159,7 @@ def test_quantized_backbone_under_a_new_head_is_silent(tmp_path: Path) -> None:
         model.compile(optimizer="sgd", loss="mse")
         model.fit(x, y, epochs=1, batch_size=16, verbose=0)
         """)
-    assert loud(report) == []
+    assert _frozen(report) == []
 
 
 def test_quantized_after_training_and_only_evaluated_is_silent(tmp_path: Path) -> None:
@@ -159,4 +170,4 @@ def test_quantized_after_training_and_only_evaluated_is_silent(tmp_path: Path) -
         model.quantize("int8")
         model.evaluate(x, y, verbose=0)
         """)
-    assert loud(report) == []
+    assert _frozen(report) == []

@@ -8,6 +8,8 @@ on purpose), or an integer kernel ``quantize("int8")`` put in a layer with no Lo
 when the step's loss reads them, no gradient call or optimizer of the run takes them and
 nothing writes them; a model quantized for inference only, a backbone frozen by the user's
 own line, and a QLoRA layer are no facts. Points at the user's line that called the API.
+A note (info), never a warning: no fact of the run tells a freeze the user forgot from one they
+meant (a base frozen, saved, reloaded and its head trained on purpose is the same code).
 Lint: ``X.quantize("int8")`` followed by ``X.fit`` in the same block (``lint/quantized.py``).
 """
 
