@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.ui.lab_pages import (
     DEMO,
@@ -23,6 +24,22 @@ GRAPH_TEXT_PX = """svg => {
         .map(t => parseFloat(t.getAttribute('font-size')));
     return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width * Math.min(...sizes);
 }"""
+
+
+def _scroll_to(locator) -> None:
+    """Scroll an element into view, finding it again if the output area re-rendered it.
+
+    JupyterLab may replace a notebook's outputs while the opened notebook settles; a locator
+    then resolves to the new element, but an action already bound to the old one fails with
+    "not attached to the DOM" (seen once in a full UI run).
+    """
+    for attempt in range(3):
+        try:
+            locator.scroll_into_view_if_needed()
+            return
+        except PlaywrightError as err:
+            if "not attached" not in str(err) or attempt == 2:
+                raise
 
 
 def _graph_box(report):
@@ -55,7 +72,7 @@ def test_output_area_readable(lab_server, lab_root, page, shot):
     report = cells.nth(4).locator(".jp-OutputArea-output .jp-tapemagic-report")
     report.wait_for(timeout=30_000)
     # the graph is laid out when its box is on screen (the broken cell's report above is tall)
-    report.locator(".jp-tapemagic-graph-canvas").scroll_into_view_if_needed()
+    _scroll_to(report.locator(".jp-tapemagic-graph-canvas"))
 
     # 1. The graph keeps its text legible and stays inside the output area (it scrolls inside
     #    its box); a hint says which way the rest lies only when some of it is out of sight.
