@@ -378,11 +378,12 @@ class RuleContext:
         called: object = (op.api_module, op.api_function) if op.api_module else op.op_type
         raw = op.layer_loc or op.loc  # a Keras layer's own op: the line that made or applied it
         made = made_by.forward_op(self.trace, op)
-        if made is not None and made_by.forward_place(made) is not None:
+        made_at = made_by.forward_place(made) if made is not None else None
+        if made is not None and made_at is not None:
             # a gradient op the first gradient call made: the forward op the user chose (its
             # layer) is the line to change; the gradient call's line is named where it bites
             params["made_by"], params["made_op"] = made.layer or self.op_api(made), made.op_type
             params["bites"] = f"`{self.op_api(op)}`" + (f" (line {op.loc.line})" if op.loc else "")
-            raw, called = made_by.forward_place(made), ("grad-of", made.seq)
+            raw, called = made_at, ("grad-of", made.seq)
         return Match((place(raw), called), raw, hit.cause.primary, params, hit,
                      api=api, op_type=op.op_type, edge=edge, graph_edge=graph_edge)

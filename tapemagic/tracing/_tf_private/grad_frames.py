@@ -55,7 +55,6 @@ def raising_gradient(error: BaseException) -> tuple[str, tuple[Any, ...]] | None
     return found
 
 
-
 def differentiated(frame: Any,
                    depth: int = 150) -> tuple[str, tuple[Any, ...], tuple[Any, ...]] | None:
     """Return (op type, inputs, outputs) of the forward op whose gradient runs above ``frame``.
