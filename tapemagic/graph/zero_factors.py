@@ -117,7 +117,7 @@ def fixed_by_data(graph: ProvenanceGraph, factor: OpRecord) -> bool:
     out-of-range ``one_hot`` index) and the next step's update cannot remove it.
     """
     tensors, trace = graph.trace.tensors, graph.trace
-    above = walks.backward(graph, {factor.inputs[factor.zero_factors[0][1]]}, lambda _: True)
+    above = _above(graph, factor)
     for tensor in above:
         record = tensors.get(tensor)
         if record is None or record.dtype == "resource" or record.leaf == "handle":
@@ -128,10 +128,15 @@ def fixed_by_data(graph: ProvenanceGraph, factor: OpRecord) -> bool:
     return True
 
 
+def _above(graph: ProvenanceGraph, factor: OpRecord) -> set[int]:
+    """Return every tensor upstream of ``factor``'s (first) zero input, that input included."""
+    return walks.backward(graph, {factor.inputs[factor.zero_factors[0][1]]}, lambda _: True)
+
+
 def _upstream(graph: ProvenanceGraph, factor: OpRecord,
               found: Iterable[Origin]) -> Origin | None:
     """Return the found origin whose factor's output ``factor``'s zero input comes from."""
-    above = walks.backward(graph, {factor.inputs[factor.zero_factors[0][1]]}, lambda _: True)
+    above = _above(graph, factor)
     feeding = [entry for entry in found if any(out in above for out in entry.factor.outputs)]
     return max(feeding, key=lambda entry: entry.factor.seq, default=None)  # the nearest
 
