@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 
 from tests.ui.lab_pages import (
     DEMO,
@@ -31,8 +30,11 @@ def _scroll_to(locator) -> None:
 
     JupyterLab may replace a notebook's outputs while the opened notebook settles; a locator
     then resolves to the new element, but an action already bound to the old one fails with
-    "not attached to the DOM" (seen once in a full UI run).
+    "not attached to the DOM" (seen once in a full UI run). Playwright is imported here, not at
+    the top: the older stack's non-UI run collects this module without Playwright installed.
     """
+    from playwright.sync_api import Error as PlaywrightError
+
     for attempt in range(3):
         try:
             locator.scroll_into_view_if_needed()
