@@ -44,14 +44,17 @@ def option_cut(dotted: str, chosen: dict[str, str], positional: list[str]
 
     ``chosen`` maps keyword names to the constant strings given (a boolean flag as
     ``"True"``/``"False"``: ``tf.sparse.reduce_sum(..., output_is_sparse=True)`` returns
-    ``SparseReduceSumSparse``); ``positional`` holds the constant string of each positional
-    argument ("" when not a string).
+    ``SparseReduceSumSparse``; a list display of two items or more as ``"len>1"``:
+    ``tf.sparse.concat(1, [a, b])`` runs ``SparseConcat``); ``positional`` holds the
+    constant string of each positional argument ("" when not a string).
     """
     for param, (position, values) in _load()[3].get(dotted, {}).items():
         given = chosen.get(param) or (
             positional[position] if 0 <= position < len(positional) else "")
         if given in values:
             shown = given if given in ("True", "False") else repr(given)  # a flag, a string
+            if given == "len>1":  # a list of two or more: what the API then runs
+                return (*values[given], f"{param}=[two or more]")
             return (*values[given], f"{param}={shown}")
     return None
 

@@ -177,11 +177,10 @@ class Effects(Members):
         operands = [self.operand(a, node) for a in [*args, *kwargs.values()]]
         found = catalog.cut(dotted)
         chosen = {k: v.text for k, v in kwargs.items() if isinstance(v.text, str)} | {
-            k.arg: str(k.value.value) for k in node.keywords if k.arg is not None
-            and isinstance(k.value, ast.Constant) and isinstance(k.value.value, bool)}
+            k.arg: _option(k.value) for k in node.keywords if k.arg is not None
+            and _option(k.value)}
         option = catalog.option_cut(dotted, chosen, [
-            str(n.value) if isinstance(n, ast.Constant) and isinstance(n.value, bool)
-            else a.text if isinstance(a.text, str) else ""
+            _option(n) or (a.text if isinstance(a.text, str) else "")
             for a, n in zip(args, node.args, strict=False)])
         if found is None and option is not None:  # the option chose a gradient-less op
             found, api = option[:2], f"{api}(..., {option[2]})"
@@ -314,6 +313,20 @@ def _host_number(value: Value) -> bool:
     """Whether a value is a plain host value: no kind, no weight, no tensor path, no cut."""
     return value.kind is None and not value.live and not value.cuts and \
         all(r.startswith("t:") for r in value.weights | value.ghost)
+
+
+def _option(node: ast.expr) -> str:
+    """Return how the catalog keys an option given as ``node``: a flag, a list of 2 or more.
+
+    ``"True"``/``"False"`` for a boolean literal, ``"len>1"`` for a list or tuple display of
+    two items or more (``tf.sparse.concat(1, [a, b])``), else "".
+    """
+    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        return str(node.value)
+    if isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) > 1 and \
+            not any(isinstance(e, ast.Starred) for e in node.elts):
+        return "len>1"
+    return ""
 
 
 def _bounds_swapped(node: ast.Call, params: tuple[str, str]) -> bool:

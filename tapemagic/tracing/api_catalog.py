@@ -356,11 +356,12 @@ def _severs(op_type: str) -> bool:
 
 def _flag_cuts(target: Any, names: frozenset[str], memo: dict[Any, Any]
                ) -> dict[str, list[Any]]:
-    """Return the boolean options whose other value makes the API's result gradient-less.
+    """Return the options whose other value makes the API's result gradient-less.
 
     ``{param: [position, {"True": [kind, [op]]}]}``: ``tf.sparse.reduce_sum(...,
-    output_is_sparse=True)`` returns ``SparseReduceSumSparse``'s outputs, which have no
-    gradient; with its default it returns ``SparseReduceSum``'s, which have one.
+    output_is_sparse=True)`` returns ``SparseReduceSumSparse``'s outputs (no gradient), by
+    default ``SparseReduceSum``'s. A list whose length the body tests is keyed ``"len>1"``:
+    ``tf.sparse.concat`` of one sparse tensor returns it, of more ``SparseConcat``'s outputs.
     """
     fn = api_flow.parse(target)
     if fn is None:
@@ -370,15 +371,18 @@ def _flag_cuts(target: Any, names: frozenset[str], memo: dict[Any, Any]
     defaults = dict(zip(positional[::-1], fn.args.defaults[::-1], strict=False)) | {
         a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults, strict=True)
         if d is not None}
+    choices = [(p, {p: not d.value}, str(not d.value)) for p, d in defaults.items()
+               if isinstance(d, ast.Constant) and isinstance(d.value, bool)]
+    choices += [(n.args[0].id, {f"len:{n.args[0].id}": True}, "len>1") for n in ast.walk(fn)
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                and n.func.id == "len" and len(n.args) == 1 and isinstance(n.args[0], ast.Name)
+                and n.args[0].id in params]
     out: dict[str, list[Any]] = {}
-    for param, default in defaults.items():
-        if not (isinstance(default, ast.Constant) and isinstance(default.value, bool)):
-            continue
-        chosen = not default.value
-        ops = _cut_ops(target, names, memo, {param: chosen})
+    for param, fixed, key in choices:
+        ops = _cut_ops(target, names, memo, fixed)
         if ops:
             out[param] = [params.index(param) if param in positional else -1,
-                          {str(chosen): [_kind(ops), sorted(ops)]}]
+                          {key: [_kind(ops), sorted(ops)]}]
     return out
 
 

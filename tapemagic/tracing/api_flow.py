@@ -204,8 +204,14 @@ class Flow(Lookups):
         if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) and any(
                 self.decided(v) is False for v in test.values):
             return False
-        if not (isinstance(test, ast.Compare) and len(test.ops) == 1
-                and isinstance(test.left, ast.Name) and test.left.id in self.fixed):
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return None
+        if isinstance(test.left, ast.Call) and isinstance(test.left.func, ast.Name) and \
+                test.left.func.id == "len" and len(test.left.args) == 1 and \
+                isinstance(test.left.args[0], ast.Name) and \
+                f"len:{test.left.args[0].id}" in self.fixed:
+            return _many(test.ops[0], test.comparators[0])
+        if not (isinstance(test.left, ast.Name) and test.left.id in self.fixed):
             return None
         given, op, other = self.fixed[test.left.id], test.ops[0], test.comparators[0]
         known, value = self.constant(other)
@@ -263,6 +269,11 @@ class Flow(Lookups):
             return _NONE if node.attr in METADATA else self.deps(node.value, env)
         if isinstance(node, ast.Call):
             return self.call(node, env)
+        if isinstance(node, ast.Subscript):
+            # an index only selects: no gradient reaches it (an integer, a slice's bounds),
+            # so `outputs[i]` over `range(num_split)` depends on `outputs` alone; a cut op's
+            # mark it carries stays
+            return self.deps(node.value, env) | cuts(self.deps(node.slice, env))
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             inner = dict(env)
             for generator in node.generators:
@@ -357,3 +368,23 @@ class Flow(Lookups):
             elif isinstance(value, ast.Name) and value.id in self.fixed:
                 fixed[name] = self.fixed[value.id]
         return fixed
+
+
+def _many(op: ast.cmpop, other: ast.expr) -> bool | None:
+    """Return ``len(seq) <op> other`` for every sequence of two items or more, if the same.
+
+    ``if len(sp_inputs) == 1: return sp_inputs[0]`` in ``tf.sparse.concat`` is False for
+    any list of two sparse tensors or more; None when the outcome depends on the length.
+    """
+    if not (isinstance(other, ast.Constant) and type(other.value) is int):
+        return None
+    bound = other.value
+    if isinstance(op, ast.Eq) and bound < 2:
+        return False
+    if isinstance(op, ast.NotEq) and bound < 2:
+        return True
+    if isinstance(op, (ast.Gt, ast.GtE)) and bound <= (1 if isinstance(op, ast.Gt) else 2):
+        return True
+    if isinstance(op, (ast.Lt, ast.LtE)) and bound <= (2 if isinstance(op, ast.Lt) else 1):
+        return False
+    return None
