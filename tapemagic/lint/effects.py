@@ -290,13 +290,29 @@ class Effects(Members):
         return out
 
     def product(self, node: ast.BinOp, left: Value, right: Value) -> Value | None:
-        """Return ``a * b`` when, traced, one factor is a frozen Python 0 (else None)."""
-        if not self.captured or not isinstance(node.op, ast.Mult):
+        """Return ``a * b`` when one factor is a frozen Python 0 or a literal 0 (else None).
+
+        A literal zero (``argmax_term + 0 * tf.reduce_mean(y_pred)``, the term added to
+        silence "No gradients provided") leaves the weights a path whose gradient is exact
+        zeros (``Mul``'s registered gradient multiplies by the other factor): a
+        ``zero-product`` cut no rule reports on its own (a term switched off on purpose), so
+        that a cut the weights met on another path counts as theirs.
+        """
+        if not isinstance(node.op, ast.Mult):
             return None
         for factor, other in ((left, right), (right, left)):
-            if factor.text == FROZEN_ZERO:
+            if self.captured and factor.text == FROZEN_ZERO:
                 return self.cut(node, "frozen-zero", ast.unparse(node), [other])
-        return None
+        if not (_literal_zero(node.left) or _literal_zero(node.right)):
+            return None
+        value = join(left, right)
+        # a cut inside the zeroed term changes nothing (fixed, its gradient is still zero),
+        # but for an op with no gradient at all: the zeros still reach it, and it raises
+        kept = frozenset(c for c in value.cuts if c.detail == "raises")
+        roots = value.live | weight_roots(value.ghost)
+        if roots:
+            kept |= {Cut("zero-product", ast.unparse(node), Site.of(node), roots, node)}
+        return Value(cuts=kept, ghost=value.ghost | value.live)
 
     def global_read(self, node: ast.Name, env: Env, value: Value) -> Value:
         """Return a name's value, marked when it is a module global frozen when traced."""
@@ -327,6 +343,14 @@ def _option(node: ast.expr) -> str:
             not any(isinstance(e, ast.Starred) for e in node.elts):
         return "len>1"
     return ""
+
+
+def _literal_zero(node: ast.expr) -> bool:
+    """Whether ``node`` is the number literal 0 (``0``, ``0.0``, ``-0.``), not ``False``."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float) and \
+        node.value == 0
 
 
 def _bounds_swapped(node: ast.Call, params: tuple[str, str]) -> bool:
