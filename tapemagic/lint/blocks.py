@@ -29,7 +29,11 @@ class Blocks:
         self.roots = Roots()
         self.module_env = Env()
         self.recording = False
-        self.focus: ast.With | None = None
+        self.focus: ast.With | ast.Assign | None = None
+        #: The focus is a tape made (``tape = tf.GradientTape()``) and never entered: it
+        #: records nothing, so the line to change for every op the step runs is where it was
+        #: made (a ``with`` block goes there), not each op's
+        self.unentered: ast.expr | None = None
         self.call_stack: list[str] = []
         self.active: set[ast.AST] = set()  # the user's functions being interpreted now
         self.failed_watches: list[Cut] = []
@@ -124,9 +128,12 @@ class Blocks:
         """Return where an op run off the tape at ``node`` is to be changed.
 
         Inside the focus's ``stop_recording()`` block that is the block (it wraps more than
-        it should: the forward pass with a metric), else the op's own line.
+        it should: the forward pass with a metric); for a tape never entered, the line that
+        made it; else the op's own line.
         """
-        return Site.of(self.paused if self.paused is not None else node)
+        if self.paused is not None:
+            return Site.of(self.paused)
+        return Site.of(self.unentered if self.unentered is not None else node)
 
     def cut(self, node: ast.AST, kind: str, api: str, parts: list[Value]) -> Value:
         """Return the value of a cut API on ``parts``: not live, carrying the cut if it was."""

@@ -47,7 +47,7 @@ class _Return(Exception):
 class Interpreter(Calls):
     """Interpret one module with one tape in focus (see the module docstring)."""
 
-    def __init__(self, tree: ast.Module, focus: ast.With | None = None,
+    def __init__(self, tree: ast.Module, focus: ast.With | ast.Assign | None = None,
                  imports: Imports | None = None) -> None:
         super().__init__(tree, imports)
         self.focus = focus
@@ -112,6 +112,8 @@ class Interpreter(Calls):
             env.vars[node.name] = Value(kind="class", node=node, env=env)
         elif isinstance(node, ast.Assign):
             value = self.identify(node, self.expr(node.value, env))
+            if node is self.focus and value.kind == "tape-new":
+                value = self.unentered_tape(node, value)
             self.binds_variables[node] = self.binds_variables.get(node, True) and \
                 holds_variables(value)
             for target in node.targets:
@@ -236,6 +238,17 @@ class Interpreter(Calls):
             self.run_body(node.body, env)
         finally:
             self.recording, self.in_focus, self.paused = recording, in_focus, paused
+
+    def unentered_tape(self, node: ast.Assign, value: Value) -> Value:
+        """Return the focus tape made by ``node`` that no ``with`` ever enters.
+
+        ``GradientTape.__enter__`` is what starts recording (backprop.py ``_push_tape``):
+        a tape only made records no op, so its gradient call's target reaches no weight.
+        """
+        self.reached_focus = True
+        self.watched = set()
+        self.focus_call = self.unentered = node.value
+        return replace(value, kind="tape", node=node)
 
     def record(self, node: ast.AST, target: Value, sources: Value,
                sources_node: ast.expr | None) -> None:
