@@ -20,6 +20,7 @@ from tapemagic.lint import compiled, patterns
 from tapemagic.lint.dropped import Dropped, dropped_terms
 from tapemagic.lint.interp import GradientCall, Interpreter
 from tapemagic.lint.names import GRADIENT_TAPE, Imports
+from tapemagic.lint.tapes import unentered
 from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value, join
 from tapemagic.report.model import Edit
 
@@ -305,7 +306,7 @@ def analyse(tree: ast.Module, lines: list[str]) -> LintContext:
     focuses = [n for n in nodes if isinstance(n, (ast.With, ast.AsyncWith))
                and any(_tape_like(i.context_expr) if isinstance(i.context_expr, ast.Call)
                        else made_tapes and _tape_like(i.context_expr) for i in n.items)]
-    for focus in [None, *focuses, *_unentered(nodes, parents)]:
+    for focus in [None, *focuses, *unentered(nodes, parents)]:
         interp = Interpreter(tree, focus, imports)  # type: ignore[arg-type]
         env = interp.run_module()
         if focus is None:
@@ -315,38 +316,6 @@ def analyse(tree: ast.Module, lines: list[str]) -> LintContext:
         ctx.calls += [(call, interp) for call in interp.calls_found]
         ctx.failed_watches += [c for c in interp.failed_watches if c not in ctx.failed_watches]
     return ctx
-
-
-#: A tape's methods: a name only ever used through them is never entered by a ``with``.
-_TAPE_METHODS = frozenset({"gradient", "jacobian", "batch_jacobian", "watch", "watched_variables",
-                           "reset", "stop_recording"})
-
-
-def _unentered(nodes: list[ast.AST], parents: dict[ast.AST, ast.AST]) -> list[ast.Assign]:
-    """Return each ``name = tf.GradientTape(...)`` that no code can enter.
-
-    Certain only when the name is bound once in the source and every read of it calls a
-    tape method (one of them a gradient): a tape handed over, stored, returned or used in a
-    ``with`` anywhere may be entered where the checker does not look.
-    """
-    stores: dict[str, int] = {}
-    for node in nodes:
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            stores[node.id] = stores.get(node.id, 0) + 1
-    out = []
-    for node in nodes:
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)
-                and _tape_like(node.value) and stores.get(node.targets[0].id) == 1):
-            continue
-        name = node.targets[0].id
-        reads = [n for n in nodes if isinstance(n, ast.Name) and n.id == name
-                 and isinstance(n.ctx, ast.Load)]
-        methods = [getattr(parents.get(n), "attr", None) for n in reads]
-        if reads and all(m in _TAPE_METHODS for m in methods) and \
-                any(m in ("gradient", "jacobian", "batch_jacobian") for m in methods):
-            out.append(node)
-    return out
 
 
 def _compiles(interp: Interpreter) -> None:

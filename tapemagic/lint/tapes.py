@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
+from tapemagic.lint import names
 from tapemagic.lint.blocks import api_of
 from tapemagic.lint.values import EMPTY, Cut, Env, Site, Value
 from tapemagic.lint.wrapped import Wrapped
@@ -99,3 +100,42 @@ class Tapes(Wrapped):
             self.watched |= tensors
             env.vars[name.id] = replace(held, live=held.live | tensors,
                                         weights=held.weights | tensors)
+
+
+#: A tape's methods: a name only ever used through them is never entered by a ``with``.
+_TAPE_METHODS = frozenset({"gradient", "jacobian", "batch_jacobian", "watch", "watched_variables",
+                           "reset", "stop_recording"})
+
+
+def unentered(nodes: list[ast.AST], parents: dict[ast.AST, ast.AST]) -> list[ast.Assign]:
+    """Return each ``name = tf.GradientTape(...)`` that no code can enter.
+
+    Certain only when the name is bound once in the source and every read of it calls a
+    tape method (one of them a gradient): a tape handed over, stored, returned or used in a
+    ``with`` anywhere may be entered where the checker does not look.
+    """
+    stores: dict[str, int] = {}
+    for node in nodes:
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    out = []
+    for node in nodes:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)
+                and _made_tape(node.value) and stores.get(node.targets[0].id) == 1):
+            continue
+        name = node.targets[0].id
+        reads = [n for n in nodes if isinstance(n, ast.Name) and n.id == name
+                 and isinstance(n.ctx, ast.Load)]
+        methods = [getattr(parents.get(n), "attr", None) for n in reads]
+        if reads and all(m in _TAPE_METHODS for m in methods) and \
+                any(m in ("gradient", "jacobian", "batch_jacobian") for m in methods):
+            out.append(node)
+    return out
+
+
+def _made_tape(call: ast.Call) -> bool:
+    """Whether ``call`` makes a ``tf.GradientTape`` (by its last name, as ``context`` does)."""
+    func = call.func
+    last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return last in {name.rsplit(".", 1)[-1] for name in names.GRADIENT_TAPE}
