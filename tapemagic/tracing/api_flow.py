@@ -299,6 +299,8 @@ class Flow(Lookups):
         if op is not None and self.registry is not None and \
                 (lost := self.registry.none_inputs(op)):
             return self.partly(node, op, lost, given, named)
+        if op is not None and (carried := self.carried(node, op, given, named)) is not None:
+            return carried
         inner = node.func.value if isinstance(node.func, ast.Attribute) else None
         followed = None if op is not None else self.follow(node, given, named, env)
         if followed is not None:

@@ -84,6 +84,30 @@ class Lookups:
                 out |= deps
         return out
 
+    def carried(self, node: ast.Call, op: str, given: list[Deps],
+                named: dict[str, Deps]) -> Deps | None:
+        """Return a differentiable generated op's result's dependence through its inputs.
+
+        Only inputs that may carry a gradient pass theirs on: an input always integer,
+        boolean or a string (``Sum``'s ``reduction_indices``, where ``axis`` goes) and an attr
+        (``keep_dims``) keep only the cut marks that reached them, so ``tf.math.count_nonzero``
+        depends on its input only through ``NotEqual``. None when the call cannot be bound.
+        """
+        target = api_ops.unwrap(self.resolve(node.func))
+        try:
+            params = list(inspect.signature(target).parameters)
+        except (TypeError, ValueError):
+            return None
+        if len(given) > len(params) or any(k not in params for k in named):
+            return None
+        integer = api_ops.integer_inputs(op)
+        bound = dict(zip(params, given, strict=False)) | named
+        out: Deps = _NONE
+        for index, param in enumerate(params):
+            deps = bound.get(param, _NONE)
+            out |= deps if index < len(integer) and not integer[index] else cuts(deps)
+        return out
+
     def function(self, func: ast.expr) -> Any:
         """Return the Python function a call names (``helper``, ``array_ops.x``, ``tf.image.x``).
 

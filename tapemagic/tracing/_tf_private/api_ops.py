@@ -72,18 +72,32 @@ def outputs_integer(op_type: str) -> bool:
     return bool(found) and all(found)
 
 
+def integer_inputs(op_type: str) -> list[bool]:
+    """Return, per input of ``op_type``, whether it is always integer, boolean or a string.
+
+    No gradient reaches such an input (``Sum``'s ``reduction_indices``, ``ArgMax``'s
+    ``dimension``); a resource or variant input may carry one, so it is not listed.
+    """
+    found = op_def_registry.get(op_type)
+    return _integer_args(found.input_arg, found) if found is not None else []
+
+
 def _integer_outputs(op_type: str) -> list[bool]:
     """Return, per output of ``op_type``, whether it is always integer or boolean."""
     found = op_def_registry.get(op_type)
-    if found is None:
-        return []
-    attrs = {a.name: a for a in found.attr}
+    return _integer_args(found.output_arg, found, strings=False) if found is not None else []
+
+
+def _integer_args(args: Any, definition: Any, strings: bool = True) -> list[bool]:
+    """Return, per argument of an op definition, whether its type is always an integer one."""
+    kinds = _INTEGERS | ({dtypes.string} if strings else set())
+    attrs = {a.name: a for a in definition.attr}
     out = []
-    for output in found.output_arg:
-        if output.type:
-            out.append(dtypes.as_dtype(output.type) in _INTEGERS)
+    for arg in args:
+        if arg.type:
+            out.append(dtypes.as_dtype(arg.type) in kinds)
             continue
-        allowed = list(attrs[output.type_attr].allowed_values.list.type) if \
-            output.type_attr in attrs else []
-        out.append(bool(allowed) and all(dtypes.as_dtype(t) in _INTEGERS for t in allowed))
+        allowed = list(attrs[arg.type_attr].allowed_values.list.type) if \
+            arg.type_attr in attrs else []
+        out.append(bool(allowed) and all(dtypes.as_dtype(t) in kinds for t in allowed))
     return out
