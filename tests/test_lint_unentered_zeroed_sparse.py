@@ -166,3 +166,17 @@ def test_hinted_at_the_line_to_change(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(CLEAN))
 def test_the_correct_look_alike_gets_no_hint(name: str) -> None:
     assert hints(CLEAN[name]) == []
+
+
+def test_the_catalog_holds_tensorflows_facts_on_these_apis() -> None:
+    """api_ops.json, as the generator read TensorFlow: the ops and when they are chosen."""
+    from tapemagic.lint import catalog
+
+    assert catalog.cut("tensorflow.sparse.split") == ("indices", ("SparseSplit",))
+    assert catalog.raises(("SparseSplit",))  # no registry entry: the gradient call raises
+    assert catalog.cut("tensorflow.sparse.concat") is None  # one block is returned as it is
+    assert catalog.option_cut("tensorflow.sparse.concat", {}, ["", "len>1"]) == (
+        "indices", ("SparseConcat",), "sp_inputs=[two or more]")
+    assert catalog.option_cut("tensorflow.sparse.concat", {}, ["", ""]) is None
+    # an op's attrs and integer inputs carry no gradient (tf.unstack's num): Where is left
+    assert catalog.cut("keras.ops.nonzero") == ("integer", ("Where",))
