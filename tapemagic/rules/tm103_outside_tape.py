@@ -36,6 +36,11 @@ _RESET = ("before this `tape.reset()`, which discards everything the tape record
 _REPLICA = ("in the replica function that `strategy.run` runs on the strategy's own threads, "
             "which this tape, opened in the cross-replica context around `strategy.run`, does "
             "not record (open the tape inside the replica function)")
+#: tensorflow/python/eager/backprop.py: a GradientTape pushes its tape only in `__enter__`
+#: (`_push_tape`); one never entered recorded nothing, and its `gradient` raises
+_UNENTERED = ("while the `tf.GradientTape()` made here was never entered, and a tape records "
+              "only inside its `with` block (open it with `with tf.GradientTape() as tape:` "
+              "around the forward pass)")
 
 
 @register
@@ -58,6 +63,11 @@ class OutsideTape(RuleModule):
             if op is not None and op.layer and raw is not None and raw != op.layer_loc:
                 # what the user's line ran (`gen(z)`), not where the layer was made
                 api = ctx.index.snippet(raw) or api
+            if tape is not None and tape.loc is not None and _never_entered(tape):
+                # the construction without a `with` is the line to change, not the forward pass
+                yield Match((place(tape.loc), "unentered"), tape.loc, hit.cause.primary,
+                            {"api": api, "when": _UNENTERED}, hit)
+                continue
             if (op is not None and tape is not None and tape.loc is not None
                     and trace.thread_at(op.seq) != tape.thread):
                 # a tape opened around `strategy.run`: the replica function ran on the
@@ -89,7 +99,7 @@ class OutsideTape(RuleModule):
         return matchers.cut_matches(ctx, self.code, "outside")
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
-        if "replica" in draft.key or "paused" in draft.key or "reset" in draft.key:
+        if any(k in draft.key for k in ("replica", "paused", "reset", "unentered")):
             return ()  # the tape goes into the replica function: no edit of this shape yet
         # the line that computes the loss (or forward pass) goes into the neighbouring block;
         # a target computed in the gradient call's own arguments is computed last in it
@@ -118,6 +128,15 @@ def _at_user_line(ctx: RuleContext, hit: Hit, op: OpRecord | None, raw: RawLocat
     # one line to move into the tape is one finding, whatever ops it runs
     key = (raw.file, raw.line) if raw is not None else ("?",)
     return Match(key, raw, hit.cause.primary, {"api": api, "when": _NOT_RECORDING}, hit)
+
+
+def _never_entered(tape: TapeRecord) -> bool:
+    """Return True when ``tape`` was made in the run and never entered (no recording span).
+
+    A span opens at every ``__enter__`` (tapes.py), so a tape made in the run with none never
+    pushed itself; its gradient call raised (backprop.py: ``self._tape is None``).
+    """
+    return not tape.spans and not tape.made_before
 
 
 def _scope(raw: RawLocation) -> tuple[str, str]:
