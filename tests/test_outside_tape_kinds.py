@@ -62,3 +62,51 @@ def test_a_tape_never_entered_is_placed_at_its_construction(run_checked: Run) ->
 def test_a_tape_made_apart_and_entered_stays_silent(run_checked: Run, body: str) -> None:
     report = run_checked(body, prefix=MODEL)[0]
     assert loud(report) == []
+
+
+CHUNKS = MODEL + """
+chunks = [x[:4], x[4:]]
+wanted = [y[:4], y[4:]]
+"""
+
+
+@pytest.mark.parametrize("lazy", ["map(model, chunks)", "(model(c) for c in chunks)"])
+def test_a_lazy_forward_pass_consumed_after_the_tape_is_placed_where_it_was_built(
+        run_checked: Run, lazy: str) -> None:
+    checked = run_checked(f"""
+        with tf.GradientTape() as tape:
+            predictions = {lazy}  # <-
+        loss = tf.add_n([tf.reduce_mean(tf.square(p - t)) for p, t in zip(predictions, wanted)])
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, prefix=CHUNKS)
+    report, marked = checked[0], checked[1]
+    assert loud(report) == [("TM103", marked[0])]
+    assert len(report.findings[0].variables) == 4
+
+
+def test_a_loss_after_the_tape_beside_a_lazy_map_of_data_stays_at_the_loss(
+        run_checked: Run) -> None:
+    checked = run_checked("""
+        with tf.GradientTape() as tape:
+            predictions = [model(c) for c in chunks]
+            targets = map(tf.identity, wanted)
+        loss = tf.add_n([tf.square(p - t) for p, t in zip(predictions, targets)])  # <-
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, prefix=CHUNKS)
+    report, marked = checked[0], checked[1]
+    assert loud(report) == [("TM103", marked[0])]
+
+
+@pytest.mark.parametrize("lazy", ["map(model, chunks)", "(model(c) for c in chunks)"])
+def test_a_lazy_forward_pass_consumed_inside_the_tape_stays_silent(run_checked: Run,
+                                                                  lazy: str) -> None:
+    report = run_checked(f"""
+        with tf.GradientTape() as tape:
+            predictions = {lazy}
+            loss = tf.add_n([tf.reduce_mean(tf.square(p - t))
+                             for p, t in zip(predictions, wanted)])
+            scores = map(tf.reduce_mean, wanted)
+        seen = [float(s) for s in scores]
+        grads = tape.gradient(loss, model.trainable_variables)
+        """, prefix=CHUNKS)[0]
+    assert loud(report) == []

@@ -18,6 +18,7 @@ from tapemagic.graph.verdicts import Cause
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.report.model import Edit, Location
+from tapemagic.rules import deferred
 from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
 from tapemagic.rules.untrained import trained_instead
@@ -36,6 +37,9 @@ _RESET = ("before this `tape.reset()`, which discards everything the tape record
 _REPLICA = ("in the replica function that `strategy.run` runs on the strategy's own threads, "
             "which this tape, opened in the cross-replica context around `strategy.run`, does "
             "not record (open the tape inside the replica function)")
+_LAZY = ("after the tape's `with` block, though it is built inside it: a generator "
+         "expression, `map` or `filter` runs only when consumed (make it a list inside the "
+         "block)")
 #: tensorflow/python/eager/backprop.py: a GradientTape pushes its tape only in `__enter__`
 #: (`_push_tape`); one never entered recorded nothing, and its `gradient` raises
 _UNENTERED = ("while the `tf.GradientTape()` made here was never entered, and a tape records "
@@ -99,7 +103,7 @@ class OutsideTape(RuleModule):
         return matchers.cut_matches(ctx, self.code, "outside")
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
-        if any(k in draft.key for k in ("replica", "paused", "reset", "unentered")):
+        if any(k in draft.key for k in ("replica", "paused", "reset", "unentered", "lazy")):
             return ()  # the tape goes into the replica function: no edit of this shape yet
         # the line that computes the loss (or forward pass) goes into the neighbouring block;
         # a target computed in the gradient call's own arguments is computed last in it
@@ -119,6 +123,13 @@ def _at_user_line(ctx: RuleContext, hit: Hit, op: OpRecord | None, raw: RawLocat
                   api: str) -> Match:
     """Return the match at the line to move into the tape: the op's, or the helper's call."""
     call = hit.analysis.call
+    reads_weight = op is not None and hit.source.node in op.inputs
+    lazy = deferred.lazy_place(ctx.index, hit.analysis.tape, op, raw, reads_weight)
+    if lazy is not None:
+        # a lazy value built in the block and consumed after it: the line to change is where
+        # it was built, not the consumer the stack shows
+        return Match((lazy.file, lazy.line, "lazy"), lazy, hit.cause.primary,
+                     {"api": ctx.index.snippet(lazy) or api, "when": _LAZY}, hit)
     outer = op.outer_loc if op is not None else None
     if (outer is not None and raw is not None and call.loc is not None
             and _scope(raw) != _scope(call.loc) and _scope(outer) == _scope(call.loc)):
