@@ -335,6 +335,9 @@ class Trace:
     #: ``tf.distribute`` replica thread), for every event that did not happen on the thread
     #: that entered the run (number 0, not stored)
     seq_threads: dict[int, int] = field(default_factory=dict)
+    #: the numbers of threads the user's code started (a thread pool), whose ops ran while a
+    #: tape of the entering thread was open (tracing/foreign.py): no tape recorded them
+    foreign_threads: set[int] = field(default_factory=set)
 
     def recorded_by(self, tape: TapeRecord, seq: int) -> bool:
         """Return True when ``tape`` recorded the op (or event) numbered ``seq``.

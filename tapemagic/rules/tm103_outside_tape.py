@@ -37,6 +37,11 @@ _RESET = ("before this `tape.reset()`, which discards everything the tape record
 _REPLICA = ("in the replica function that `strategy.run` runs on the strategy's own threads, "
             "which this tape, opened in the cross-replica context around `strategy.run`, does "
             "not record (open the tape inside the replica function)")
+#: a tape records only its own thread's ops (tensorflow/c/eager/tape.h, GetTapeSet is
+#: thread-local); a thread the user's code started inside the block is not on it
+_THREAD = ("on a thread the code started (a thread pool, a `threading.Thread`), and a tape "
+           "records only the ops of the thread it was entered on (run it on the tape's "
+           "thread, inside the `with` block)")
 _LAZY = ("after the tape's `with` block, though it is built inside it: a generator "
          "expression, `map` or `filter` runs only when consumed (make it a list inside the "
          "block)")
@@ -72,6 +77,11 @@ class OutsideTape(RuleModule):
                 yield Match((place(tape.loc), "unentered"), tape.loc, hit.cause.primary,
                             {"api": api, "when": _UNENTERED}, hit)
                 continue
+            if op is not None and trace.thread_at(op.seq) in trace.foreign_threads:
+                # the user's line on that thread ran the op (the work it was handed)
+                on = (raw.file, raw.line, "thread") if raw is not None else ("?", "thread")
+                yield Match(on, raw, hit.cause.primary, {"api": api, "when": _THREAD}, hit)
+                continue
             if (op is not None and tape is not None and tape.loc is not None
                     and trace.thread_at(op.seq) != tape.thread):
                 # a tape opened around `strategy.run`: the replica function ran on the
@@ -103,7 +113,8 @@ class OutsideTape(RuleModule):
         return matchers.cut_matches(ctx, self.code, "outside")
 
     def fix(self, draft: Draft, location: Location, ctx: RuleContext) -> tuple[Edit, ...]:
-        if any(k in draft.key for k in ("replica", "paused", "reset", "unentered", "lazy")):
+        if any(k in draft.key for k in ("replica", "paused", "reset", "unentered", "lazy",
+                                           "thread")):
             return ()  # the tape goes into the replica function: no edit of this shape yet
         # the line that computes the loss (or forward pass) goes into the neighbouring block;
         # a target computed in the gradient call's own arguments is computed last in it

@@ -17,7 +17,7 @@ from typing import Any
 
 from tapemagic import frames
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import keras_state, py_bodies
+from tapemagic.tracing import foreign, keras_state, py_bodies
 from tapemagic.tracing.operators import OPERATORS, is_operator_call
 from tapemagic.tracing.recorder import Recorder
 
@@ -226,6 +226,8 @@ class HostHooks:
         if rec.recording():
             rec.pending_reads.append(variable)
             rec.variables_seen.setdefault(id(variable), variable)
+        elif rec.foreign_threads:
+            foreign.note_read(rec, variable)  # a thread the user's code started (foreign.py)
 
     def _wrap_py_func(self, original: Any) -> Any:
         hooks = self

@@ -23,7 +23,7 @@ from tapemagic import frames
 from tapemagic.optypes import CREATE_OPS, CUSTOM_GRADIENT_MODULE, READ_OPS, WRITE_OPS
 from tapemagic.trace import OpRecord, RawLocation, Trace
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import naming, replicas, witness
+from tapemagic.tracing import foreign, naming, replicas, witness
 from tapemagic.tracing._tf_private.ids import TensorIds, eager_uid, handle_of
 from tapemagic.tracing.backward import BackwardState, note_op_type
 from tapemagic.tracing.backward import flush as flush_backward
@@ -89,6 +89,10 @@ class Recorder(HostRoundTrips):
         self.attached = False  # the op callback is registered (see attach / detach)
         self.callback = self.on_op  # the one object registered (replica threads inherit it)
         self._threads: dict[int, int] = {}  # other threads' idents -> numbers (see thread_number)
+        # threads the user's code started, their ops kept for this thread, open tapes (foreign.py)
+        self.foreign_threads: dict[int, int] = {}
+        self.foreign_events: list[Any] = []
+        self.open_tapes: set[int] = set()
         self.site = SiteMemo()  # where the last op ran (consecutive ops share it)
         self.placer = Placer()  # a Keras layer's own ops: the line that made or applied it
         self.backward = BackwardState()  # the backward fast path (backward.py)
@@ -215,6 +219,8 @@ class Recorder(HostRoundTrips):
         self.busy = True  # not `with self.quiet()`: once per op
         self.attrs = attrs
         try:
+            if self.foreign_events:
+                foreign.drain(self)  # what other threads ran meanwhile comes first
             if graph is not None:
                 graphs.record(name, tuple(inputs or ()), tuple(outputs or ()), graph)
             elif backward.current is not None and backward.current.takes(name):
@@ -229,14 +235,23 @@ class Recorder(HostRoundTrips):
             self.pending_reads.clear()
         return None
 
-    def record_op(self, name: str, inputs: Any, outputs: Any, graph: Any = None) -> None:
-        """Record one op run (eagerly) or created (in ``graph``, at trace time)."""
-        user, api, loc = self.site.locate(sys._getframe(1))
-        api_key = None
-        if api is not None:
-            api_key = frames.api_key(api)
-            self.api_frames.setdefault(api_key, api.f_globals)
-        layer = self.scope.layer()
+    def record_op(self, name: str, inputs: Any, outputs: Any, graph: Any = None,
+                  placed: Any = None) -> None:
+        """Record one op run (eagerly) or created (in ``graph``, at trace time).
+
+        ``placed``: ``(location, API key, API globals)`` of an op another thread ran (foreign.py).
+        """
+        if placed is None:
+            user, api, loc = self.site.locate(sys._getframe(1))
+            api_key = None
+            if api is not None:
+                api_key = frames.api_key(api)
+                self.api_frames.setdefault(api_key, api.f_globals)
+            layer = self.scope.layer()
+        else:
+            (loc, api_key, api_globals), user, layer = placed, None, ""
+            if api_key is not None:
+                self.api_frames.setdefault(api_key, api_globals)
         number = self.graphs.graph_id(graph) if graph is not None else 0
         in_serials = []
         serial_of, by_uid = self.ids.serial_of, self.ids.by_uid
@@ -255,7 +270,7 @@ class Recorder(HostRoundTrips):
         if name in CREATE_OPS and outputs:
             # the handle of the Keras variable being initialised: the initialiser hook names
             # its owners, no walk of the stack (initializers.py)
-            own = owner_known(self, user)
+            own = placed is None and owner_known(self, user)
             out_serials: tuple[int, ...] = (self.handle_serial(outputs[0], find_owner=not own),)
             if loc is not None:
                 self.trace.handle_created[out_serials[0]] = loc
@@ -287,7 +302,7 @@ class Recorder(HostRoundTrips):
         if self.attrs:
             self.op_attrs[seq] = self.attrs
         note_op_type(self, name, seq, number)
-        if self.backward.current is not None:
+        if self.backward.current is not None and placed is None:
             self.backward.current.learn(op)
         if name in WRITE_OPS:
             value = in_serials[1] if len(in_serials) > 1 else None
@@ -345,6 +360,9 @@ class Recorder(HostRoundTrips):
     # -- end of run -------------------------------------------------------------------------------
     def finish(self) -> Trace:
         """Resolve names, drop every tensor reference, and return the trace."""
+        if self.foreign_events:
+            with self.quiet():
+                foreign.drain(self)
         flush_backward(self)
         witness.note(self)
         self.trace.handle_names = naming.name_handles(self.handle_objects, self.variables_seen,

@@ -6,7 +6,8 @@ runs them one at a time while the calling thread waits, so the recorder, which i
 thread-safe, still sees one thread of control. Each replica thread is handed the calling
 thread's op-callback list (the same list object: ``restore_thread_local_eager_context_state``),
 so while the recorder is attached its callback is on that list; once detached, a replica thread
-is told by the frame its caller waits in. A thread the user starts has neither: never recorded.
+is told by the frame its caller waits in. A thread the user starts has neither: its ops are
+kept apart and recorded later by the entering thread (foreign.py).
 """
 
 from __future__ import annotations

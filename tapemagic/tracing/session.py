@@ -26,6 +26,7 @@ from tapemagic.tracing import _tf_private as tfp
 from tapemagic.tracing import keras_state, naming, seeding, symbolic, witness
 from tapemagic.tracing.api_freezes import ApiFreezes
 from tapemagic.tracing.compiled import TRAINER_MODULE, CompileHooks
+from tapemagic.tracing.foreign import ForeignThreads
 from tapemagic.tracing.hooks import HostHooks
 from tapemagic.tracing.imports import after_import
 from tapemagic.tracing.initializers import InitializerHooks
@@ -103,6 +104,9 @@ class TraceSession:
             self._patch_attr(stack, frames, "entering_thread", rec.thread)
             rec.attach()
             stack.callback(rec.detach)
+            threads = ForeignThreads(rec)  # threads the user's code starts (a thread pool)
+            threads.install()
+            stack.callback(threads.remove)
             host = HostHooks(rec)
             host.install()
             stack.callback(host.remove)

@@ -131,6 +131,7 @@ class TapeHooks:
                 return result
             record = hooks.record_of(tape)
             record.spans.append([hooks.rec.next_seq(), -1])
+            hooks.rec.open_tapes.add(id(tape))  # other threads' ops are kept meanwhile
             if not tfp.executing_eagerly():
                 hooks._marks[tape] = hooks.rec.graphs.mark()
             if tape not in hooks._fresh and hooks._site_saturated(record):
@@ -149,6 +150,7 @@ class TapeHooks:
             if not hooks.rec.mine():
                 return original(tape, typ, value, traceback)
             record = hooks.record_of(tape)
+            hooks.rec.open_tapes.discard(id(tape))
             failed = symbolic.failed_event(hooks.rec, value) if value is not None else None
             if record.spans and record.spans[-1][1] < 0:
                 # one span only: a call made inside `stop_recording` must stay outside it
