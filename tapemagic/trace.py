@@ -177,6 +177,9 @@ class SourceRecord:
     #: a variable whose value was all zeros when the call ran (read only when some source of
     #: the call got an all-zero gradient): a zero scale the next update moves (ReZero's alpha)
     zero_value: bool = False
+    #: a ``tf.Variable`` made with ``synchronization=ON_READ`` (a replica-local value):
+    #: TensorFlow makes such a variable non-trainable unless ``trainable=True`` is passed
+    on_read: bool = False
 
     @property
     def trainable_dtype(self) -> bool:

@@ -61,6 +61,8 @@ EXPECTED = {
               ["target", "listed", "read", "variables"], "display-only"),
     "TM120": ("frozen-by-api", "sources-mismatch", "info",
               ["api", "effect", "model", "line", "variables"], "display-only"),
+    "TM121": ("on-read-source", "not-watched", "error", ["tape_line", "variables"],
+              "display-only"),
     "TM203": ("custom-gradient-none", "custom-gradient", "error", ["api", "variables"],
               "display-only"),
     "TM304": ("py-function-host-round-trip", "host-round-trip", "error",

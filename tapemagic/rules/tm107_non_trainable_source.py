@@ -38,6 +38,8 @@ class NonTrainableSource(RuleModule):
             source, tape = hit.source.source, hit.analysis.tape
             if source.handle is None or source.trainable:
                 continue
+            if source.on_read:
+                continue  # TM121: non-trainable by its synchronization, not by a flag
             if tape is not None and not tape.watch_accessed_variables:
                 continue  # TM101: the tape watches nothing on its own
             raw = hit.analysis.call.loc

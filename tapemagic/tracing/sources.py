@@ -35,9 +35,12 @@ def source_record(rec: Recorder, source: Any) -> SourceRecord:
     handle = getattr(source, "handle", None)
     if handle is not None and isinstance(source, (tfp.BaseResourceVariable, DistributedVariable)):
         rec.variables_seen.setdefault(id(source), source)
+        # `synchronization` is public on every tf.Variable (an enum: its name, no import)
+        on_read = getattr(getattr(source, "synchronization", None), "name", "") == "ON_READ"
         return SourceRecord(str(source.name).removesuffix(":0"), "variable",
                             tfp.dtype_name(source.dtype), shape_of(source),
-                            bool(source.trainable), rec.handle_serial(handle), None)
+                            bool(source.trainable), rec.handle_serial(handle), None,
+                            on_read=on_read)
     serial = rec.ids.hold(source) if hasattr(source, "dtype") else None
     return SourceRecord(f"tensor#{serial}", "tensor", tfp.dtype_name(getattr(
         source, "dtype", None)), shape_of(source), True, None, serial)
