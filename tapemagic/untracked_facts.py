@@ -47,7 +47,10 @@ class Untracked:
     - ``api``: weights a Keras API froze as a side effect the user's code does not show, left
       out of a model's traced train step (``tracing/api_freezes.py``): ``via`` names the API
       (``load_model``, ``quantize``), ``attribute`` why (``restored``: the saved ``trainable``
-      flag; ``quantized``: an integer kernel), ``loc`` the user's line that called it.
+      flag; ``quantized``: an integer kernel; :data:`DROPPED`: a custom layer rebuilt from a
+      config that leaves out the constructor argument that made the weight trainable,
+      ``changed`` those arguments as (name, repr before, repr after), ``loc`` where the user's
+      ``get_config`` returns), ``loc`` the user's line that called it.
     """
 
     how: Literal["variable", "layer", "module", "frozen", "api"]
@@ -59,8 +62,14 @@ class Untracked:
     model: str = ""
     attribute: str = ""
     via: str = ""
+    changed: tuple[tuple[str, str, str], ...] = ()
+    #: an ``api`` fact's train step was traced after this event: a write before it (the
+    #: loader restoring values, a ``set_weights`` before training) trains nothing
+    since: int = 0
 
 
+#: ``Untracked.attribute`` of a weight a rebuilt layer froze: its config left out an argument
+DROPPED = "dropped"
 #: ``Untracked.via`` of a variable no layer reaches: a function the layer calls closed over it
 CLOSURE = "<closure>"
 #: ``Untracked.via`` of a variable ``fit``'s train step read outside the model's layers that

@@ -23,7 +23,7 @@ from tapemagic.lint.values import Site
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext
 from tapemagic.rules.untracked import matches
-from tapemagic.untracked_facts import Untracked
+from tapemagic.untracked_facts import DROPPED, Untracked
 
 #: what each reason says the API did (``Untracked.attribute``, tracing/api_freezes.py)
 _EFFECTS = {
@@ -38,7 +38,8 @@ class FrozenByApi(RuleModule):
     code = "TM120"
 
     def match(self, ctx: RuleContext) -> Iterable[Match]:
-        return matches(ctx, "api", _params)
+        # a weight frozen by a config that left an argument out: TM122, at that get_config
+        return matches(ctx, "api", _params, lambda ctx, fact: fact.attribute == DROPPED)
 
     def lint(self, ctx: LintContext) -> Iterable[LintMatch]:
         # a model quantized to integers, then trained under the same name (no LoRA between)

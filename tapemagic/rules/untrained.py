@@ -51,7 +51,8 @@ def never_trained(ctx: RuleContext, untracked: Untracked) -> list[int]:
             if api:  # an integer kernel no tape watches: the loss reads it all the same
                 on_path |= {h for h in untracked.handles if analysis.ancestors.intersection(
                     ctx.graph.read_values(h, True))}
-    trained = _trained(ctx)
+    # a write before an API fact's step was traced is the API's or a copy before training
+    trained = _trained(ctx, untracked.since if api else 0)
     return [h for h in untracked.handles if h in on_path and h not in trained and (
         untracked.how in ("frozen", "api") or ctx.trace.handle_trainable.get(h, True))]
 
@@ -61,8 +62,11 @@ def claimed(ctx: RuleContext) -> set[int]:
     return {h for fact in ctx.trace.untracked for h in never_trained(ctx, fact)}
 
 
-def _trained(ctx: RuleContext) -> set[int]:
-    """Return the handles a gradient call takes as a source or the run writes after use."""
+def _trained(ctx: RuleContext, since: int = 0) -> set[int]:
+    """Return the handles a gradient call takes as a source or the run writes after use.
+
+    With ``since``, only writes after that event count.
+    """
     sources = {s.handle for a in ctx.analyses for s in a.call.sources if s.handle is not None}
     first_read = {h: min(op.seq for op in reads) for h, reads in ctx.graph.reads.items()
                   if reads}
@@ -79,7 +83,7 @@ def _trained(ctx: RuleContext) -> set[int]:
     # state the code keeps (a counter, a running sum), kept even when it comes before any read
     kept = {h for seq, (h, _, _) in trace.state_writes.items() if _increments(ctx, seq)}
     return sources | kept | {handle for handle, seq in writes
-                             if seq > first_read.get(handle, seq)}
+                             if seq > first_read.get(handle, seq) and seq > since}
 
 
 #: the function TensorFlow traces to run the initial values of variables made while a

@@ -11,6 +11,9 @@ user's code saying so:
   saving comes back frozen, its weights tracked as non-trainable (``Layer._track_variable``
   sets ``variable.trainable = False`` for a frozen layer), and a fine-tuning ``fit`` never
   changes them (keras-team/keras#13587);
+- the same rebuild of a custom layer whose ``get_config`` leaves out the constructor argument
+  that made a weight trainable (``config_drops.py``): the weight comes back frozen by the
+  constructor's default (``DROPPED``, rule TM122 at that ``get_config``);
 - ``model.quantize("int8")`` (or ``"int4"``) replaces each kernel by a non-trainable integer
   variable; a ``fit`` afterwards trains only the biases, unless LoRA was enabled on the
   layer (QLoRA: the frozen integer kernel is the point).
@@ -45,8 +48,9 @@ from typing import Any
 from tapemagic import frames
 from tapemagic.trace import RawLocation
 from tapemagic.tracing._tf_private import keras_private
+from tapemagic.tracing.config_drops import Dropped, Originals
 from tapemagic.tracing.recorder import Recorder
-from tapemagic.untracked_facts import Untracked
+from tapemagic.untracked_facts import DROPPED, Untracked
 
 #: modules of the Keras APIs that rebuild layers, their ``trainable`` flags with them, from a
 #: saved file or config
@@ -80,6 +84,8 @@ class _Found:
     made: _Tracked
     variables: list[Any]
     layers: list[Any]
+    #: the last event before the step was first traced with them left out
+    seq: int = 0
 
 
 class ApiFreezes:
@@ -96,6 +102,9 @@ class ApiFreezes:
         #: the paths of the trainable variables the layers tracked (a kernel before quantizing)
         self._trainable_paths: set[str] = set()
         self._found: dict[tuple[int, str, RawLocation | None], _Found] = {}
+        #: the layers that tracked a trainable weight, and what a rebuild from config froze
+        self._originals = Originals()
+        self._drops: dict[int, Dropped] = {}
 
     def install(self) -> None:
         """Wrap ``Layer._track_variable`` (once Keras' Layer is loaded)."""
@@ -129,10 +138,15 @@ class ApiFreezes:
         try:
             if variable.trainable:  # a weight meant to train: a quantized one replaces it
                 self._trainable_paths.add(str(variable.path))
+                self._originals.note(layer)
                 return
             user, api = frames.user_frame(frame)
             if user is None or api is None:  # the user's own layer code made it
                 return
+            if not frames.frame_module(api).startswith(_LOADERS):
+                # a custom layer's own `build` ran by a loader rebuilding it: the load is the
+                # API, the user's line that called it the place
+                user, api = _loader_call(user) or (user, api)
             self._tracked[id(variable)] = _Tracked(
                 variable, layer, self.rec.next_seq(), frames.location_of(user),
                 api.f_code.co_name, frames.frame_module(api), _receiver(frame, user))
@@ -163,9 +177,11 @@ class ApiFreezes:
                     reason = self._reason(made, model)
                     if reason is None:
                         continue
-                    # one fact per API call: every layer that call froze
-                    key = (id(model), reason, made.loc)
-                    found = self._found.setdefault(key, _Found(model, step, reason, made, [], []))
+                    # one fact per API call (per user's `get_config`): every layer it froze
+                    drop = self._drops.get(id(variable)) if reason == DROPPED else None
+                    key = (id(model), reason, drop.loc if drop is not None else made.loc)
+                    found = self._found.setdefault(
+                        key, _Found(model, step, reason, made, [], [], self.rec.seq))
                     if all(v is not variable for v in found.variables):
                         found.variables.append(variable)
                     if all(other is not made.layer for other in found.layers):
@@ -177,8 +193,15 @@ class ApiFreezes:
         layer, variable = made.layer, made.variable
         if made.module.startswith(_LOADERS):
             inner = keras_private.inner_variable(variable)
-            if not getattr(inner, "trainable", False) or self._aware(variable, made.seq):
+            if self._aware(variable, made.seq):
                 return None
+            if not getattr(inner, "trainable", False):
+                # made frozen by its rebuilt layer's constructor: a config that left out the
+                # argument its original was built with (not a restored layer flag)
+                dropped = self._originals.dropped(layer, variable)
+                if dropped is not None:
+                    self._drops[id(variable)] = dropped
+                return DROPPED if dropped is not None else None
             # compiled again by the user's code since: a new training stage (fine-tuning),
             # not a saved training resumed as it was (the freeze with it)
             compiled = self._compiled.get(id(model))
@@ -206,16 +229,37 @@ class ApiFreezes:
             if handles:
                 made = found.made
                 names = ", ".join(str(getattr(layer, "name", "")) for layer in found.layers)
-                out.append(Untracked("api", handles, names, type(made.layer).__name__, made.loc,
+                drop = self._drops.get(id(found.variables[0]))
+                changed = tuple((name, repr(was), repr(now))
+                                for name, was, now in (drop.arguments if drop else ()))
+                out.append(Untracked("api", handles, names, type(made.layer).__name__,
+                                     drop.loc if drop is not None else made.loc,
                                      step=found.step, model=str(getattr(found.model, "name", "")),
                                      attribute=found.reason,
-                                     via=_called(made.loc) or made.api))
+                                     via=_called(made.loc) or made.api, changed=changed,
+                                     since=found.seq))
         self._tracked.clear()
         self._touched.clear()
         self._compiled.clear()
         self._trainable_paths.clear()
         self._found.clear()
+        self._originals.clear()
+        self._drops.clear()
         return out
+
+
+def _loader_call(user: Any) -> tuple[Any, Any] | None:
+    """Return (the user's frame, the loader API frame) when a loader runs ``user``'s code."""
+    frame = user.f_back
+    while frame is not None:
+        if frames.frame_module(frame).startswith(_LOADERS):
+            outer, api = frames.user_frame(frame)
+            if outer is not None and api is not None and \
+                    frames.frame_module(api).startswith(_LOADERS):
+                return outer, api
+            return None
+        frame = frame.f_back
+    return None
 
 
 def _called(loc: RawLocation | None) -> str | None:
