@@ -12,6 +12,7 @@ https://github.com/tensorflow/tensorflow/issues/42830); own code.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from checked import loud, run_program
@@ -49,7 +50,7 @@ y = rng.normal(size=(32, 1)).astype("float32")
 inputs = keras.Input((3,))
 first = keras.Model(inputs, keras.layers.Dense(1, name="head")(Gain({args}, name="g")(inputs)))
 path = os.path.join(tempfile.mkdtemp(), "m.keras")
-first.save(path)
+{before}first.save(path)
 model = {rebuild}
 {after}model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
 start = model.get_layer("g").gain.numpy().copy()
@@ -62,9 +63,9 @@ LOAD = "keras.models.load_model(path, custom_objects={'Gain': Gain})"
 
 
 def _run(tmp_path: Path, config: str = DROPS, args: str = "learn=True", rebuild: str = LOAD,
-         after: str = "") -> tuple[list[tuple[str, int]], object]:
+         after: str = "", before: str = "") -> tuple[list[tuple[str, int]], Any]:
     done = run_program(tmp_path, PROGRAM.format(config=config, args=args, rebuild=rebuild,
-                                                after=after))
+                                                after=after, before=before))
     return loud(done.report), done
 
 
@@ -75,8 +76,8 @@ def test_a_flag_left_out_of_get_config_is_reported_there(tmp_path: Path, rebuild
     assert not done.namespace["moved"]  # the rebuilt gain is frozen by the constructor default
     assert found == [("TM122", done.line("# CONFIG"))]
     finding = next(f for f in done.report.findings if f.rule == "TM122")
-    assert finding.variables == ("g/gain",) and "`learn` (True when saved, False after)" in \
-        finding.message
+    assert finding.variables == ("g/gain",)
+    assert "`learn` (True in the original, False in the rebuilt layer)" in finding.message
 
 
 def test_a_complete_config_or_a_weight_frozen_before_the_save_stays_silent(
@@ -95,3 +96,10 @@ def test_an_argument_left_out_that_freezes_nothing_stays_silent(tmp_path: Path) 
 def test_a_flag_the_code_sets_after_the_load_stays_silent(tmp_path: Path) -> None:
     found, _ = _run(tmp_path, after='model.get_layer("g").trainable = False\n')
     assert found == []
+
+
+def test_a_custom_layer_frozen_whole_before_the_save_is_no_dropped_argument(
+        tmp_path: Path) -> None:
+    found, done = _run(tmp_path, before='first.get_layer("g").trainable = False\n')
+    assert found == []  # the layer's own saved flag froze it: the freeze may be meant
+    assert not any(f.rule == "TM122" for f in done.report.findings)
