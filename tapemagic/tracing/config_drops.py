@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dis
 import inspect
+import weakref
 from dataclasses import dataclass
 from types import CodeType
 from typing import Any
@@ -46,19 +47,24 @@ class Originals:
 
     A rebuilt layer's weight is its original's at the same place in ``layer.weights``: the
     order Keras saves and restores their values in (``Layer.save_own_variables``), whatever
-    their names (an unnamed weight's is a global count).
+    their names (an unnamed weight's is a global count). Held weakly: the check keeps no
+    layer of the user's alive (a search that builds many models frees them as it goes).
     """
 
     def __init__(self) -> None:  # noqa: D107
-        self._layers: dict[tuple[type, str], Any] = {}
+        self._layers: dict[tuple[type, str], weakref.ref[Any]] = {}
 
     def note(self, layer: Any) -> None:
         """Note that ``layer`` tracked a trainable weight (the first such layer is kept)."""
-        self._layers.setdefault((type(layer), str(layer.name)), layer)
+        key = (type(layer), str(layer.name))
+        known = self._layers.get(key)
+        if known is None or known() is None:
+            self._layers[key] = weakref.ref(layer)
 
     def dropped(self, layer: Any, variable: Any) -> Dropped | None:
         """Return the facts when ``layer`` (rebuilt by a loader) froze what its original trained."""
-        original = self._layers.get((type(layer), str(layer.name)))
+        known = self._layers.get((type(layer), str(layer.name)))
+        original = known() if known is not None else None
         if original is None or original is layer or not getattr(layer, "trainable", False):
             return None
         mine, theirs = list(layer.weights), list(original.weights)
