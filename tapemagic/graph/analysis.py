@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tapemagic.graph import fed_by_cut, py_functions
+from tapemagic.graph import fed_by_cut, py_functions, zero_below
 from tapemagic.graph.provenance import Edge, ProvenanceGraph
 from tapemagic.graph.refine import behind, missing_gradient, needed
 from tapemagic.graph.runtime_causes import CONVERSIONS, runtime_causes
@@ -76,6 +76,7 @@ def _analyse_call(graph: ProvenanceGraph, call: GradientCallRecord,
     )
     results = [_analyse_source(graph, call, tape, source, sets, feeds) for source in call.sources]
     fed_by_cut.demote(graph, results, anc)
+    zero_below.clear(graph, results, sets.bd)
     zero_error = bool(call.error_type == "AttributeError" and "_type_enum" in (
         call.error_message or ""))
     return CallAnalysis(call, tape, results, zero_error, sets.bd, sets.anc)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from tapemagic import fixes
 from tapemagic.fixes import blocks, surrogates
-from tapemagic.graph import zero_factors, zero_weights
+from tapemagic.graph import zero_below, zero_factors, zero_weights
 from tapemagic.lint import matchers
 from tapemagic.lint.context import LintContext, LintMatch
 from tapemagic.locations import enclosing_function
@@ -227,6 +227,8 @@ def _dead_alone(ctx: RuleContext, behind: dict[tuple[int, int], tuple[list[str],
             if owner != id(analysis) or (owner, seq) in hit_ops:
                 continue
             op = ctx.graph.ops[seq]
+            if zero_below.zero_from_below(ctx.graph, analysis.sources, analysis.connected, op):
+                continue  # the loss gave it no gradient to pass on: it cut nothing
             api = ctx.op_api(op) if not op.layer else op.layer
             raw = _layer_place(ctx, op)
             yield Match((place(raw), op.op_type), raw, True,
