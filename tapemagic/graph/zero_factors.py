@@ -77,6 +77,8 @@ def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
         made, tensor = _walk(graph, first)
         if _constant(graph, made, tensor):
             continue  # `0.0 * kl`: the user's own number (TM504 when the code sets it again)
+        if _set_later(graph, analysis, made, first):
+            continue  # a schedule the program sets after this step (an auxiliary loss weight)
         if once and not fixed_by_data(graph, first):
             continue  # one step only: a zero a weight upstream makes, the next update may move
         if not _maker(first, made):
@@ -92,6 +94,24 @@ def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
         if above is not None:
             above.sources.append(i)
     return [found[seq] for seq in sorted(found)]
+
+
+def scheduled(graph: ProvenanceGraph, analysis: CallAnalysis) -> set[int]:
+    """Return the zeroed sources whose zero factor is a variable the run assigns later.
+
+    Their zero is the program's schedule (:func:`_set_later`): no finding of their own either
+    (TM118 leaves them alone).
+    """
+    targets = set(analysis.call.targets)
+    out = set()
+    for i, _ in _zeroed(analysis):
+        node = analysis.sources[i].node if i < len(analysis.sources) else None
+        ops = _crossed(graph, node, analysis.connected, targets) if node is not None else []
+        if ops:
+            first = min(ops, key=lambda o: o.seq)
+            if _set_later(graph, analysis, _walk(graph, first)[0], first):
+                out.add(i)
+    return out
 
 
 def _zeroed(analysis: CallAnalysis) -> list[tuple[int, bool]]:
@@ -256,6 +276,24 @@ def _constant(graph: ProvenanceGraph, made: OpRecord, tensor: int) -> bool:
         return False  # a mask or a tensor of zeros: data or code decided each element
     return (tensor in graph.trace.zero_constants or made.op_type == "Const"
             or record.leaf == "constant")
+
+
+def _set_later(graph: ProvenanceGraph, analysis: CallAnalysis, made: OpRecord,
+               factor: OpRecord) -> bool:
+    """Return True when ``made`` reads a variable no gradient trains that the run wrote later.
+
+    A variable that is not one of the call's sources changes only when the program assigns
+    it (``Trace.variable_writes``: the last ``assign*``, also after per-op recording stopped).
+    Assigned after the zero factor ran (a loss weight a callback raises after the first epoch,
+    a warmup gate), its zero in the checked steps is the program's schedule, which no fact of
+    the run tells from a forgotten setting. A source's zero (its gradient zero too, so no
+    update moves it: ``task_weights`` made with ``tf.zeros``) stays the finding.
+    """
+    if made.op_type not in READ_OPS or not made.inputs:
+        return False
+    if variable_source(analysis, graph, made) is not None:
+        return False
+    return graph.trace.variable_writes.get(made.inputs[0], -1) > factor.seq
 
 
 def variable_source(analysis: CallAnalysis, graph: ProvenanceGraph,

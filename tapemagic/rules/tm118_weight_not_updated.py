@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tapemagic.graph import zero_weights
+from tapemagic.graph import zero_factors, zero_weights
 from tapemagic.graph.verdicts import CallAnalysis
 from tapemagic.rules.base import Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
@@ -76,7 +76,9 @@ def _zeroed(ctx: RuleContext, analysis: CallAnalysis) -> list[tuple[int, int]]:
     call = analysis.call
     if not call.zeroed:
         return []
-    explained, _, derived = zero_weights.kept_zero(ctx.graph, analysis)
+    explained, _, by_dead = zero_weights.kept_zero(ctx.graph, analysis)
+    # a loss weight the program sets after these steps (a schedule): zero by its choice
+    derived = {*by_dead, *zero_factors.scheduled(ctx.graph, analysis)}
     out = []
     for i, steps in call.zeroed:
         node = analysis.sources[i].node if i < len(analysis.sources) else None
