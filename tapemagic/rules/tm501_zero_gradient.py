@@ -24,6 +24,8 @@ from tapemagic.report.model import Edit, Location
 from tapemagic.rules import collapsed_norm, initial_values
 from tapemagic.rules.base import Draft, Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+from tapemagic.rules.decided import layer_place as _layer_place
+from tapemagic.rules.decided import upstream
 from tapemagic.rules.emptied_updates import emptied_updates
 from tapemagic.trace import RawLocation
 
@@ -90,6 +92,8 @@ class ZeroGradient(RuleModule):
                 reason += (f" (in the loss this `compile` chose, as `fit` runs it at line "
                            f"{op.loc.line})")
             raw, reason = _initial_place(ctx, op, raw, reason)
+            raw, why = upstream(ctx, op, raw)
+            reason += why
             if collapses is None:
                 collapses = collapsed_norm.collapses(ctx)
             collapse = collapsed_norm.explaining(op, collapses)
@@ -134,19 +138,6 @@ class ZeroGradient(RuleModule):
         else:
             edit = None
         return (edit,) if edit else ()
-
-
-def _layer_place(ctx: RuleContext, op: OpRecord) -> RawLocation | None:
-    """Return where to report ``op``: for a Keras layer's op, the line that made or applied it."""
-    raw = op.layer_loc or op.loc
-    if (op.layer and op.layer_loc is None and op.loc is not None
-            and ((op.api_module or "").startswith("keras") or op.api_module == "threading")):
-        # a Keras layer's op runs inside fit or the model call (or on a replica thread of a
-        # tf.distribute strategy, whose outermost frame is the thread's): the line to change
-        # is where the layer is defined (its activation, its initialiser)
-        files = [op.loc.file, *ctx.index.cells]
-        raw = ctx.index.layer_definition(op.layer.rsplit("/", 1)[-1], files) or raw
-    return raw
 
 
 #: Keras 3's name scope of the loss ``compile`` set (``CompileLoss``), run inside ``fit``

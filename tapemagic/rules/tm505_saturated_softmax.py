@@ -21,6 +21,7 @@ from tapemagic.graph.walks import forward
 from tapemagic.optypes import SATURATING_SOFTMAX
 from tapemagic.rules.base import Hit, Match, RuleModule, register
 from tapemagic.rules.context import RuleContext, place
+from tapemagic.rules.decided import layer_place, upstream
 from tapemagic.trace import OpRecord
 
 #: What the loss may take of the probabilities that makes it a cross-entropy on them.
@@ -38,16 +39,13 @@ class SaturatedSoftmax(RuleModule):
             if op is None or op.op_type not in SATURATING_SOFTMAX:
                 continue  # TM501 explains every other zeroing op
             api = op.layer or ctx.op_api(op)
-            raw = op.layer_loc or op.loc  # a Keras layer's op: the line that made or applied it
-            if (op.layer and op.layer_loc is None and op.loc is not None
-                    and (op.api_module or "").startswith("keras")):
-                # a Keras layer's activation: the line to change is the layer's definition
-                files = [op.loc.file, *ctx.index.cells]
-                raw = ctx.index.layer_definition(op.layer.rsplit("/", 1)[-1], files) or raw
+            # a Keras layer's op: the line that made or applied it (its activation: the
+            # layer's definition); an upstream op that made it one-hot: that op's line
+            raw, why = upstream(ctx, op, layer_place(ctx, op))
             state = ("is one-hot on every row of this batch (its largest probability is "
                      "exactly 1.0)" if op.saturated else
                      "is probably saturated on this batch (graph mode: its values were not "
-                     "checked, the zero gradient was)")
+                     "checked, the zero gradient was)") + why
             yield Match((place(raw), op.op_type), raw, True,
                         {"api": api, "state": state, "log": _log_after(ctx, hit, op)},
                         hit, api=api, op_type=op.op_type, graph_edge=("op", op.seq, 0))

@@ -19,7 +19,7 @@ from tapemagic import frames
 from tapemagic.optypes import is_function_call
 from tapemagic.trace import HostEvent, OpRecord, SourceRecord
 from tapemagic.tracing import _tf_private as tfp
-from tapemagic.tracing import keras_state, py_bodies, zero_factors
+from tapemagic.tracing import constants, keras_state, py_bodies, zero_factors
 from tapemagic.tracing.probes import Probes
 from tapemagic.tracing.results import classify
 from tapemagic.tracing.saturation import askable
@@ -210,11 +210,8 @@ class GraphTracer:
             self.probes.note(self.rec.trace.ops[-1], name, inputs, outputs, graph)
         if name in py_bodies.PY_FUNCTION_OPS and outputs and not self.rec.gradient_depth:
             py_bodies.note_op(self.rec, outputs[0].op, self.rec.trace.ops[-1].seq)
-        if name == "Const" and outputs and tfp.dtype_name(outputs[0].dtype).startswith(
-                ("float", "bfloat")) and tfp.is_static_zero(outputs[0]):
-            serial = self.rec.ids.serial_of(outputs[0])
-            if serial is not None:
-                self.rec.trace.zero_constants.add(serial)
+        if name == "Const" and outputs:
+            constants.note(self.rec.trace, self.rec.ids.serial_of(outputs[0]), outputs[0])
 
     def eager_call(self, name: str, inputs: Any, outputs: Any) -> bool:
         """Tie an eager op that calls a traced function to its trace; False if it is not one.
