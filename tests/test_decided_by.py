@@ -51,6 +51,20 @@ ONE_TOKEN = """
     net.fit(data, data[:, :1], epochs=1, batch_size=16, verbose=0)
     """
 
+SLICED = """
+    inner = keras.layers.Dense(4, name="inner")
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            tokens = x[:, None, :]  # NEW_AXIS
+            scores = tf.matmul(inner(tokens), inner(tokens), transpose_b=True)
+            loss = tf.reduce_sum(tf.nn.softmax(scores) * tf.range(8.0)[:, None, None])
+        return tape.gradient(loss, inner.trainable_variables)
+
+    step(x)
+    """
+
 TOP_K = """
     @tf.function
     def step(x):
@@ -111,6 +125,12 @@ def test_attention_over_a_one_token_reshape_is_reported_at_the_reshape(tmp_path:
 
 def test_attention_over_a_two_token_reshape_is_silent(tmp_path: Path) -> None:
     assert _findings(_write(tmp_path, ONE_TOKEN.format(shape=(2, 3)))) == []
+
+
+def test_a_softmax_over_a_new_axis_of_a_slice_is_reported_at_the_slice(tmp_path: Path) -> None:
+    path = _write(tmp_path, SLICED)
+    found = [(rule, at) for rule, at, _ in _findings(path)]
+    assert ("TM505", line(path, "# NEW_AXIS")) in found, found
 
 
 def test_a_top_k_count_truncated_by_a_cast_is_reported_at_the_cast(tmp_path: Path) -> None:

@@ -9,7 +9,8 @@ fact read from the trace (recorded shapes, the scalar constants a traced graph f
 carries it, through ops that keep it:
 
 - an axis of one element: a softmax over an axis of size 1 is 1 whatever its input; the
-  ``Reshape``/``ExpandDims`` whose output has a size-1 axis its input did not have made it;
+  ``Reshape``, ``ExpandDims`` or slice whose output has a size-1 axis its input did not
+  have made it;
 - one element kept per row: a ``MatrixBandPart`` with both bounds 0 (the diagonal only) in
   the additive mask of a softmax's input leaves one key per row, so every row is one-hot;
 - a range beyond a clip's bound: a ``Maximum`` with a positive constant bound over an input
@@ -40,8 +41,9 @@ DEPTH = 24
 _KEEPING = frozenset({"Identity", "IdentityN", "Cast", "Reshape", "Transpose", "ExpandDims",
                       "Squeeze", "BroadcastTo", "Tile", "StridedSlice", "Slice", "GatherV2",
                       "StopGradient", "PreventGradient", "EnsureShape", "CheckNumerics"})
-#: Ops that make a size-1 axis from their shape argument.
-_RESHAPING = frozenset({"Reshape", "ExpandDims"})
+#: Ops that make a size-1 axis from their shape argument, or a slice's bounds (``x[:, None]``,
+#: ``x[:, :1]``).
+_RESHAPING = frozenset({"Reshape", "ExpandDims", "StridedSlice", "Slice"})
 #: Ops whose output is never above 0 / never below 0, whatever their input (their definitions).
 _NEVER_POSITIVE = frozenset({"LogSoftmax"})
 _NEVER_NEGATIVE = frozenset({"Relu", "Relu6", "Softplus", "Exp", "Sigmoid", "Softmax", "Abs",
@@ -99,13 +101,40 @@ def _one_element_axis(graph: ProvenanceGraph, softmax: OpRecord) -> Decided | No
             continue
         first = _ones(graph, made.inputs[0]) if made.inputs else None
         if made.op_type in _RESHAPING and first is not None and first < (_ones(graph, tensor) or 0):
-            makers[made.seq] = made
+            earlier = _restored(graph, made, tensor)
+            if earlier is None:
+                makers[made.seq] = made
+            else:  # a layer's reshape back to its input's shape: the axis is older
+                stack.append(earlier)
             continue
         stack.extend(made.inputs)
     places = {(m.layer_loc or m.loc) for m in makers.values()}
     if len(makers) < 1 or len(places) != 1 or None in places:
         return None  # none, or several lines each made one: no single line to change
     return Decided(min(makers.values(), key=lambda m: m.seq), "one-element-axis")
+
+
+def _restored(graph: ProvenanceGraph, reshape: OpRecord, tensor: int) -> int | None:
+    """Return an earlier tensor of ``tensor``'s shape that ``reshape``'s input came from.
+
+    A Keras ``Dense`` on a rank-3 input flattens it to rank 2, multiplies, and reshapes the
+    product back: that reshape restores the size-1 axis its input had, it did not make it.
+    """
+    tensors = graph.trace.tensors
+    shape = tensors[tensor].shape if tensor in tensors else None
+    stack, seen = list(reshape.inputs[:1]), set[int]()
+    while stack and len(seen) < DEPTH:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        record = tensors.get(current)
+        if record is not None and record.shape == shape and current != tensor:
+            return current
+        made = graph.trace.producer_of(current)
+        if made is not None:
+            stack.extend(made.inputs)
+    return None
 
 
 def _diagonal_mask(graph: ProvenanceGraph, softmax: OpRecord) -> Decided | None:
