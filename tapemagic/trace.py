@@ -294,8 +294,7 @@ class Trace:
     self_cancelling: set[int] = field(default_factory=set)
     #: serials of all-zero float constants of a traced graph (a Python 0.0 frozen into it)
     zero_constants: set[int] = field(default_factory=set)
-    #: serial -> value of a scalar numeric constant of a traced graph (a bound, a count)
-    scalar_constants: dict[int, float] = field(default_factory=dict)
+    scalar_constants: dict[int, float] = field(default_factory=dict)  #: traced scalar Consts
     #: traced steps whose sources went stale when a layer was unfrozen (graph mode)
     stale_steps: list[StaleStep] = field(default_factory=list)
     #: trainable variables the trained model reads that Keras does not track or froze for good
