@@ -6,7 +6,7 @@ and a fine-tuning ``fit`` never changes it. The finding sits at the ``get_config
 Look-alikes stay silent: the complete config, a weight frozen on purpose before the save too,
 an argument left out that decides no weight's flag, a flag the code sets after the load.
 Shapes from public reports (https://github.com/keras-team/keras/pull/20321,
-https://github.com/tensorflow/tensorflow/issues/42830); own code.
+https://github.com/tensorflow/tensorflow/issues/39793); own code.
 """
 
 from __future__ import annotations

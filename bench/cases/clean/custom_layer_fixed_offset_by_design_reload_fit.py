@@ -1,4 +1,4 @@
-# source: https://github.com/tensorflow/tensorflow/issues/42830
+# source: https://github.com/keras-team/keras/issues/6642
 # summary: a custom layer keeps a fixed per-feature offset (add_weight with trainable=self.learn_offset, built with the default False on purpose) and a clip value its get_config leaves out; load_model rebuilds it with the same frozen offset (the default is what the original used) and a different clip, which freezes nothing; the fine-tuning fit trains every trainable weight
 import os
 import tempfile

@@ -1,4 +1,4 @@
-# source: https://github.com/tensorflow/tensorflow/issues/42830
+# source: https://github.com/tensorflow/tensorflow/issues/39793
 # cause: sources-mismatch
 # rule: TM122
 # weights: feature_scale/scale
