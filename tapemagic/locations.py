@@ -212,6 +212,31 @@ class SourceIndex:
         return RawLocation(raw.file, found.lineno, found.end_lineno, found.col_offset,
                            found.end_col_offset, raw.function)
 
+    def callee_made(self, raw: RawLocation) -> RawLocation | None:
+        """Return where the object called at ``raw``'s line was made (``name = Cls(...)``).
+
+        A call on the line whose callee is a plain name that the file assigns a call's result
+        exactly once (``td_loss = keras.losses.Huber(delta=0.0)``); None unless exactly one
+        call on the line has such a name.
+        """
+        tree = self.tree(raw.file)
+        if tree is None:
+            return None
+        names = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call)
+                 and isinstance(node.func, ast.Name)
+                 and node.lineno <= raw.line <= (node.end_lineno or node.lineno)}
+        made = {name: [node for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                       and isinstance(node.value, ast.Call) and any(
+                           isinstance(t, ast.Name) and t.id == name for t in node.targets)]
+                for name in names}
+        found = [nodes[0] for nodes in made.values() if len(nodes) == 1]
+        if len(found) != 1:
+            return None
+        node = found[0]
+        scope = enclosing_function(tree, node.lineno)
+        return RawLocation(raw.file, node.lineno, node.end_lineno, node.col_offset,
+                           node.end_col_offset, getattr(scope, "name", "<module>"))
+
     def ramped_factor(self, raw: RawLocation) -> bool | None:
         """Return True when a product at ``raw`` has a factor the code sets again and again.
 

@@ -45,6 +45,13 @@ DEPTH = 12
 #: ops whose output is all zero exactly when their first input is (every element is kept)
 _SAME_ZEROS = frozenset({"Cast", "Identity", "Reshape", "ExpandDims", "Squeeze", "Transpose",
                          "Neg", "BroadcastTo", "Tile"})
+#: quotients: an all-zero output is an all-zero numerator (a finite divisor), which the probe
+#: may not read (a tensor only the division reads can be fused into it); not divide_no_nan,
+#: whose zero may be its divisor's
+_DIVIDING = frozenset({"RealDiv", "Div"})
+#: the module of a Keras loss object the user called: a zero constant it made is a setting
+#: the object was made with (``Huber(delta=0.0)``), not a number the user's expression wrote
+_LOSS_OBJECT = "keras.src.losses"
 
 
 @dataclass
@@ -75,7 +82,7 @@ def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
             continue
         first = min(ops, key=lambda o: o.seq)
         made, tensor = _walk(graph, first)
-        if _constant(graph, made, tensor):
+        if _constant(graph, made, tensor) and not configured(made):
             continue  # `0.0 * kl`: the user's own number (TM504 when the code sets it again)
         if _set_later(graph, analysis, made, first):
             continue  # a schedule the program sets after this step (an auxiliary loss weight)
@@ -196,7 +203,8 @@ def origin(graph: ProvenanceGraph, factor: OpRecord) -> OpRecord | None:
     (:func:`_constant`): no line of its own to report.
     """
     made, tensor = _walk(graph, factor)
-    return made if _maker(factor, made) and not _constant(graph, made, tensor) else None
+    return made if _maker(factor, made) and (
+        configured(made) or not _constant(graph, made, tensor)) else None
 
 
 def _walk(graph: ProvenanceGraph, factor: OpRecord) -> tuple[OpRecord, int]:
@@ -210,7 +218,7 @@ def _walk(graph: ProvenanceGraph, factor: OpRecord) -> tuple[OpRecord, int]:
         made = op
         gates = GATING_INPUTS.get(op.op_type, frozenset())
         kept = [k for k in op.zero_values or () if k not in gates]  # an axis 0 is no zero
-        if not kept and op.op_type in _SAME_ZEROS | _PICKING:
+        if not kept and op.op_type in _SAME_ZEROS | _PICKING | _DIVIDING:
             # its input left unread (fused): all zero out means all zero in, or (a slice, a
             # gather) the zeros it picked are elements its input's maker made
             kept = [0]
@@ -294,6 +302,17 @@ def _set_later(graph: ProvenanceGraph, analysis: CallAnalysis, made: OpRecord,
     if variable_source(analysis, graph, made) is not None:
         return False
     return graph.trace.variable_writes.get(made.inputs[0], -1) > factor.seq
+
+
+def configured(made: OpRecord) -> bool:
+    """Return True when ``made`` is a zero constant a Keras loss object made from its settings.
+
+    ``keras.losses.Huber(delta=0.0)`` multiplies its linear branch by ``delta``: the zero is a
+    number the object was made with, run inside its ``__call__`` (``OpRecord.api_module``),
+    and the line to change is where it was made. A zero the user's own expression wrote
+    (``0.0 * kl``) is theirs (:func:`_constant`).
+    """
+    return made.op_type == "Const" and (made.api_module or "").startswith(_LOSS_OBJECT)
 
 
 def variable_source(analysis: CallAnalysis, graph: ProvenanceGraph,

@@ -329,6 +329,14 @@ def _factor_match(ctx: RuleContext, analysis: CallAnalysis, factor: OpRecord, ma
                 f"{'False' if made.op_type in COMPARISON_OPS else 'zeros'}")
         if made is factor:  # no recorded op made the zero: the data the run was given
             what = "the value it reads there is all zero as the run was given it (data)"
+        elif zero_factors.configured(made):  # a setting of the loss object: where it was made
+            raw = (ctx.index.callee_made(made.loc) if made.loc else None) or raw
+            what = (f"the loss object called here multiplies by a number it was made with, "
+                    f"`{ctx.index.snippet(raw) or 'its setting'}`, and that number is 0")
+        elif _centres_on_itself(ctx, made):
+            what = (f"the `{made.op_type}` here gives only zeros: it takes a mean over axes "
+                    "of one element from the value itself (the mean of one number is that "
+                    "number)")
         elif zero_factors.same_inputs(ctx.graph, made):
             # a pair built from one input: where the run was given it (fit's data)
             line = f" at line {made.loc.line}" if made.loc else ""
@@ -348,6 +356,12 @@ def _factor_match(ctx: RuleContext, analysis: CallAnalysis, factor: OpRecord, ma
                  {"api": api, "op": factor.op_type, "reason": reason}, hit,
                  api=api, op_type=factor.op_type, graph_edge=("op", factor.seq, 0),
                  variables=tuple(names))
+
+
+def _centres_on_itself(ctx: RuleContext, made: OpRecord) -> bool:
+    """Return True when ``made`` is ``x - mean(x)`` with the mean over axes of size 1."""
+    return made.op_type == "Sub" and any(
+        found.centring.seq == made.seq for found in collapsed_norm.collapses(ctx))
 
 
 def _straight_through(node: cst.BaseExpression) -> cst.BaseExpression | None:
