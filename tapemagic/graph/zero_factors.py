@@ -45,12 +45,10 @@ DEPTH = 12
 #: ops whose output is all zero exactly when their first input is (every element is kept)
 _SAME_ZEROS = frozenset({"Cast", "Identity", "Reshape", "ExpandDims", "Squeeze", "Transpose",
                          "Neg", "BroadcastTo", "Tile"})
-#: quotients: an all-zero output is an all-zero numerator (a finite divisor), which the probe
-#: may not read (a tensor only the division reads can be fused into it); not divide_no_nan,
-#: whose zero may be its divisor's
+#: quotients: an all-zero output is an all-zero numerator (a finite divisor) the probe may not
+#: read (fused into the division); not divide_no_nan, whose zero may be its divisor's
 _DIVIDING = frozenset({"RealDiv", "Div"})
-#: the module of a Keras loss object the user called: a zero constant it made is a setting
-#: the object was made with (``Huber(delta=0.0)``), not a number the user's expression wrote
+#: a Keras loss object's module: a zero constant it made is a setting it was made with
 _LOSS_OBJECT = "keras.src.losses"
 
 
@@ -80,10 +78,15 @@ def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
         ops = _crossed(graph, source.node, analysis.connected, targets)
         if not ops:
             continue
-        first = min(ops, key=lambda o: o.seq)
-        made, tensor = _walk(graph, first)
-        if _constant(graph, made, tensor) and not configured(made):
-            continue  # `0.0 * kl`: the user's own number (TM504 when the code sets it again)
+        walked = [(op, *_walk(graph, op)) for op in sorted(ops, key=lambda o: o.seq)]
+        first, made, tensor = walked[0]
+        if _constant(graph, made, tensor) and not configured(graph, made):
+            # `0.0 * kl`: the user's own number (TM504 when the code sets it again), unless a
+            # loss object's setting zeroes the other paths (`Huber(delta=0.0)` beside it)
+            other = next((w for w in walked[1:] if configured(graph, w[1])), None)
+            if other is None:
+                continue
+            first, made, tensor = other
         if _set_later(graph, analysis, made, first):
             continue  # a schedule the program sets after this step (an auxiliary loss weight)
         if once and not fixed_by_data(graph, first):
@@ -204,7 +207,7 @@ def origin(graph: ProvenanceGraph, factor: OpRecord) -> OpRecord | None:
     """
     made, tensor = _walk(graph, factor)
     return made if _maker(factor, made) and (
-        configured(made) or not _constant(graph, made, tensor)) else None
+        configured(graph, made) or not _constant(graph, made, tensor)) else None
 
 
 def _walk(graph: ProvenanceGraph, factor: OpRecord) -> tuple[OpRecord, int]:
@@ -304,15 +307,20 @@ def _set_later(graph: ProvenanceGraph, analysis: CallAnalysis, made: OpRecord,
     return graph.trace.variable_writes.get(made.inputs[0], -1) > factor.seq
 
 
-def configured(made: OpRecord) -> bool:
-    """Return True when ``made`` is a zero constant a Keras loss object made from its settings.
+def configured(graph: ProvenanceGraph, made: OpRecord) -> bool:
+    """Return True when ``made`` made a zero from a Keras loss object's settings.
 
-    ``keras.losses.Huber(delta=0.0)`` multiplies its linear branch by ``delta``: the zero is a
-    number the object was made with, run inside its ``__call__`` (``OpRecord.api_module``),
-    and the line to change is where it was made. A zero the user's own expression wrote
-    (``0.0 * kl``) is theirs (:func:`_constant`).
+    ``Huber(delta=0.0)`` multiplies by ``delta`` in its ``__call__`` (``OpRecord.api_module``):
+    a ``Const`` in a trace, eagerly a one-element constant no op made that ``made`` reads.
+    A zero the user's own expression wrote (``0.0 * kl``) is theirs (:func:`_constant`).
     """
-    return made.op_type == "Const" and (made.api_module or "").startswith(_LOSS_OBJECT)
+    if not (made.api_module or "").startswith(_LOSS_OBJECT):
+        return False
+    if made.op_type == "Const":
+        return True
+    tensor = made.inputs[made.zero_factors[0][1]] if made.zero_factors else None
+    return tensor is not None and graph.trace.producer_of(tensor) is None and _constant(
+        graph, made, tensor)
 
 
 def variable_source(analysis: CallAnalysis, graph: ProvenanceGraph,

@@ -327,12 +327,13 @@ def _factor_match(ctx: RuleContext, analysis: CallAnalysis, factor: OpRecord, ma
         raw = made.loc if own else _layer_place(ctx, made)
         what = (f"the `{made.op_type}` here gives only "
                 f"{'False' if made.op_type in COMPARISON_OPS else 'zeros'}")
-        if made is factor:  # no recorded op made the zero: the data the run was given
-            what = "the value it reads there is all zero as the run was given it (data)"
-        elif zero_factors.configured(made):  # a setting of the loss object: where it was made
+        if zero_factors.configured(ctx.graph, made):  # a loss object's setting: where made
+            called = f" (called at line {made.loc.line})" if made.loc else ""
             raw = (ctx.index.callee_made(made.loc) if made.loc else None) or raw
-            what = (f"the loss object called here multiplies by a number it was made with, "
-                    f"`{ctx.index.snippet(raw) or 'its setting'}`, and that number is 0")
+            what = (f"the loss object{called} multiplies by a number it was made with, and "
+                    f"that number is 0: `{ctx.index.snippet(raw) or 'its setting'}`")
+        elif made is factor:  # no recorded op made the zero: the data the run was given
+            what = "the value it reads there is all zero as the run was given it (data)"
         elif _centres_on_itself(ctx, made):
             what = (f"the `{made.op_type}` here gives only zeros: it takes a mean over axes "
                     "of one element from the value itself (the mean of one number is that "
