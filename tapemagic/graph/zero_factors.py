@@ -81,8 +81,7 @@ def origins(graph: ProvenanceGraph, analysis: CallAnalysis) -> list[Origin]:
         walked = [(op, *_walk(graph, op)) for op in sorted(ops, key=lambda o: o.seq)]
         first, made, tensor = walked[0]
         if _constant(graph, made, tensor) and not configured(graph, made):
-            # `0.0 * kl`: the user's own number (TM504 when the code sets it again), unless a
-            # loss object's setting zeroes the other paths (`Huber(delta=0.0)` beside it)
+            # `0.0 * kl`: the user's own number (TM504), unless a loss object's setting is too
             other = next((w for w in walked[1:] if configured(graph, w[1])), None)
             if other is None:
                 continue
