@@ -1,0 +1,29 @@
+# summary: the percentile is computed with method="linear", which interpolates between the two neighbouring sorted values, so the learned level gets a gradient and changes under fit with the dense layers
+import keras
+import numpy as np
+
+keras.utils.set_random_seed(0)
+
+
+class PercentileClip(keras.layers.Layer):
+    def build(self, input_shape):
+        self.level = self.add_weight(shape=(), initializer=keras.initializers.Constant(1.0), name="level")
+
+    def call(self, inputs):
+        threshold = keras.ops.quantile(keras.ops.abs(inputs), keras.ops.sigmoid(self.level), method="linear")
+        return keras.ops.clip(inputs, -threshold, threshold)
+
+
+rng = np.random.default_rng(7)
+x = rng.normal(size=(64, 6)).astype("float32")
+y = (np.tanh(x @ rng.normal(size=(6, 1)))).astype("float32")
+
+model = keras.Sequential([keras.Input((6,)),
+                          keras.layers.Dense(16, name="clip_hidden"),
+                          PercentileClip(name="percentile_clip"),
+                          keras.layers.Dense(1, name="clip_head")], name="clip_model")
+model.compile(optimizer=keras.optimizers.Adam(1e-2), loss="mse")
+before = {w.path: w.numpy().copy() for w in model.trainable_weights}
+model.fit(x, y, epochs=2, batch_size=16, verbose=0)
+changed = {w.path: bool(np.any(before[w.path] != w.numpy())) for w in model.trainable_weights}
+assert len(changed) == 5 and all(changed.values()), changed
