@@ -100,3 +100,25 @@ def test_the_pass_of_the_copy_is_hinted(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(CLEAN))
 def test_correct_look_alike_stays_silent(name: str) -> None:
     assert hints(CLEAN[name]) == []
+
+
+PICKED = """
+    model = keras.Sequential([keras.layers.Embedding(20, 8, name="e"),
+                              keras.layers.Dense(3, name="d")])
+    other = keras.Sequential([keras.layers.Dense(3, name="d")])
+    embedding, head = model.get_layer("e"), {owner}.get_layer("d")
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(model(tf.zeros((2, 5), tf.int32)))
+    grads = tape.gradient(loss, {sources})
+    """
+
+
+@pytest.mark.parametrize("sources", ["[embedding.embeddings] + head.trainable_variables",
+                                     "head.trainable_variables", "[embedding.embeddings]"])
+def test_a_layer_picked_by_name_from_the_model_the_loss_reads_gets_no_hint(sources: str) -> None:
+    # get_layer's name is not resolved: the picked layer may be any reached part of the model
+    assert hints(PICKED.format(owner="model", sources=sources)) == []
+
+
+def test_a_layer_picked_from_a_model_nothing_reads_is_still_hinted() -> None:
+    assert hints(PICKED.format(owner="other", sources="head.trainable_variables")) == [("TM104", 7)]

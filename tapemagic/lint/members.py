@@ -215,7 +215,7 @@ class Members(Tapes):
         if attr == "get_layer":
             child = f"{next(iter(base.weights), '?')}.{self.fresh(node)}"
             for root in base.weights:
-                self.roots.add(root, child)
+                self.roots.add(root, child, unnamed=True)
             return Value(kind="model", weights=frozenset({child}))
         if attr in _MODEL_PLAIN_METHODS:
             if attr in ("build", "fit", "evaluate", "load_weights", "summary"):

@@ -146,11 +146,16 @@ class Roots:
 
     def __init__(self) -> None:
         self.children: dict[str, set[str]] = {}
+        # parts picked by a name the checker cannot resolve (`model.get_layer("head")`): their
+        # parents, since any reached part of the parent may be the one picked
+        self.unnamed: dict[str, set[str]] = {}
 
-    def add(self, parent: str, child: str) -> None:
-        """Record that ``parent``'s weights include ``child``'s."""
+    def add(self, parent: str, child: str, unnamed: bool = False) -> None:
+        """Record that ``parent``'s weights include ``child``'s (``unnamed``: which is unknown)."""
         if parent != child:
             self.children.setdefault(parent, set()).add(child)
+            if unnamed:
+                self.unnamed.setdefault(child, set()).add(parent)
 
     def expand(self, roots: frozenset[str]) -> frozenset[str]:
         """Return ``roots`` and every root they contain, transitively."""
@@ -170,6 +175,10 @@ class Roots:
         """
         if root in live or self.expand(frozenset({root})) & live:
             return True
+        for part, parents in self.unnamed.items():  # root is, or is in, a part picked by name
+            if (part == root or root in self.expand(frozenset({part}))) and any(
+                    self.expand(frozenset({p})) & live for p in parents):
+                return True  # from a model that is partly reached: it may be the reached part
         return any(root in self.expand(frozenset({r})) or root.startswith(r + ".")
                    or r.startswith(root + ".") for r in live)
 
