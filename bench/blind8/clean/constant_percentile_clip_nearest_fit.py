@@ -1,4 +1,5 @@
 # summary: a layer clips its activations at their 90th percentile computed with keras.ops.quantile(method="nearest") at a constant level; the threshold is one of the activations, so the gradient flows into it and every weight changes under fit
+# source: https://keras.io/api/ops/numpy/#quantile-function
 import keras
 import numpy as np
 

@@ -1,4 +1,5 @@
 # summary: an eager loop slices the first 12 rows of a trained embedding matrix inside the tape and looks tokens up in the slice; the gradient is asked for the variable itself, so every weight gets a gradient
+# source: https://www.tensorflow.org/api_docs/python/tf/IndexedSlices
 import keras
 import numpy as np
 import tensorflow as tf

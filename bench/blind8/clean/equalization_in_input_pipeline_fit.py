@@ -1,4 +1,5 @@
 # summary: histogram equalization (keras.layers.Equalization) is applied to the low-light inputs inside a tf.data map, before the model; the model itself is plain convolutions and every weight changes under fit
+# source: https://keras.io/api/layers/preprocessing_layers/image_augmentation/equalization/
 import keras
 import numpy as np
 import tensorflow as tf

@@ -1,4 +1,5 @@
 # summary: a traced step drops hidden units with a mask drawn by keras.random.binomial at a fixed keep rate of 0.8 and rescales by 1/0.8; the rate is a constant, not a weight, and every dense weight gets a gradient through the kept units
+# source: https://keras.io/api/random/random_ops/#binomial-function
 import keras
 import numpy as np
 import tensorflow as tf

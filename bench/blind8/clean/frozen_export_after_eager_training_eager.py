@@ -1,4 +1,5 @@
 # summary: an eager loop trains the live model with a tape and only afterwards freezes a serving function with convert_variables_to_constants_v2 for export; the frozen copy is never differentiated, and every weight got a gradient and changed
+# source: https://www.tensorflow.org/guide/intro_to_graphs
 import keras
 import numpy as np
 import tensorflow as tf

@@ -1,4 +1,5 @@
 # summary: a traced step projects audio frames on a fixed DCT basis built from NumPy and marked with tf.guarantee_const (it never depends on a weight); the trained layers sit after the projection, so every weight gets a gradient
+# source: https://www.tensorflow.org/api_docs/python/tf/guarantee_const
 import keras
 import numpy as np
 import tensorflow as tf

@@ -1,4 +1,5 @@
 # summary: a traced step maps raw item ids (sparse 64-bit codes) to embedding row numbers through a StaticHashTable and gathers the rows from a trained Embedding; the table only produces integer indices, so every weight gets a gradient
+# source: https://www.tensorflow.org/api_docs/python/tf/lookup/StaticHashTable
 import keras
 import numpy as np
 import tensorflow as tf

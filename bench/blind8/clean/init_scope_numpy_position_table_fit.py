@@ -1,4 +1,5 @@
 # summary: a sequence layer builds its fixed sinusoidal position table once under tf.init_scope from NumPy (no weight is read inside the scope) and adds it to the inputs; the dense layers after it change under fit
+# source: https://www.tensorflow.org/api_docs/python/tf/init_scope
 import keras
 import numpy as np
 import tensorflow as tf

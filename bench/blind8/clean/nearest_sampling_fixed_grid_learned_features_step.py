@@ -1,4 +1,5 @@
 # summary: a traced step samples trained feature maps at a fixed integer keypoint grid with keras.ops.image.map_coordinates(order=0); the coordinates are data, the sampled values carry the gradient back to the features, so every weight gets a gradient
+# source: https://keras.io/api/ops/image/#mapcoordinates-function
 import keras
 import numpy as np
 import tensorflow as tf

@@ -1,4 +1,5 @@
 # summary: a RankNet step scores only pairs whose grades differ; the first batch happens to hold one grade (exact zero gradients for that step), the shuffled batches after it mix grades, and over the epoch every weight gets a gradient
+# source: https://www.tensorflow.org/ranking/api_docs/python/tfr/keras/losses/PairwiseLogisticLoss
 import keras
 import numpy as np
 import tensorflow as tf
